@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Interlude",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Interlude", targets: ["Interlude"]),
+        .executable(name: "interlude", targets: ["InterludeCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenAL",
+            pkgConfig: "openal",
+            providers: [.apt(["libopenal-dev"])]
+        ),
+        .systemLibrary(
+            name: "CVorbisFile",
+            pkgConfig: "vorbisfile",
+            providers: [.apt(["libvorbis-dev"])]
+        ),
+        .target(
+            name: "Interlude",
+            dependencies: [
+                "COpenAL",
+                "CVorbisFile",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "InterludeCLI",
+            dependencies: [
+                "Interlude",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "InterludeTests",
+            dependencies: ["Interlude"],
+            exclude: []
+        ),
+        .executableTarget(
+            name: "AssetGenerator",
+            dependencies: ["Interlude"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
