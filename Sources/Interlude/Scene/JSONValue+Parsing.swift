@@ -9,7 +9,7 @@ extension JSONValue {
     }
 
     /// Parses a complete JSON text (RFC 8259) strictly: UTF-8 only, no trailing commas, no
-    /// comments, nothing after the value, and no key twice in one object (Foundation's parser
+    /// comments, nothing after the value, no number beyond Double's range, and no key twice in one object (Foundation's parser
     /// keeps one of the two silently, which would hide a mistake in a scene file).
     init(parsing data: Data) throws(SyntaxError) {
         var reader = Reader(bytes: Array(data))
@@ -210,9 +210,14 @@ extension JSONValue {
                 if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { offset += 1 }
                 guard digits(&self) > 0 else { throw error("expected a digit in the exponent") }
             }
-            // The grammar above admits only text that Double parses; too large gives infinity,
-            // which scene validation rejects as not finite.
-            return Double(String(decoding: bytes[start..<offset], as: UTF8.self))!
+            // The grammar above admits only text that Double parses. Rejecting what overflows
+            // it keeps every parsed number finite.
+            let number = Double(String(decoding: bytes[start..<offset], as: UTF8.self))!
+            guard number.isFinite else {
+                offset = start
+                throw error("number too large")
+            }
+            return number
         }
     }
 }

@@ -76,10 +76,10 @@ struct SceneFieldReader {
         return integer
     }
 
-    /// A finite number for which `isValid` holds.
+    /// A number (always finite: the JSON parser rejects the rest) for which `isValid` holds.
     func number(_ key: String, _ expectation: String, where isValid: (Double) -> Bool) throws -> Double? {
         guard let value = members[key] else { return nil }
-        guard case .number(let number) = value, number.isFinite, isValid(number) else {
+        guard case .number(let number) = value, isValid(number) else {
             throw mismatch(key, expectation, value)
         }
         return number

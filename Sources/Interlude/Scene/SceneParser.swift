@@ -79,7 +79,7 @@ public enum SceneParser {
     /// Reads and validates the scene file at `path`. Relative sound paths are resolved against
     /// the file's folder; messages name the file as `path` is written.
     public static func parse(fileAt path: String) throws -> Scene {
-        try checkFile(atPath: path, name: path)
+        try checkFile(atPath: path, prefix: "")
         let url = URL(fileURLWithPath: path)
         let data: Data
         do {
@@ -109,6 +109,8 @@ public enum SceneParser {
         }
         let sampleRate = try top.integer("sampleRate", in: 8000...192_000) ?? 48000
         let channelCount = try top.integer("channels", in: 1...2) ?? 2
+        let policy = try top.choice("policy", ResumePolicy.self) ?? .alwaysResume
+        let distanceModel = try top.choice("distanceModel", DistanceModel.self) ?? .inverseClamped
         let hrtf = try top.bool("hrtf") ?? false
         if hrtf && channelCount == 1 {
             throw top.error("\"hrtf\" needs 2 channels, but \"channels\" is 1")
@@ -126,13 +128,11 @@ public enum SceneParser {
         }.sorted { ($0.atSeconds, $0.index) < ($1.atSeconds, $1.index) }
         try checkVoiceIDs(events, fileName: fileName)
         for sound in soundPaths {
-            try checkFile(atPath: sound.path, name: "\(fileName): sound \"\(sound.name)\"")
+            try checkFile(atPath: sound.path, prefix: "\(fileName): sound \"\(sound.name)\": ")
         }
         return Scene(
             sampleRate: sampleRate, channelCount: channelCount, durationSeconds: durationSeconds,
-            policy: try top.choice("policy", ResumePolicy.self) ?? .alwaysResume, hrtf: hrtf,
-            distanceModel: try top.choice("distanceModel", DistanceModel.self) ?? .inverseClamped,
-            listener: listener, sounds: sounds, events: events
+            policy: policy, hrtf: hrtf, distanceModel: distanceModel, listener: listener, sounds: sounds, events: events
         )
     }
 
@@ -222,14 +222,14 @@ public enum SceneParser {
         }
     }
 
-    /// Throws unless a regular file exists at `path`; messages start with `name`.
-    private static func checkFile(atPath path: String, name: String) throws {
+    /// Throws unless a regular file exists at `path`; messages start with `prefix`.
+    private static func checkFile(atPath path: String, prefix: String) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw InterludeError(.fileNotFound, "\(name): no such file: \(path)")
+            throw InterludeError(.fileNotFound, "\(prefix)no such file: \(path)")
         }
         guard !isFolder.boolValue else {
-            throw InterludeError(.unreadableFile, "\(name): is a folder, not a file: \(path)")
+            throw InterludeError(.unreadableFile, "\(prefix)is a folder, not a file: \(path)")
         }
     }
 }
