@@ -86,7 +86,7 @@ extension JSONValue {
                 let key = try string()
                 guard keys.insert(key).inserted else {
                     offset = keyOffset
-                    throw error("duplicate key \"\(key)\"")
+                    throw error("duplicate key \(JSONValue.string(key).jsonText)")
                 }
                 skipWhitespace()
                 guard current == UInt8(ascii: ":") else { throw error("expected \":\" after a key") }

@@ -13,7 +13,7 @@ struct SceneFieldReader {
             throw Self.error(context, "must be a JSON object, got \(Self.excerpt(of: value))")
         }
         if let unknown = list.first(where: { !allowedKeys.contains($0.key) }) {
-            throw Self.error(context, "unknown key \"\(unknown.key)\"")
+            throw Self.error(context, "unknown key \(Self.quoted(unknown.key))")
         }
         self.context = context
         // The JSON parser rejects duplicate keys.
@@ -26,6 +26,11 @@ struct SceneFieldReader {
 
     func error(_ problem: String) -> InterludeError {
         Self.error(context, problem)
+    }
+
+    /// A name from the file in double quotes, escaped as JSON so that a message stays one line.
+    static func quoted(_ name: String) -> String {
+        JSONValue.string(name).jsonText
     }
 
     /// The value's JSON text, cut short for a one-line message.

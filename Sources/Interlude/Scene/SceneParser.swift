@@ -120,15 +120,16 @@ public enum SceneParser {
         }
         let soundPaths = try sounds(try top.require("sounds", top.value), folder: sceneFolder, top: top)
         let sounds = Dictionary(uniqueKeysWithValues: soundPaths.map { ($0.name, $0.path) })
-        guard case .array(let items) = try top.require("events", top.value) else {
-            throw top.error("\"events\" must be an array, got \(SceneFieldReader.excerpt(of: top.value("events")!))")
+        let eventList = try top.require("events", top.value)
+        guard case .array(let items) = eventList else {
+            throw top.error("\"events\" must be an array, got \(SceneFieldReader.excerpt(of: eventList))")
         }
         let events = try items.enumerated().map { index, item in
             try event(item, index: index, fileName: fileName, durationSeconds: durationSeconds, sampleRate: sampleRate, sounds: sounds)
         }.sorted { ($0.atSeconds, $0.index) < ($1.atSeconds, $1.index) }
         try checkVoiceIDs(events, fileName: fileName)
         for sound in soundPaths {
-            try checkFile(atPath: sound.path, prefix: "\(fileName): sound \"\(sound.name)\": ")
+            try checkFile(atPath: sound.path, prefix: "\(fileName): sound \(SceneFieldReader.quoted(sound.name)): ")
         }
         return Scene(
             sampleRate: sampleRate, channelCount: channelCount, durationSeconds: durationSeconds,
@@ -144,7 +145,7 @@ public enum SceneParser {
         let folderURL = URL(fileURLWithPath: folder, isDirectory: true)
         return try entries.map { name, path in
             guard case .string(let path) = path, !path.isEmpty else {
-                throw top.error("sound \"\(name)\": the path must be a non-empty string, got \(SceneFieldReader.excerpt(of: path))")
+                throw top.error("sound \(SceneFieldReader.quoted(name)): the path must be a non-empty string, got \(SceneFieldReader.excerpt(of: path))")
             }
             return (name, URL(fileURLWithPath: path, relativeTo: folderURL).standardizedFileURL.path)
         }
@@ -182,7 +183,7 @@ public enum SceneParser {
         }
         let sceneAction = try format.read(fields)
         if let sound = soundName(in: sceneAction), sounds[sound] == nil {
-            throw fields.error("unknown sound \"\(sound)\": not in \"sounds\"")
+            throw fields.error("unknown sound \(SceneFieldReader.quoted(sound)): not in \"sounds\"")
         }
         return SceneEvent(
             index: index, atSeconds: atSeconds,
@@ -199,7 +200,7 @@ public enum SceneParser {
                 played.insert(id)
             } else if let id = voiceID(in: event.action), !played.contains(id) {
                 throw SceneFieldReader.error(
-                    "\(fileName): event \(event.index) (\(event.action.name))", "no voice with id \"\(id)\" is played before it"
+                    "\(fileName): event \(event.index) (\(event.action.name))", "no voice with id \(SceneFieldReader.quoted(id)) is played before it"
                 )
             }
         }
