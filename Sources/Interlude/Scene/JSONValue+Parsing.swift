@@ -9,8 +9,9 @@ extension JSONValue {
     }
 
     /// Parses a complete JSON text (RFC 8259) strictly: UTF-8 only, no trailing commas, no
-    /// comments, nothing after the value, no number beyond Double's range, and no key twice in one object (Foundation's parser
-    /// keeps one of the two silently, which would hide a mistake in a scene file).
+    /// comments, nothing after the value, no number beyond Double's range, at most 64 levels
+    /// deep, and no key twice in one object (Foundation's parser keeps one of the two silently,
+    /// which would hide a mistake in a scene file).
     init(parsing data: Data) throws(SyntaxError) {
         var reader = Reader(bytes: Array(data))
         guard String(validating: reader.bytes, as: UTF8.self) != nil else {

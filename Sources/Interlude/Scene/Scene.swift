@@ -27,6 +27,8 @@ public struct Scene: Sendable, Equatable {
     public var frameCount: Int { frame(ofSeconds: durationSeconds) }
 
     /// The output frame at which something at `seconds` takes effect: `round(seconds x sampleRate)`.
+    /// `seconds` must be finite and small enough for the frame to fit an `Int`; every time in a
+    /// parsed scene is (at most a day).
     public func frame(ofSeconds seconds: Double) -> Int {
         Self.frame(ofSeconds: seconds, sampleRate: sampleRate)
     }

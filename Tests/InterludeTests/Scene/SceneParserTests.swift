@@ -258,6 +258,7 @@ struct SceneParserTests {
         BadCase(label: "comment", json: "{ // no\n }", event: nil, fragment: "line 1, column 3"),
         BadCase(label: "text after the value", json: #"{ "duration": 1, "sounds": {}, "events": [] } x"#, event: nil, fragment: "after the value"),
         BadCase(label: "duplicate key", json: #"{ "duration": 1, "duration": 2, "sounds": {}, "events": [] }"#, event: nil, fragment: #"duplicate key "duration""#),
+        BadCase(label: "nested too deeply", json: String(repeating: "[", count: 100) + String(repeating: "]", count: 100), event: nil, fragment: "nested more than 64 levels deep"),
         BadCase(label: "lone surrogate", json: #"{ "x\ud800": 1 }"#, event: nil, fragment: "surrogate"),
         BadCase(label: "not an object", json: "[1, 2]", event: nil, fragment: "must be a JSON object, got [1,2]"),
         BadCase(label: "unknown top-level key", json: scene("", extra: #""durations": 8,"#), event: nil, fragment: #"unknown key "durations""#),
