@@ -1,0 +1,46 @@
+extension SceneAction {
+    /// The action's fields for a render log line, in a fixed order, under their scene-file
+    /// keys, defaults applied; optional fields appear only when set. Without `at` and `do`:
+    /// a log line adds its own `frame`, `event` and `do` (see `name`).
+    public var logFields: [(key: String, value: JSONValue)] {
+        switch self {
+        case .play(let play):
+            var fields: [(key: String, value: JSONValue)] = [("sound", .string(play.sound))]
+            if let id = play.id { fields.append(("id", .string(id))) }
+            if let position = play.position { fields.append(("position", JSONValue(position))) }
+            return fields + [
+                ("gain", JSONValue(play.gain)), ("pitch", JSONValue(play.pitch)), ("loop", .bool(play.loop)),
+                ("group", .string(play.group)), ("priority", .number(Double(play.priority))),
+            ]
+        case .stop(let id), .pause(let id), .resume(let id):
+            return [("id", .string(id))]
+        case .set(let change):
+            var fields: [(key: String, value: JSONValue)] = [("id", .string(change.id))]
+            if let position = change.position { fields.append(("position", JSONValue(position))) }
+            if let gain = change.gain { fields.append(("gain", JSONValue(gain))) }
+            if let pitch = change.pitch { fields.append(("pitch", JSONValue(pitch))) }
+            return fields
+        case .listener(let change):
+            var fields: [(key: String, value: JSONValue)] = []
+            if let position = change.position { fields.append(("position", JSONValue(position))) }
+            if let forward = change.forward { fields.append(("forward", JSONValue(forward))) }
+            if let up = change.up { fields.append(("up", JSONValue(up))) }
+            if let gain = change.gain { fields.append(("gain", JSONValue(gain))) }
+            return fields
+        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds):
+            return [("sound", .string(sound)), ("loop", .bool(loop)), ("gain", JSONValue(gain)), ("fadeIn", .number(fadeInSeconds))]
+        case .musicCrossfade(let sound, let durationSeconds, let loop):
+            return [("sound", .string(sound)), ("duration", .number(durationSeconds)), ("loop", .bool(loop))]
+        case .group(let name, let gain, let durationSeconds):
+            return [("name", .string(name)), ("gain", JSONValue(gain)), ("duration", .number(durationSeconds))]
+        case .systemSound(let sound):
+            return [("sound", .string(sound))]
+        case .interruptionBegin(let reason):
+            return [("reason", .string(reason))]
+        case .interruptionEnd(let shouldResume):
+            return [("shouldResume", .bool(shouldResume))]
+        case .musicPause, .musicResume, .musicStop, .sessionActivate, .deviceLost, .deviceRestored:
+            return []
+        }
+    }
+}

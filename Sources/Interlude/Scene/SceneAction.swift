@@ -1,0 +1,66 @@
+/// What a scene event does: one case per `do` of SCENARIO.md, with its fields, defaults
+/// applied. Times are in seconds.
+///
+/// A plain value: any thread may use it.
+public enum SceneAction: Sendable, Equatable {
+    /// `play`: start a voice.
+    case play(SceneVoicePlay)
+    /// `stop`: stop the voice an earlier `play` named `id`.
+    case stop(id: String)
+    /// `pause`: pause that voice.
+    case pause(id: String)
+    /// `resume`: resume that voice.
+    case resume(id: String)
+    /// `set`: change that voice.
+    case set(SceneVoiceChange)
+    /// `listener`: move or turn the listener.
+    case listener(ListenerChange)
+    /// `music.play`: start the streamed soundtrack, replacing any, fading in over `fadeInSeconds`.
+    case musicPlay(sound: String, loop: Bool, gain: Float, fadeInSeconds: Double)
+    /// `music.pause`.
+    case musicPause
+    /// `music.resume`.
+    case musicResume
+    /// `music.stop`.
+    case musicStop
+    /// `music.crossfade`: cross to another track over `durationSeconds`.
+    case musicCrossfade(sound: String, durationSeconds: Double, loop: Bool)
+    /// `group`: set a group's gain, fading over `durationSeconds` (0: at once).
+    case group(name: String, gain: Float, durationSeconds: Double)
+    /// `systemSound`: a short UI sound, unpositioned, never resumed after an interruption.
+    case systemSound(sound: String)
+    /// `interruption.begin`: another audio session takes over.
+    case interruptionBegin(reason: String)
+    /// `interruption.end`: it lets go.
+    case interruptionEnd(shouldResume: Bool)
+    /// `session.activate`: the game reactivates on its own.
+    case sessionActivate
+    /// `device.lost`: the output device disappears.
+    case deviceLost
+    /// `device.restored`: a device can be opened again.
+    case deviceRestored
+
+    /// The action's `do` string in a scene file, e.g. "music.play".
+    public var name: String {
+        switch self {
+        case .play: "play"
+        case .stop: "stop"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .set: "set"
+        case .listener: "listener"
+        case .musicPlay: "music.play"
+        case .musicPause: "music.pause"
+        case .musicResume: "music.resume"
+        case .musicStop: "music.stop"
+        case .musicCrossfade: "music.crossfade"
+        case .group: "group"
+        case .systemSound: "systemSound"
+        case .interruptionBegin: "interruption.begin"
+        case .interruptionEnd: "interruption.end"
+        case .sessionActivate: "session.activate"
+        case .deviceLost: "device.lost"
+        case .deviceRestored: "device.restored"
+        }
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+
+/// Reads scene files (SCENARIO.md) strictly: anything the contract does not allow is an
+/// error, never a silent skip.
+///
+/// Errors are `InterludeError`s whose message is one line that starts with the scene file's
+/// name and, where an event is at fault, `event N` (its 0-based index in the file's `events`):
+/// `.badScene` for anything wrong in the scene, `.fileNotFound` for a sound (or the scene) that
+/// does not exist, `.unreadableFile` for one that is a folder or cannot be read.
+///
+/// Stateless: any thread may call it.
+public enum SceneParser {
+    private static let topLevelKeys: Set = [
+        "sampleRate", "channels", "duration", "policy", "hrtf", "distanceModel", "listener", "sounds", "events",
+    ]
+    private static let listenerKeys: Set = ["position", "forward", "up", "gain"]
+
+    /// An action's own keys (besides `at` and `do`) and how to read it from an event.
+    private struct ActionFormat: Sendable {
+        let keys: Set<String>
+        let read: @Sendable (SceneFieldReader) throws -> SceneAction
+    }
+
+    /// Every action by its `do` string.
+    private static let actionFormats: [String: ActionFormat] = [
+        "play": ActionFormat(keys: ["sound", "id", "position", "gain", "pitch", "loop", "group", "priority"]) { event in
+            .play(SceneVoicePlay(
+                sound: try event.require("sound", event.name), id: try event.name("id"),
+                position: try event.vector("position"), gain: try event.gain("gain") ?? 1,
+                pitch: try event.pitch("pitch") ?? 1, loop: try event.bool("loop") ?? false,
+                group: try event.name("group") ?? "sfx", priority: try event.integer("priority") ?? 0
+            ))
+        },
+        "stop": ActionFormat(keys: ["id"]) { .stop(id: try $0.require("id", $0.name)) },
+        "pause": ActionFormat(keys: ["id"]) { .pause(id: try $0.require("id", $0.name)) },
+        "resume": ActionFormat(keys: ["id"]) { .resume(id: try $0.require("id", $0.name)) },
+        "set": ActionFormat(keys: ["id", "position", "gain", "pitch"]) { event in
+            let change = SceneVoiceChange(
+                id: try event.require("id", event.name), position: try event.vector("position"),
+                gain: try event.gain("gain"), pitch: try event.pitch("pitch")
+            )
+            guard change.position != nil || change.gain != nil || change.pitch != nil else {
+                throw event.error("must set at least one of \"position\", \"gain\", \"pitch\"")
+            }
+            return .set(change)
+        },
+        "listener": ActionFormat(keys: listenerKeys) { .listener(try listenerChange($0)) },
+        "music.play": ActionFormat(keys: ["sound", "loop", "gain", "fadeIn"]) { event in
+            .musicPlay(
+                sound: try event.require("sound", event.name), loop: try event.bool("loop") ?? true,
+                gain: try event.gain("gain") ?? 1, fadeInSeconds: try event.seconds("fadeIn") ?? 0
+            )
+        },
+        "music.pause": ActionFormat(keys: []) { _ in .musicPause },
+        "music.resume": ActionFormat(keys: []) { _ in .musicResume },
+        "music.stop": ActionFormat(keys: []) { _ in .musicStop },
+        "music.crossfade": ActionFormat(keys: ["sound", "duration", "loop"]) { event in
+            .musicCrossfade(
+                sound: try event.require("sound", event.name), durationSeconds: try event.require("duration", event.seconds),
+                loop: try event.bool("loop") ?? true
+            )
+        },
+        "group": ActionFormat(keys: ["name", "gain", "duration"]) { event in
+            .group(
+                name: try event.require("name", event.name), gain: try event.require("gain", event.gain),
+                durationSeconds: try event.seconds("duration") ?? 0
+            )
+        },
+        "systemSound": ActionFormat(keys: ["sound"]) { .systemSound(sound: try $0.require("sound", $0.name)) },
+        "interruption.begin": ActionFormat(keys: ["reason"]) { .interruptionBegin(reason: try $0.string("reason") ?? "other") },
+        "interruption.end": ActionFormat(keys: ["shouldResume"]) {
+            .interruptionEnd(shouldResume: try $0.bool("shouldResume") ?? false)
+        },
+        "session.activate": ActionFormat(keys: []) { _ in .sessionActivate },
+        "device.lost": ActionFormat(keys: []) { _ in .deviceLost },
+        "device.restored": ActionFormat(keys: []) { _ in .deviceRestored },
+    ]
+
+    /// Reads and validates the scene file at `path`. Relative sound paths are resolved against
+    /// the file's folder; messages name the file as `path` is written.
+    public static func parse(fileAt path: String) throws -> Scene {
+        try checkFile(atPath: path, prefix: "")
+        let url = URL(fileURLWithPath: path)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw InterludeError(.unreadableFile, "\(path): cannot be read")
+        }
+        return try parse(data: data, sceneFolder: url.deletingLastPathComponent().path, fileName: path)
+    }
+
+    /// Validates a scene file's contents.
+    /// - Parameters:
+    ///   - sceneFolder: the folder relative sound paths are resolved against.
+    ///   - fileName: how messages name the scene file.
+    public static func parse(data: Data, sceneFolder: String, fileName: String) throws -> Scene {
+        let root: JSONValue
+        do {
+            root = try JSONValue(parsing: data)
+        } catch {
+            throw InterludeError(.badScene, "\(fileName): not valid JSON: \(error.problem) at line \(error.line), column \(error.column)")
+        }
+        let top = try SceneFieldReader(root, context: fileName, allowedKeys: topLevelKeys)
+        let durationSeconds = try top.require("duration") {
+            try top.number($0, "a number of seconds > 0 and <= \(JSONValue.number(SceneFieldReader.maximumSeconds).jsonText)") {
+                $0 > 0 && $0 <= SceneFieldReader.maximumSeconds
+            }
+        }
+        let sampleRate = try top.integer("sampleRate", in: 8000...192_000) ?? 48000
+        let channelCount = try top.integer("channels", in: 1...2) ?? 2
+        let policy = try top.choice("policy", ResumePolicy.self) ?? .alwaysResume
+        let distanceModel = try top.choice("distanceModel", DistanceModel.self) ?? .inverseClamped
+        let hrtf = try top.bool("hrtf") ?? false
+        if hrtf && channelCount == 1 {
+            throw top.error("\"hrtf\" needs 2 channels, but \"channels\" is 1")
+        }
+        let listener = try top.value("listener").map {
+            try listenerChange(SceneFieldReader($0, context: "\(fileName): listener", allowedKeys: listenerKeys))
+        }
+        let soundPaths = try sounds(try top.require("sounds", top.value), folder: sceneFolder, top: top)
+        let sounds = Dictionary(uniqueKeysWithValues: soundPaths.map { ($0.name, $0.path) })
+        let eventList = try top.require("events", top.value)
+        guard case .array(let items) = eventList else {
+            throw top.error("\"events\" must be an array, got \(SceneFieldReader.excerpt(of: eventList))")
+        }
+        let events = try items.enumerated().map { index, item in
+            try event(item, index: index, fileName: fileName, durationSeconds: durationSeconds, sampleRate: sampleRate, sounds: sounds)
+        }.sorted { ($0.atSeconds, $0.index) < ($1.atSeconds, $1.index) }
+        try checkVoiceIDs(events, fileName: fileName)
+        for sound in soundPaths {
+            try checkFile(atPath: sound.path, prefix: "\(fileName): sound \(SceneFieldReader.quoted(sound.name)): ")
+        }
+        return Scene(
+            sampleRate: sampleRate, channelCount: channelCount, durationSeconds: durationSeconds,
+            policy: policy, hrtf: hrtf, distanceModel: distanceModel, listener: listener, sounds: sounds, events: events
+        )
+    }
+
+    /// The `sounds` object's entries in file order, each path made absolute.
+    private static func sounds(_ value: JSONValue, folder: String, top: SceneFieldReader) throws -> [(name: String, path: String)] {
+        guard case .object(let entries) = value else {
+            throw top.error("\"sounds\" must be an object of name -> path, got \(SceneFieldReader.excerpt(of: value))")
+        }
+        let folderURL = URL(fileURLWithPath: folder, isDirectory: true)
+        return try entries.map { name, path in
+            guard case .string(let path) = path, !path.isEmpty else {
+                throw top.error("sound \(SceneFieldReader.quoted(name)): the path must be a non-empty string, got \(SceneFieldReader.excerpt(of: path))")
+            }
+            return (name, URL(fileURLWithPath: path, relativeTo: folderURL).standardizedFileURL.path)
+        }
+    }
+
+    private static func listenerChange(_ fields: SceneFieldReader) throws -> ListenerChange {
+        let change = ListenerChange(
+            position: try fields.vector("position"), forward: try fields.direction("forward"),
+            up: try fields.direction("up"), gain: try fields.gain("gain")
+        )
+        guard change.position != nil || change.forward != nil || change.up != nil || change.gain != nil else {
+            throw fields.error("must set at least one of \"position\", \"forward\", \"up\", \"gain\"")
+        }
+        return change
+    }
+
+    private static func event(
+        _ value: JSONValue, index: Int, fileName: String, durationSeconds: Double, sampleRate: Int, sounds: [String: String]
+    ) throws -> SceneEvent {
+        let context = "\(fileName): event \(index)"
+        guard case .object(let members) = value else {
+            throw SceneFieldReader.error(context, "must be a JSON object, got \(SceneFieldReader.excerpt(of: value))")
+        }
+        guard let action = members.first(where: { $0.key == "do" })?.value else {
+            throw SceneFieldReader.error(context, "missing \"do\"")
+        }
+        guard case .string(let name) = action, let format = actionFormats[name] else {
+            throw SceneFieldReader.error(context, "unknown action \(SceneFieldReader.excerpt(of: action))")
+        }
+        let fields = try SceneFieldReader(value, context: "\(context) (\(name))", allowedKeys: format.keys.union(["at", "do"]))
+        let atSeconds = try fields.require("at") {
+            try fields.number($0, "a number of seconds in 0...\(JSONValue.number(durationSeconds).jsonText)") {
+                $0 >= 0 && $0 <= durationSeconds
+            }
+        }
+        let sceneAction = try format.read(fields)
+        if let sound = soundName(in: sceneAction), sounds[sound] == nil {
+            throw fields.error("unknown sound \(SceneFieldReader.quoted(sound)): not in \"sounds\"")
+        }
+        return SceneEvent(
+            index: index, atSeconds: atSeconds,
+            frame: Scene.frame(ofSeconds: atSeconds, sampleRate: sampleRate), action: sceneAction
+        )
+    }
+
+    /// Every voice an event names must have been started by a `play` with that id before it,
+    /// in time order.
+    private static func checkVoiceIDs(_ events: [SceneEvent], fileName: String) throws {
+        var played = Set<String>()
+        for event in events {
+            if case .play(let play) = event.action, let id = play.id {
+                played.insert(id)
+            } else if let id = voiceID(in: event.action), !played.contains(id) {
+                throw SceneFieldReader.error(
+                    "\(fileName): event \(event.index) (\(event.action.name))", "no voice with id \(SceneFieldReader.quoted(id)) is played before it"
+                )
+            }
+        }
+    }
+
+    /// The voice an action acts on, other than by starting it.
+    private static func voiceID(in action: SceneAction) -> String? {
+        switch action {
+        case .stop(let id), .pause(let id), .resume(let id): id
+        case .set(let change): change.id
+        default: nil
+        }
+    }
+
+    private static func soundName(in action: SceneAction) -> String? {
+        switch action {
+        case .play(let play): play.sound
+        case .musicPlay(let sound, _, _, _), .musicCrossfade(let sound, _, _), .systemSound(let sound): sound
+        default: nil
+        }
+    }
+
+    /// Throws unless a regular file exists at `path`; messages start with `prefix`.
+    private static func checkFile(atPath path: String, prefix: String) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw InterludeError(.fileNotFound, "\(prefix)no such file: \(path)")
+        }
+        guard !isFolder.boolValue else {
+            throw InterludeError(.unreadableFile, "\(prefix)is a folder, not a file: \(path)")
+        }
+    }
+}
