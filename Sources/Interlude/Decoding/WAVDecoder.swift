@@ -121,7 +121,7 @@ public final class WAVDecoder: AudioDecoder {
 }
 
 extension WAVDecoder {
-    enum SampleEncoding {
+    private enum SampleEncoding {
         case unsigned8, signed16, signed24, signed32, float32
 
         var bytesPerSample: Int {
@@ -134,7 +134,7 @@ extension WAVDecoder {
         }
     }
 
-    struct Layout {
+    private struct Layout {
         var sampleRate: Int
         var channelCount: Int
         var encoding: SampleEncoding
@@ -152,7 +152,7 @@ extension WAVDecoder {
 
     /// Walks the chunks until both fmt and data are found. Every declared size is checked
     /// against the real file size before it is used, so a lying header cannot cause a huge read.
-    static func parseLayout(of file: DecoderFile) throws -> Layout {
+    private static func parseLayout(of file: DecoderFile) throws -> Layout {
         let path = file.path
         guard file.byteCount > 0 else {
             throw InterludeError(.corruptData, "\(path): empty file")

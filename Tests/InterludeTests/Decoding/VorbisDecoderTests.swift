@@ -91,6 +91,14 @@ import Testing
         #expect((870...890).contains(crossings))
     }
 
+    @Test func threeChannelStreamIsUnsupported() throws {
+        let fixture = try WAVFixture()
+        let wav = try fixture.write("three.wav", WAVFixture.pcm16File([Int16](repeating: 100, count: 3 * 8000), channelCount: 3, sampleRate: 8000))
+        let ogg = fixture.path("three.ogg")
+        try Self.run("/usr/bin/oggenc", ["-q", "4", "-o", ogg, wav])
+        expectError(.unsupportedFormat, naming: ogg) { _ = try VorbisDecoder(path: ogg) }
+    }
+
     @Test func corruptPageIsCorruptData() throws {
         let fixture = try WAVFixture()
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.encodeSweep(in: fixture))))
