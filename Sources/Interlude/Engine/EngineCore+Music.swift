@@ -1,0 +1,132 @@
+extension EngineCore {
+    /// Starts a streamed track on `channel`, replacing any. The file is opened now, so a missing
+    /// or bad file throws here, naming it. While interrupted it starts when the session is active.
+    func playStream(path: String, channel: StreamChannel, isLooping: Bool, gain: Float, fadeInSeconds: Double,
+                    loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String) throws {
+        try Validate.gain(gain, in: command)
+        try Validate.seconds(fadeInSeconds, "fadeIn", in: command)
+        if let crossfadeSeconds { try Validate.seconds(crossfadeSeconds, "duration", in: command) }
+        let decoder = try DecoderFactory.open(path: path)
+        let stream = MusicStream(path: path, decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
+                                 state: session.state.isActive ? .playing : .pendingStart,
+                                 bufferCount: configuration.streamBufferCount,
+                                 bufferSeconds: configuration.streamBufferSeconds,
+                                 loopRegion: nil, logger: logger)
+        if let loopRegion { try stream.setLoopRegion(loopRegion) }
+        let fadeSeconds = crossfadeSeconds ?? fadeInSeconds
+        if fadeSeconds > 0 {
+            stream.fade = Fade(startGain: 0, targetGain: 1, durationSeconds: fadeSeconds, curve: .equalPower)
+        }
+        if let previous = streams[channel] {
+            if let crossfadeSeconds, crossfadeSeconds > 0, session.state.isActive, previous.state == .playing {
+                previous.fade = Fade(startGain: previous.fade?.gain ?? 1, targetGain: 0, durationSeconds: crossfadeSeconds, curve: .equalPower)
+                previous.stopsWhenFadeEnds = true
+                outgoingStreams.append(previous)
+            } else {
+                release(previous)
+            }
+        }
+        streams[channel] = stream
+        if session.state.isActive {
+            withAL(command) { device in
+                try stream.attach(to: device, groupGain: groups.effectiveGain(of: channel.group))
+                try stream.play()
+            }
+        } else {
+            emit(.commandDeferred(command: command))
+        }
+    }
+
+    /// Releases a stream's AL objects now, or when the session is active again.
+    func release(_ stream: MusicStream) {
+        if canUseAL {
+            withAL("stopStream(\(stream.path))") { device in try stream.detach(from: device) }
+        } else if device == nil {
+            stream.forgetDevice()
+        } else {
+            stream.state = .paused
+            outgoingStreams.append(stream)
+            stream.stopsWhenFadeEnds = true
+            stream.fade = Fade(startGain: 0, targetGain: 0, durationSeconds: 0, curve: .linear)
+        }
+    }
+
+    /// Pauses the channel's track. Tracked while interrupted: it stays silent at the end.
+    func pauseStream(_ channel: StreamChannel, command: String) {
+        guard let stream = streams[channel], stream.state != .paused else { return }
+        if session.state.isActive {
+            withAL(command) { _ in
+                try stream.pause()
+                try stream.syncPosition()
+            }
+        } else {
+            emit(.commandDeferred(command: command))
+        }
+        stream.state = .paused
+    }
+
+    /// Resumes the channel's track where it was. Tracked while interrupted: it plays at the end.
+    func resumeStream(_ channel: StreamChannel, command: String) {
+        guard let stream = streams[channel], stream.state != .playing else { return }
+        if session.state.isActive {
+            stream.state = .playing
+            withAL(command) { device in
+                if !stream.isAttached {
+                    try stream.attach(to: device, groupGain: groups.effectiveGain(of: channel.group))
+                }
+                try stream.play()
+            }
+        } else if stream.state != .pendingStart {
+            stream.state = .pendingStart
+            emit(.commandDeferred(command: command))
+        }
+    }
+
+    /// Stops the channel's track, at once or fading out. Tracked while interrupted.
+    func stopStream(_ channel: StreamChannel, fadeOutSeconds: Double, command: String) throws {
+        try Validate.seconds(fadeOutSeconds, "fadeOut", in: command)
+        guard let stream = streams.removeValue(forKey: channel) else { return }
+        if !session.state.isActive { emit(.commandDeferred(command: command)) }
+        if fadeOutSeconds > 0, session.state.isActive, stream.state == .playing {
+            stream.fade = Fade(startGain: stream.fade?.gain ?? 1, targetGain: 0, durationSeconds: fadeOutSeconds, curve: .equalPower)
+            stream.stopsWhenFadeEnds = true
+            outgoingStreams.append(stream)
+        } else {
+            release(stream)
+        }
+    }
+
+    /// The channel's track position in frames, read from OpenAL first while it can be.
+    func streamPosition(_ channel: StreamChannel) -> Int? {
+        guard let stream = streams[channel] else { return nil }
+        if stream.isAttached {
+            withAL("positionInFrames") { _ in try stream.syncPosition() }
+        }
+        return stream.positionInFrames
+    }
+
+    /// Refills every stream, applies fades and releases streams whose fade-out ended.
+    func serviceStreams(elapsedSeconds: Double) throws {
+        for stream in Array(streams.values) + outgoingStreams {
+            if stream.state == .playing, var fade = stream.fade {
+                fade.advance(bySeconds: elapsedSeconds)
+                stream.fade = fade.isFinished && !stream.stopsWhenFadeEnds ? nil : fade
+                try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.group))
+            } else if groups.isDirty {
+                try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.group))
+            }
+            if stream.state == .playing { try stream.service() }
+        }
+        if let device {
+            for (index, stream) in outgoingStreams.enumerated().reversed()
+            where stream.stopsWhenFadeEnds && (stream.fade?.isFinished ?? true) {
+                try stream.detach(from: device)
+                outgoingStreams.remove(at: index)
+            }
+            for (channel, stream) in streams where stream.isFinished {
+                try stream.detach(from: device)
+                streams[channel] = nil
+            }
+        }
+    }
+}

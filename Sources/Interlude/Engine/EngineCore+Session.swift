@@ -1,0 +1,192 @@
+extension EngineCore {
+    /// Interruption begin: record what plays, stop output, NULL the context, tell the game.
+    func beginInterruption(reason: InterruptionReason) {
+        guard session.state.isActive else {
+            _ = session.begin(reason: reason)
+            emit(.absorbed(reason: reason))
+            return
+        }
+        // 1. Record: every playing voice and stream, at the frame OpenAL reached.
+        // 2. Stop output: pause all their sources in one call.
+        withAL("beginInterruption") { _ in
+            var playingSources: [ALSource] = []
+            for voice in liveVoices where voice.state == .playing {
+                if let source = voice.source {
+                    voice.positionInFrames = try source.sampleOffset()
+                    playingSources.append(source)
+                }
+            }
+            for stream in Array(streams.values) + outgoingStreams where stream.state == .playing {
+                try stream.syncPosition()
+                if let source = stream.alSource { playingSources.append(source) }
+            }
+            try ALSource.pause(playingSources)
+        }
+        holdPlayingForSession()
+        _ = session.begin(reason: reason)
+        // 2b, 3. Pause the device where it can be, suspend the context and make NULL current.
+        session.deactivate(device)
+        // 4. Tell the game.
+        emit(.began(reason: reason))
+        saveSnapshotIfConfigured()
+    }
+
+    /// Marks what is playing as held by the session, and drops system sounds.
+    func holdPlayingForSession() {
+        for voice in liveVoices {
+            if voice.isSystemSound {
+                removeVoice(voice)
+            } else if voice.state == .playing {
+                voice.state = .heldBySession
+            }
+        }
+        for stream in streams.values where stream.state == .playing {
+            stream.state = .heldBySession
+            if stream.channel == .music {
+                emit(.musicSuspended(positionInFrames: stream.positionInFrames))
+            }
+        }
+        for stream in outgoingStreams where stream.state == .playing {
+            stream.state = .heldBySession
+        }
+    }
+
+    /// Interruption end (or `activate()`): restore the context, resume what the policy and the
+    /// tracked commands say, tell the game.
+    func endInterruption(shouldResume: Bool, isActivation: Bool) {
+        let caller = isActivation ? "activate()" : "endInterruption(shouldResume: \(shouldResume))"
+        guard let resumesHeld = session.end(shouldResume: shouldResume, by: caller), let device else {
+            emit(.ignored)
+            return
+        }
+        do {
+            try session.reactivate(device)
+        } catch {
+            internalErrorCount += 1
+            logger.error("\(caller): \(error)")
+        }
+        let summary = resumeAfterInterruption(resumesHeld: resumesHeld)
+        emit(isActivation ? .activated(resumed: summary) : .ended(shouldResume: shouldResume, resumed: summary))
+    }
+
+    /// Brings OpenAL in line with the model after an interruption or a rebuild: deferred
+    /// releases, parameters changed meanwhile, then replays held and pending voices and streams.
+    func resumeAfterInterruption(resumesHeld: Bool) -> ResumeSummary {
+        var summary = ResumeSummary(music: false, voiceCount: 0)
+        withAL("resume after interruption") { device in
+            try releaseDeferredSources(on: device)
+            try applyWorld()
+            for (index, stream) in outgoingStreams.enumerated().reversed() where stream.stopsWhenFadeEnds && stream.state != .heldBySession {
+                try stream.detach(from: device)
+                outgoingStreams.remove(at: index)
+            }
+            var sourcesToPlay: [ALSource] = []
+            for voice in liveVoices {
+                try applyParameters(of: voice)
+                let resumes = voice.state == .pendingStart || (voice.state == .heldBySession && resumesHeld)
+                if voice.state == .heldBySession && !resumesHeld { voice.state = .paused }
+                guard resumes else { continue }
+                if voice.source == nil {
+                    // A voice that has not had a source yet is set up now, then started with the rest.
+                    try startOnAL(voice, on: device)
+                    try voice.source?.pause()
+                }
+                if let source = voice.source { sourcesToPlay.append(source) }
+                voice.state = .playing
+                summary.voiceCount += 1
+                emit(.voiceResumed(handle: voice.handle, positionInFrames: voice.positionInFrames))
+            }
+            for stream in Array(streams.values) + outgoingStreams {
+                let resumes = stream.state == .pendingStart || (stream.state == .heldBySession && resumesHeld)
+                if stream.state == .heldBySession && !resumesHeld { stream.state = .paused }
+                guard resumes else { continue }
+                if !stream.isAttached {
+                    try stream.attach(to: device, groupGain: groups.effectiveGain(of: stream.channel.group))
+                } else {
+                    try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.group))
+                }
+                stream.state = .playing
+                if let source = stream.alSource { sourcesToPlay.append(source) }
+                if stream.channel == .music && streams[.music] === stream {
+                    summary.music = true
+                    emit(.musicResumed(positionInFrames: stream.positionInFrames))
+                }
+            }
+            try ALSource.play(sourcesToPlay)
+        }
+        return summary
+    }
+
+    // MARK: Device loss
+
+    /// The device is gone (or, offline, is being taken away): keep the positions the engine
+    /// tracked, tear down every AL object, and interrupt with reason deviceLost.
+    /// - Parameter isReachable: the device still answers (an offline teardown), so the exact
+    ///   positions can be read from it first.
+    func loseDevice(isReachable: Bool) {
+        guard let device else { return }
+        let wasActive = session.state.isActive
+        if wasActive {
+            if isReachable {
+                withAL("device lost") { _ in
+                    for voice in liveVoices where voice.state == .playing {
+                        if let source = voice.source { voice.positionInFrames = try source.sampleOffset() }
+                    }
+                    for stream in Array(streams.values) + outgoingStreams where stream.state == .playing {
+                        try stream.syncPosition()
+                    }
+                }
+            }
+            holdPlayingForSession()
+        }
+        session.markDeviceLost()
+        for voice in liveVoices { voice.source = nil }
+        for stream in Array(streams.values) + outgoingStreams { stream.forgetDevice() }
+        outgoingStreams.removeAll { $0.stopsWhenFadeEnds }
+        freeSources.removeAll()
+        sourcesToRelease.removeAll()
+        soundBuffers.removeAll()
+        session.tearDown(device, isReachable: isReachable)
+        self.device = nil
+        if wasActive { emit(.began(reason: .deviceLost)) }
+        emit(.servicesLost)
+        reopenBackoffSeconds = 0.1
+        nextReopenInstant = ContinuousClock.now.advanced(by: .seconds(reopenBackoffSeconds))
+        saveSnapshotIfConfigured()
+    }
+
+    /// Opens a new device and rebuilds every audio object from the model, then resumes as after
+    /// an interruption end with shouldResume. Throws when no device can be opened yet.
+    func rebuildDevice() throws {
+        guard device == nil, session.isDeviceLost else { return }
+        let newDevice = try Self.openDevice(for: configuration)
+        do {
+            try session.attach(newDevice)
+        } catch {
+            session.tearDown(newDevice, isReachable: true)
+            throw error
+        }
+        device = newDevice
+        session.endDeviceLoss()
+        withAL("rebuild") { device in
+            for sound in sounds.values { _ = try buffers(for: sound, on: device) }
+        }
+        let summary = resumeAfterInterruption(resumesHeld: true)
+        nextReopenInstant = nil
+        emit(.servicesReset)
+        emit(.ended(shouldResume: true, resumed: summary))
+    }
+
+    /// Tries to reopen a lost device when its backoff has passed: 100 ms, doubling to 2 s.
+    func retryReopenIfDue(now: ContinuousClock.Instant) {
+        guard device == nil, !isShutDown, let due = nextReopenInstant, now >= due else { return }
+        do {
+            try rebuildDevice()
+            logger.info("output device reopened")
+        } catch {
+            reopenBackoffSeconds = min(2, reopenBackoffSeconds * 2)
+            nextReopenInstant = now.advanced(by: .seconds(reopenBackoffSeconds))
+            logger.debug("reopen failed (\(error)); next try in \(reopenBackoffSeconds) s")
+        }
+    }
+}

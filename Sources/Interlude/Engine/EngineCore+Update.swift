@@ -1,0 +1,60 @@
+extension EngineCore {
+    /// One tick: completions, positions, stream refills, fades, device checks and reopening.
+    func update(elapsedSeconds: Double, now: ContinuousClock.Instant) {
+        guard !isShutDown else { return }
+        if let device, session.state.isActive {
+            if !device.isLoopback && !device.isConnected {
+                loseDevice(isReachable: false)
+                return
+            }
+            groups.advance(bySeconds: elapsedSeconds)
+            withAL("update") { _ in
+                try serviceVoices()
+                if groups.isDirty {
+                    for voice in liveVoices { try applyParameters(of: voice) }
+                }
+                try serviceStreams(elapsedSeconds: elapsedSeconds)
+            }
+            groups.isDirty = false
+        } else if device == nil {
+            retryReopenIfDue(now: now)
+        }
+    }
+
+    /// Frames between offline updates.
+    var updateIntervalFrames: Int {
+        guard case .offline(let sampleRate, _) = configuration.output else { return 0 }
+        return max(1, Int((Double(sampleRate) * configuration.updateIntervalSeconds).rounded()))
+    }
+
+    /// Renders `frameCount` frames offline, updating every ``updateIntervalFrames``. While the
+    /// session is interrupted or the device is lost, output is stopped: the frames are zeros.
+    func render(into output: UnsafeMutableBufferPointer<Float>, frameCount: Int, channelCount: Int) {
+        let interval = updateIntervalFrames
+        guard let base = output.baseAddress else { return }
+        var renderedFrames = 0
+        while renderedFrames < frameCount {
+            if framesUntilUpdate == 0 {
+                update(elapsedSeconds: Double(framesSinceUpdate) / Double(sampleRate), now: .now)
+                framesUntilUpdate = interval
+                framesSinceUpdate = 0
+            }
+            let chunkFrames = min(frameCount - renderedFrames, framesUntilUpdate)
+            let destination = base + renderedFrames * channelCount
+            if let device, session.state.isActive {
+                device.render(into: destination, frameCount: chunkFrames)
+            } else {
+                destination.update(repeating: 0, count: chunkFrames * channelCount)
+            }
+            renderedFrames += chunkFrames
+            framesUntilUpdate -= chunkFrames
+            framesSinceUpdate += chunkFrames
+        }
+    }
+
+    /// The output rate.
+    var sampleRate: Int {
+        if case .offline(let sampleRate, _) = configuration.output { return sampleRate }
+        return device?.sampleRate ?? 48_000
+    }
+}

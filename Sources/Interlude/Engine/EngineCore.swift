@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+
+/// Everything the engine knows, guarded by the engine's lock: the device, the session, the
+/// voices, the streams, the listener and the groups. The model here is the truth; OpenAL is
+/// brought in line with it whenever the session is active, and rebuilt from it after a
+/// device loss.
+///
+/// `@unchecked Sendable`: an EngineCore is only ever reached through ``SoundEngine``'s `Mutex`,
+/// which serialises every access; region checking cannot see through the closures that take it.
+final class EngineCore: @unchecked Sendable {
+    let configuration: SoundEngine.Configuration
+    let engineID: Int
+    let logger: Logger
+    let session: AudioSession
+
+    /// The open device, nil while it is lost or after shutdown.
+    var device: ALDevice?
+    var isShutDown = false
+
+    // Sounds
+    var sounds: [Int: Sound] = [:]
+    var soundBuffers: [Int: SoundBuffers] = [:]
+
+    // Voices
+    var voiceSlots: [Voice?] = []
+    var slotGenerations: [UInt32] = []
+    var freeSlots: [Int] = []
+    var liveVoiceCount = 0
+    var freeSources: [ALSource] = []
+    /// Sources of voices stopped while interrupted: stopped and freed when the session is active.
+    var sourcesToRelease: [ALSource] = []
+
+    // Streams
+    var streams: [StreamChannel: MusicStream] = [:]
+    /// Streams on their way out: fading out, or replaced while interrupted.
+    var outgoingStreams: [MusicStream] = []
+
+    // World
+    var listener = Listener()
+    var distanceModel: DistanceModel
+    var dopplerFactor: Float
+    var speedOfSound: Float
+    var groups = GroupTable()
+
+    // Time
+    var framesUntilUpdate = 0
+    var framesSinceUpdate = 0
+    var lastUpdateInstant: ContinuousClock.Instant?
+    var nextReopenInstant: ContinuousClock.Instant?
+    var reopenBackoffSeconds = 0.1
+
+    /// Events for the game, delivered after the lock is released.
+    var pendingEvents: [SessionEvent] = []
+    /// AL errors from calls whose arguments the engine controls: bugs, logged and counted.
+    var internalErrorCount = 0
+
+    init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger) throws {
+        self.configuration = configuration
+        self.engineID = engineID
+        self.logger = logger
+        self.session = AudioSession(policy: configuration.resumePolicy, logger: logger)
+        self.distanceModel = configuration.distanceModel
+        self.dopplerFactor = configuration.dopplerFactor
+        self.speedOfSound = configuration.speedOfSoundMetresPerSecond
+        let opened = try Self.openDevice(for: configuration)
+        do {
+            try session.attach(opened)
+            try session.withContext(opened) { try applyWorld() }
+        } catch {
+            session.tearDown(opened, isReachable: true)
+            throw error
+        }
+        device = opened
+    }
+
+    /// Opens the configured device.
+    static func openDevice(for configuration: SoundEngine.Configuration) throws -> ALDevice {
+        if let role = configuration.mediaRole, getenv("PULSE_PROP_media.role") == nil {
+            setenv("PULSE_PROP_media.role", role, 0)
+        }
+        let kind: ALDevice.Kind
+        switch configuration.output {
+        case .offline(let sampleRate, let channelCount):
+            kind = .loopback(format: AudioFormat(sampleRate: sampleRate, channelCount: channelCount))
+        case .systemDefault:
+            kind = .playback(name: nil)
+        case .named(let name):
+            kind = .playback(name: name)
+        case .null:
+            guard NullBackend.select() else {
+                throw InterludeError(.deviceUnavailable, "OutputDevice.null: OpenAL Soft already started in this process with other drivers; set ALSOFT_DRIVERS=null before launch")
+            }
+            kind = .playback(name: nil)
+        }
+        NullBackend.markOpenALStarted()
+        return try ALDevice(kind: kind, attributes: ALDevice.Attributes(
+            monoSourceCount: configuration.monoSourceCount,
+            stereoSourceCount: configuration.stereoSourceCount,
+            hrtf: configuration.hrtf))
+    }
+
+    /// True when AL calls may be made: a device is open and the session is active.
+    var canUseAL: Bool { device != nil && session.state.isActive }
+
+    /// Runs AL work with the context current, when the session is active. An AL error from the
+    /// engine's own calls is a bug: it is logged and counted, and never crashes the game.
+    func withAL(_ call: String, _ body: (ALDevice) throws -> Void) {
+        guard canUseAL, let device else { return }
+        do {
+            try session.withContext(device) { try body(device) }
+        } catch {
+            internalErrorCount += 1
+            logger.error("\(call): \(error)")
+        }
+    }
+
+    /// Sets the listener, distance model and doppler on the current context.
+    func applyWorld() throws {
+        try listener.apply()
+        try ALListener.setDistanceModel(distanceModel)
+        try ALListener.setDopplerFactor(dopplerFactor)
+        try ALListener.setSpeedOfSound(speedOfSound)
+    }
+
+    /// Throws `.shutDown` naming `call` after shutdown.
+    func checkAlive(_ call: String) throws {
+        if isShutDown {
+            throw InterludeError(.shutDown, "\(call): the engine has been shut down")
+        }
+    }
+
+    func emit(_ event: SessionEvent) {
+        pendingEvents.append(event)
+    }
+
+    /// Stops everything, frees every AL name and closes the device. Idempotent.
+    func shutDown() {
+        guard !isShutDown else { return }
+        for stream in Array(streams.values) + outgoingStreams { stream.forgetDevice() }
+        streams.removeAll()
+        outgoingStreams.removeAll()
+        for index in voiceSlots.indices { voiceSlots[index] = nil }
+        liveVoiceCount = 0
+        freeSources.removeAll()
+        sourcesToRelease.removeAll()
+        soundBuffers.removeAll()
+        if let device {
+            session.tearDown(device, isReachable: device.isConnected)
+        }
+        device = nil
+        isShutDown = true
+    }
+}

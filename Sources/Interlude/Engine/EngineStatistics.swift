@@ -1,0 +1,19 @@
+/// A count of what the engine holds, for diagnostics and tests.
+public struct EngineStatistics: Sendable, Equatable {
+    /// Live voices (playing, paused or held by an interruption).
+    public var voiceCount: Int
+    /// AL source names alive on the device.
+    public var alSourceCount: Int
+    /// AL buffer names alive on the device.
+    public var alBufferCount: Int
+    /// Sounds loaded.
+    public var loadedSoundCount: Int
+    /// The open device's name; nil while it is lost.
+    public var deviceName: String?
+    /// The output rate.
+    public var sampleRate: Int
+    /// HRTF mixing is on.
+    public var isHRTFEnabled: Bool
+    /// AL errors from the engine's own calls (bugs): 0 in a healthy engine.
+    public var internalErrorCount: Int
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// What the engine saves on every interruption and at shutdown, so a game can pick up where the
+/// player left off at the next launch: the soundtrack and its frame, the looping voices, the
+/// group gains and the listener.
+public struct Snapshot: Codable, Sendable, Equatable {
+    /// A streamed track as it was.
+    public struct Track: Codable, Sendable, Equatable {
+        public var path: String
+        public var channel: StreamChannel
+        public var positionInFrames: Int
+        public var isLooping: Bool
+        public var gain: Float
+        /// It was playing, or held by an interruption (and so would have resumed).
+        public var wasPlaying: Bool
+    }
+
+    /// A looping voice as it was.
+    public struct LoopingVoice: Codable, Sendable, Equatable {
+        public var soundPath: String
+        public var parameters: VoiceParameters
+        public var positionInFrames: Int
+        public var wasPlaying: Bool
+    }
+
+    /// The format version; a snapshot of another version is refused.
+    public var version = 1
+    public var tracks: [Track]
+    public var loopingVoices: [LoopingVoice]
+    public var groupGains: [String: Float]
+    public var listener: Listener
+
+    /// Writes the snapshot as JSON, atomically (a temporary file renamed into place).
+    public func write(to path: String) throws {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw InterludeError(.writeFailed, "\(path): cannot write the state snapshot: \(error.localizedDescription)")
+        }
+    }
+
+    /// Reads a snapshot. Throws `.badSnapshot` naming the file when it is missing or corrupt.
+    public static func read(from path: String) throws -> Snapshot {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InterludeError(.badSnapshot, "\(path): no state snapshot there")
+        }
+        let snapshot: Snapshot
+        do {
+            snapshot = try JSONDecoder().decode(Snapshot.self, from: data)
+        } catch {
+            throw InterludeError(.badSnapshot, "\(path): corrupt state snapshot: \(error)")
+        }
+        guard snapshot.version == 1 else {
+            throw InterludeError(.badSnapshot, "\(path): snapshot version \(snapshot.version) is not supported")
+        }
+        return snapshot
+    }
+}

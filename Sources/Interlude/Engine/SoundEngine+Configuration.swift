@@ -1,0 +1,86 @@
+extension SoundEngine {
+    /// Everything the engine is set up with. Defaults suit a game on the system's default device.
+    public struct Configuration: Sendable {
+        /// Where the mix goes. Default: the system's default device.
+        public var output: OutputDevice = .systemDefault
+        /// Mono (positional) sources the context is created with (ALC_MONO_SOURCES).
+        public var monoSourceCount = 255
+        /// Stereo sources the context is created with (ALC_STEREO_SOURCES).
+        public var stereoSourceCount = 16
+        /// Binaural output through OpenAL Soft's HRTF (stereo only; best on headphones).
+        public var hrtf = false
+        /// How often the realtime driver updates: stream refills, fades, completions,
+        /// device checks. Offline renders update every this many seconds of rendered audio.
+        public var updateIntervalSeconds = 0.010
+        /// Runs the realtime driver thread on a real device. Off: the game calls
+        /// ``SoundEngine/update()`` from its own loop.
+        public var runsDriverThread = true
+        /// What an interruption's end resumes.
+        public var resumePolicy: ResumePolicy = .alwaysResume
+        /// Buffers in a stream's queue.
+        public var streamBufferCount = 4
+        /// Length of each stream buffer.
+        public var streamBufferSeconds = 0.2
+        /// How gain falls with distance.
+        public var distanceModel: DistanceModel = .inverseClamped
+        /// Scales the doppler effect (0 turns it off).
+        public var dopplerFactor: Float = 1
+        /// Speed of sound in units per second, for doppler.
+        public var speedOfSoundMetresPerSecond: Float = 343.3
+        /// Written as PULSE_PROP_media.role before the device opens, so PulseAudio and
+        /// PipeWire role policies see game audio. nil leaves the environment alone, and a value
+        /// already in the environment is always kept.
+        public var mediaRole: String? = "game"
+        /// Where a state snapshot is written on every interruption and on shutdown. nil: none.
+        public var statePath: String?
+        /// Interrupts on Ctrl-Z (SIGTSTP) before the process stops, and resumes on SIGCONT.
+        public var handlesJobControl = false
+        /// The label of the engine's swift-log logger.
+        public var loggerLabel = "Interlude"
+
+        /// The default configuration.
+        public init() {}
+
+        /// A configuration for `output`, with defaults for the rest.
+        public init(output: OutputDevice) {
+            self.output = output
+        }
+
+        /// Sources kept back from voices for streams: two channels, each able to crossfade.
+        static let streamSourceCount = 4
+
+        /// Throws `.invalidArgument` for values out of range.
+        func validate() throws {
+            let call = "SoundEngine.Configuration"
+            guard monoSourceCount >= 1, monoSourceCount <= 4096 else {
+                throw InterludeError(.invalidArgument, "\(call): monoSourceCount must be 1...4096, got \(monoSourceCount)")
+            }
+            guard stereoSourceCount >= Self.streamSourceCount, stereoSourceCount <= 1024 else {
+                throw InterludeError(.invalidArgument, "\(call): stereoSourceCount must be \(Self.streamSourceCount)...1024, got \(stereoSourceCount)")
+            }
+            guard updateIntervalSeconds.isFinite, updateIntervalSeconds >= 0.001, updateIntervalSeconds <= 0.1 else {
+                throw InterludeError(.invalidArgument, "\(call): updateIntervalSeconds must be 0.001...0.1, got \(updateIntervalSeconds)")
+            }
+            guard streamBufferCount >= 2, streamBufferCount <= 32 else {
+                throw InterludeError(.invalidArgument, "\(call): streamBufferCount must be 2...32, got \(streamBufferCount)")
+            }
+            guard streamBufferSeconds.isFinite, streamBufferSeconds >= 0.02, streamBufferSeconds <= 2 else {
+                throw InterludeError(.invalidArgument, "\(call): streamBufferSeconds must be 0.02...2, got \(streamBufferSeconds)")
+            }
+            if case .offline(let sampleRate, let channelCount) = output {
+                guard (8_000...192_000).contains(sampleRate), (1...2).contains(channelCount) else {
+                    throw InterludeError(.invalidArgument, "\(call): offline output must be 8000...192000 Hz and 1 or 2 channels, got \(sampleRate) Hz, \(channelCount) channels")
+                }
+                if hrtf && channelCount != 2 {
+                    throw InterludeError(.invalidArgument, "\(call): hrtf needs 2 output channels")
+                }
+            }
+            guard dopplerFactor.isFinite, dopplerFactor >= 0 else {
+                throw InterludeError(.invalidArgument, "\(call): dopplerFactor must be >= 0, got \(dopplerFactor)")
+            }
+            guard speedOfSoundMetresPerSecond.isFinite, speedOfSoundMetresPerSecond > 0 else {
+                throw InterludeError(.invalidArgument, "\(call): speedOfSoundMetresPerSecond must be > 0, got \(speedOfSoundMetresPerSecond)")
+            }
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import Logging
+
+/// A streamed track: a decoder feeding a queue of AL buffers on one source.
+///
+/// Refills happen on the engine's update and reuse the same buffers and scratch memory, so the
+/// steady state allocates nothing and a long track never holds more than
+/// `bufferCount x bufferFrameCount` frames of PCM. The position is the engine's own count of
+/// frames actually played: the start of the oldest queued buffer plus the source's offset into
+/// the queue, modulo the loop. It is tracked on every update, so it survives the device.
+final class MusicStream {
+    let path: String
+    let decoder: any AudioDecoder
+    var format: AudioFormat { decoder.format }
+    /// The track's length in frames.
+    var frameCount: Int { decoder.frameCount }
+    let channel: StreamChannel
+    var isLooping: Bool
+    /// The region that repeats when looping: an intro before `loopStartFrame` plays once.
+    private(set) var loopStartFrame: Int
+    private(set) var loopEndFrame: Int
+    var state: PlayState
+    /// The gain the game asked for.
+    var gain: Float
+    /// A fade in, fade out or crossfade, scaling ``gain``.
+    var fade: Fade?
+    /// Released once its fade ends (a fade-out or the outgoing side of a crossfade).
+    var stopsWhenFadeEnds = false
+    /// Frames of the track played so far, modulo the loop.
+    private(set) var positionInFrames: Int
+    /// Set when decoding failed mid-stream: the stream plays out what is queued, then ends.
+    private(set) var decodeError: InterludeError?
+    /// Set once the last frame has been played (a one-shot track, or a failed decode).
+    private(set) var isFinished = false
+
+    private let bufferFrameCount: Int
+    private let bufferCount: Int
+    private var source: ALSource?
+    private var freeBuffers: [ALBuffer] = []
+    private var queue: [QueuedRange] = []
+    private var decodeFrame: Int
+    private var reachedEnd = false
+    private var scratch: [Float]
+    private let logger: Logger
+
+    init(path: String, decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float, state: PlayState,
+         bufferCount: Int, bufferSeconds: Double, loopRegion: Range<Int>?, logger: Logger) {
+        self.path = path
+        self.decoder = decoder
+        self.channel = channel
+        self.isLooping = isLooping
+        self.gain = gain
+        self.state = state
+        self.bufferCount = bufferCount
+        self.bufferFrameCount = max(256, Int(Double(decoder.format.sampleRate) * bufferSeconds))
+        self.loopStartFrame = loopRegion?.lowerBound ?? 0
+        self.loopEndFrame = loopRegion?.upperBound ?? decoder.frameCount
+        self.positionInFrames = 0
+        self.decodeFrame = 0
+        self.scratch = [Float](repeating: 0, count: bufferFrameCount * decoder.format.channelCount)
+        self.logger = logger
+        queue.reserveCapacity(bufferCount)
+        freeBuffers.reserveCapacity(bufferCount)
+    }
+
+    /// True while the stream holds an AL source on the current device.
+    var isAttached: Bool { source != nil }
+
+    /// PCM frames held in AL buffers and scratch at most: the stream's memory bound.
+    var maximumFramesInFlight: Int { bufferFrameCount * (bufferCount + 1) }
+
+    /// The gain sent to OpenAL: the game's gain, its fade and its group's.
+    func effectiveGain(groupGain: Float) -> Float {
+        gain * (fade?.gain ?? 1) * groupGain
+    }
+
+    // MARK: Device
+
+    /// Makes the source and buffers on `device`, seeks the decoder to the tracked position and
+    /// fills the queue. Does not start playback.
+    func attach(to device: ALDevice, groupGain: Float) throws {
+        let newSource = try device.makeSource()
+        source = newSource
+        for _ in 0..<bufferCount { freeBuffers.append(try device.makeBuffer()) }
+        if format.channelCount == 2 {
+            // Stereo music plays straight to the output channels: no panning, no crosstalk.
+            try newSource.setDirectChannels(true)
+        }
+        try newSource.setRelativeToListener(true)
+        try newSource.setPosition(.zero)
+        try newSource.setRolloffFactor(0)
+        try newSource.setGain(effectiveGain(groupGain: groupGain))
+        try restart(atFrame: positionInFrames)
+    }
+
+    /// Releases the source and buffers on a live device.
+    func detach(from device: ALDevice) throws {
+        if let source {
+            try source.stop()
+            try source.attach(nil)
+            try device.deleteSource(source)
+        }
+        for range in queue { try device.deleteBuffer(range.buffer) }
+        for buffer in freeBuffers { try device.deleteBuffer(buffer) }
+        forgetDevice()
+    }
+
+    /// Drops every AL name without touching OpenAL: the device that held them is gone.
+    func forgetDevice() {
+        source = nil
+        queue.removeAll(keepingCapacity: true)
+        freeBuffers.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Transport
+
+    /// `alSourcePlay`.
+    func play() throws { try source?.play() }
+    /// `alSourcePause`.
+    func pause() throws { try source?.pause() }
+    /// The source, for pausing many sources in one call.
+    var alSource: ALSource? { source }
+
+    /// Sets the AL gain.
+    func applyGain(groupGain: Float) throws {
+        try source?.setGain(effectiveGain(groupGain: groupGain))
+    }
+
+    /// Moves playback to `frame`: the queue is dropped and refilled from there.
+    func seek(toFrame frame: Int) throws {
+        guard frame >= 0, frame <= frameCount else {
+            throw InterludeError(.invalidArgument, "seek(toFrame: \(frame)): \(path) has \(frameCount) frames")
+        }
+        positionInFrames = frame
+        isFinished = false
+        guard source != nil else { return }
+        try restart(atFrame: frame)
+        if state == .playing { try play() }
+    }
+
+    /// Sets the loop region; an intro before it plays once.
+    func setLoopRegion(_ region: Range<Int>) throws {
+        guard region.lowerBound >= 0, region.upperBound <= frameCount, !region.isEmpty else {
+            throw InterludeError(.invalidArgument, "setLoopRegion(\(region)): \(path) has \(frameCount) frames")
+        }
+        loopStartFrame = region.lowerBound
+        loopEndFrame = region.upperBound
+    }
+
+    /// Stops the source, empties the queue, and fills it again from `frame`.
+    private func restart(atFrame frame: Int) throws {
+        guard let source else { return }
+        try source.stop()
+        while let range = queue.first {
+            _ = try source.unqueueOne()
+            queue.removeFirst()
+            freeBuffers.append(range.buffer)
+        }
+        try source.rewind()
+        try decoder.seek(toFrame: frame)
+        decodeFrame = frame
+        reachedEnd = false
+        try refill()
+    }
+
+    // MARK: Update
+
+    /// One update: returns finished buffers to the free list, reads the position, refills, and
+    /// restarts a starved source. Called with the context current and the stream attached.
+    func service() throws {
+        guard let source else { return }
+        let processed = try source.processedBufferCount()
+        for _ in 0..<processed {
+            let buffer = try source.unqueueOne()
+            if let index = queue.firstIndex(where: { $0.buffer == buffer }) {
+                queue.remove(at: index)
+            }
+            freeBuffers.append(buffer)
+        }
+        let alState = try source.state()
+        readPosition(offsetInQueue: alState == .stopped ? nil : try source.sampleOffset())
+        try refill()
+        if queue.isEmpty && reachedEnd {
+            isFinished = true
+            return
+        }
+        if state == .playing && (alState == .stopped || alState == .initial) && !queue.isEmpty {
+            if alState == .stopped {
+                logger.warning("stream \(path) starved at frame \(positionInFrames); refilled and restarted")
+            }
+            try source.play()
+        }
+    }
+
+    /// Reads the position from the source's offset into the queue (nil: the queue ran dry).
+    func readPosition(offsetInQueue: Int?) {
+        guard let offsetInQueue else {
+            if queue.isEmpty { positionInFrames = wrapped(decodeFrame) }
+            return
+        }
+        var remaining = offsetInQueue
+        for range in queue {
+            if remaining < range.frameCount {
+                positionInFrames = range.startFrame + remaining
+                return
+            }
+            remaining -= range.frameCount
+        }
+        positionInFrames = wrapped(decodeFrame)
+    }
+
+    /// Reads the position from OpenAL now (before an interruption or a teardown).
+    func syncPosition() throws {
+        guard let source else { return }
+        let alState = try source.state()
+        readPosition(offsetInQueue: alState == .stopped ? nil : try source.sampleOffset())
+    }
+
+    private func wrapped(_ frame: Int) -> Int {
+        isLooping && frame >= loopEndFrame ? loopStartFrame : min(frame, frameCount)
+    }
+
+    /// Decodes into every free buffer and queues it.
+    private func refill() throws {
+        guard let source else { return }
+        while !reachedEnd, let buffer = freeBuffers.last {
+            let channelCount = format.channelCount
+            var filledFrames = 0
+            var startFrame = decodeFrame
+            while filledFrames < bufferFrameCount {
+                let endFrame = isLooping ? loopEndFrame : frameCount
+                if decodeFrame >= endFrame {
+                    guard isLooping, filledFrames == 0, loopEndFrame > loopStartFrame else {
+                        if !isLooping { reachedEnd = true }
+                        break
+                    }
+                    try decoder.seek(toFrame: loopStartFrame)
+                    decodeFrame = loopStartFrame
+                    startFrame = decodeFrame
+                }
+                let wantedFrames = min(bufferFrameCount - filledFrames, endFrame - decodeFrame)
+                let readFrames: Int
+                do {
+                    readFrames = try scratch.withUnsafeMutableBufferPointer { samples in
+                        let window = UnsafeMutableBufferPointer(rebasing: samples[(filledFrames * channelCount)..<((filledFrames + wantedFrames) * channelCount)])
+                        return try decoder.read(into: window)
+                    }
+                } catch let error as InterludeError {
+                    logger.error("stream \(path) ends: \(error.message)")
+                    decodeError = error
+                    reachedEnd = true
+                    break
+                }
+                if readFrames == 0 {
+                    // The file is shorter than it said: treat what was read as the end.
+                    if isLooping && decodeFrame > loopStartFrame {
+                        loopEndFrame = decodeFrame
+                        continue
+                    }
+                    reachedEnd = true
+                    break
+                }
+                filledFrames += readFrames
+                decodeFrame += readFrames
+            }
+            guard filledFrames > 0 else { break }
+            freeBuffers.removeLast()
+            try scratch.withUnsafeBufferPointer { samples in
+                try buffer.upload(UnsafeBufferPointer(rebasing: samples[0..<(filledFrames * channelCount)]), format: format)
+            }
+            try source.queue(buffer)
+            queue.append(QueuedRange(buffer: buffer, startFrame: startFrame, frameCount: filledFrames))
+        }
+    }
+}

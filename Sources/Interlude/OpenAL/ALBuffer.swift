@@ -1,0 +1,13 @@
+import COpenAL
+
+/// An AL buffer name. Created and deleted only by ``ALDevice``, which owns every name it makes.
+struct ALBuffer: Hashable {
+    let name: ALuint
+
+    /// `alBufferData` with interleaved 32-bit float PCM (AL_EXT_FLOAT32), mono or stereo.
+    func upload(_ samples: UnsafeBufferPointer<Float>, format: AudioFormat) throws {
+        let alFormat = format.channelCount == 1 ? AL_FORMAT_MONO_FLOAT32 : AL_FORMAT_STEREO_FLOAT32
+        alBufferData(name, alFormat, samples.baseAddress, ALsizei(samples.count * MemoryLayout<Float>.size), ALsizei(format.sampleRate))
+        try ALCheck.al("alBufferData")
+    }
+}

@@ -1,0 +1,307 @@
+import COpenAL
+
+/// The one owner of an OpenAL device, its context, and every source and buffer made on it.
+///
+/// `ALCdevice*` and `ALCcontext*` are not Sendable: an `ALDevice` lives inside the engine and is
+/// used only under the engine lock. Closing it deletes every AL name it made, so nothing leaks
+/// when a device is lost and rebuilt. Only ``AudioSession`` makes its context current.
+final class ALDevice {
+    /// How the device was opened.
+    enum Kind: Equatable {
+        /// A playback device through OpenAL Soft's backends: nil is the system default.
+        case playback(name: String?)
+        /// A loopback device (ALC_SOFT_loopback) that renders float samples on demand.
+        case loopback(format: AudioFormat)
+    }
+
+    /// Context attributes: source counts and HRTF.
+    struct Attributes: Equatable {
+        var monoSourceCount: Int
+        var stereoSourceCount: Int
+        var hrtf: Bool
+    }
+
+    let kind: Kind
+    let attributes: Attributes
+    /// The device's name as OpenAL reports it (ALC_ALL_DEVICES_SPECIFIER).
+    let name: String
+    /// The mixing rate in frames per second.
+    let sampleRate: Int
+    /// Entry points of the extensions this device has.
+    let extensions: ALExtensions
+
+    private var device: OpaquePointer?
+    private(set) var context: OpaquePointer?
+    private var liveSources: Set<ALuint> = []
+    private var liveBuffers: Set<ALuint> = []
+
+    /// Opens the device and creates its context (`alcOpenDevice` or `alcLoopbackOpenDeviceSOFT`,
+    /// then `alcCreateContext`). The context is not made current here.
+    init(kind: Kind, attributes: Attributes) throws {
+        self.kind = kind
+        self.attributes = attributes
+        let global = ALExtensions(device: nil)
+        var contextAttributes: [ALCint] = [
+            ALC_MONO_SOURCES, ALCint(attributes.monoSourceCount),
+            ALC_STEREO_SOURCES, ALCint(attributes.stereoSourceCount),
+            ALC_HRTF_SOFT, attributes.hrtf ? ALC_TRUE : ALC_FALSE,
+        ]
+        let opened: OpaquePointer?
+        switch kind {
+        case .playback(let deviceName):
+            opened = alcOpenDevice(deviceName)
+            guard opened != nil else {
+                throw InterludeError(.deviceUnavailable, "alcOpenDevice(\(deviceName.map { "\"\($0)\"" } ?? "NULL")): no such output device could be opened")
+            }
+        case .loopback(let format):
+            guard let open = global.loopbackOpenDevice, let supported = global.isRenderFormatSupported else {
+                throw InterludeError(.deviceUnavailable, "alcLoopbackOpenDeviceSOFT: ALC_SOFT_loopback is missing from this OpenAL")
+            }
+            opened = open(nil)
+            guard let loopback = opened else {
+                throw InterludeError(.deviceUnavailable, "alcLoopbackOpenDeviceSOFT: failed")
+            }
+            let channels = format.channelCount == 1 ? ALC_MONO_SOFT : ALC_STEREO_SOFT
+            guard supported(loopback, ALCsizei(format.sampleRate), channels, ALC_FLOAT_SOFT) != 0 else {
+                alcCloseDevice(loopback)
+                throw InterludeError(.invalidArgument, "alcIsRenderFormatSupportedSOFT: \(format.sampleRate) Hz, \(format.channelCount) channels float is not supported")
+            }
+            contextAttributes += [
+                ALC_FORMAT_CHANNELS_SOFT, channels,
+                ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
+                ALC_FREQUENCY, ALCint(format.sampleRate),
+                // The limiter would reshape loud mixes; offline renders must be the plain sum.
+                ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE,
+            ]
+        }
+        contextAttributes.append(0)
+        guard let created = alcCreateContext(opened, contextAttributes) else {
+            let error = ALCheck.alcErrorName(alcGetError(opened))
+            alcCloseDevice(opened)
+            throw InterludeError(.deviceUnavailable, "alcCreateContext: \(error)")
+        }
+        device = opened
+        context = created
+        extensions = ALExtensions(device: opened)
+        name = alcGetString(opened, ALC_ALL_DEVICES_SPECIFIER).map { String(cString: $0) } ?? "unknown"
+        var frequency: ALCint = 0
+        alcGetIntegerv(opened, ALC_FREQUENCY, 1, &frequency)
+        if case .loopback(let format) = kind {
+            sampleRate = format.sampleRate
+        } else {
+            sampleRate = frequency > 0 ? Int(frequency) : 48_000
+        }
+        _ = alcGetError(opened)
+    }
+
+    deinit {
+        close()
+    }
+
+    /// True while the device is open.
+    var isOpen: Bool { device != nil }
+
+    /// True for a loopback (offline) device.
+    var isLoopback: Bool {
+        if case .loopback = kind { return true }
+        return false
+    }
+
+    /// ALC_CONNECTED (ALC_EXT_disconnect): false once the device or its server is gone.
+    var isConnected: Bool {
+        guard let device else { return false }
+        var connected: ALCint = 1
+        alcGetIntegerv(device, ALC_CONNECTED, 1, &connected)
+        return alcGetError(device) == ALC_NO_ERROR ? connected != 0 : true
+    }
+
+    /// ALC_HRTF_SOFT: whether the device is mixing with HRTF.
+    var isHRTFEnabled: Bool {
+        guard let device else { return false }
+        var enabled: ALCint = 0
+        alcGetIntegerv(device, ALC_HRTF_SOFT, 1, &enabled)
+        _ = alcGetError(device)
+        return enabled != 0
+    }
+
+    /// The HRTF data sets available on this device (ALC_SOFT_HRTF).
+    var hrtfNames: [String] {
+        guard let device, let getString = extensions.getStringi else { return [] }
+        var count: ALCint = 0
+        alcGetIntegerv(device, ALC_NUM_HRTF_SPECIFIERS_SOFT, 1, &count)
+        return (0..<max(0, Int(count))).compactMap { index in
+            getString(device, ALC_HRTF_SPECIFIER_SOFT, ALCsizei(index)).map { String(cString: $0) }
+        }
+    }
+
+    /// The ALC extension string of this device.
+    var alcExtensionString: String {
+        alcGetString(device, ALC_EXTENSIONS).map { String(cString: $0) } ?? ""
+    }
+
+    /// The number of source names made on this device and not yet deleted.
+    var liveSourceCount: Int { liveSources.count }
+    /// The number of buffer names made on this device and not yet deleted.
+    var liveBufferCount: Int { liveBuffers.count }
+
+    // MARK: Context (called by AudioSession only)
+
+    /// `alcMakeContextCurrent(context)`.
+    func makeContextCurrent() throws {
+        guard alcMakeContextCurrent(context) != 0 else {
+            throw InterludeError(.openAL, "alcMakeContextCurrent: \(ALCheck.alcErrorName(alcGetError(device)))")
+        }
+        ALCheck.clearAL()
+    }
+
+    /// `alcMakeContextCurrent(NULL)`.
+    static func clearCurrentContext() {
+        _ = alcMakeContextCurrent(nil)
+    }
+
+    /// `alcGetCurrentContext() == context`.
+    var isContextCurrent: Bool {
+        context != nil && alcGetCurrentContext() == context
+    }
+
+    /// `alcSuspendContext`: holds back property changes until `processContext`.
+    func suspendContext() {
+        guard let context else { return }
+        alcSuspendContext(context)
+        _ = alcGetError(device)
+    }
+
+    /// `alcProcessContext`.
+    func processContext() {
+        guard let context else { return }
+        alcProcessContext(context)
+        _ = alcGetError(device)
+    }
+
+    /// `alcDevicePauseSOFT`: returns false where the device cannot be paused (loopback devices
+    /// fail with ALC_INVALID_DEVICE; the caller then renders silence itself).
+    func pause() -> Bool {
+        guard let device, !isLoopback, let pause = extensions.devicePause else { return false }
+        pause(device)
+        return alcGetError(device) == ALC_NO_ERROR
+    }
+
+    /// `alcDeviceResumeSOFT`.
+    func resume() {
+        guard let device, !isLoopback, let resume = extensions.deviceResume else { return }
+        resume(device)
+        _ = alcGetError(device)
+    }
+
+    // MARK: Rendering (loopback only)
+
+    /// `alcRenderSamplesSOFT`: mixes `frameCount` frames of float samples into `destination`.
+    func render(into destination: UnsafeMutablePointer<Float>, frameCount: Int) {
+        guard let device, let render = extensions.renderSamples, frameCount > 0 else { return }
+        render(device, destination, ALCsizei(frameCount))
+    }
+
+    // MARK: Names (context must be current)
+
+    /// `alGenSources` for one source, owned by this device until ``deleteSource(_:)`` or ``close()``.
+    func makeSource() throws -> ALSource {
+        var source: ALuint = 0
+        alGenSources(1, &source)
+        try ALCheck.al("alGenSources")
+        liveSources.insert(source)
+        return ALSource(name: source)
+    }
+
+    /// `alDeleteSources` for one source made here.
+    func deleteSource(_ source: ALSource) throws {
+        guard liveSources.remove(source.name) != nil else { return }
+        var sourceName = source.name
+        alDeleteSources(1, &sourceName)
+        try ALCheck.al("alDeleteSources")
+    }
+
+    /// `alGenBuffers` for one buffer, owned by this device until ``deleteBuffer(_:)`` or ``close()``.
+    func makeBuffer() throws -> ALBuffer {
+        var buffer: ALuint = 0
+        alGenBuffers(1, &buffer)
+        try ALCheck.al("alGenBuffers")
+        liveBuffers.insert(buffer)
+        return ALBuffer(name: buffer)
+    }
+
+    /// `alDeleteBuffers` for one buffer made here.
+    func deleteBuffer(_ buffer: ALBuffer) throws {
+        guard liveBuffers.remove(buffer.name) != nil else { return }
+        var bufferName = buffer.name
+        alDeleteBuffers(1, &bufferName)
+        try ALCheck.al("alDeleteBuffers")
+    }
+
+    /// Deletes every source and then every buffer still alive (sources first: a buffer attached
+    /// to a source cannot be deleted). The context must be current.
+    func deleteAllNames() {
+        for source in liveSources {
+            var sourceName = source
+            alSourceStop(sourceName)
+            alDeleteSources(1, &sourceName)
+        }
+        liveSources.removeAll()
+        for buffer in liveBuffers {
+            var bufferName = buffer
+            alDeleteBuffers(1, &bufferName)
+        }
+        liveBuffers.removeAll()
+        ALCheck.clearAL()
+    }
+
+    /// Destroys the context and closes the device (`alcDestroyContext`, `alcCloseDevice`).
+    /// Names not deleted by then are freed by OpenAL with the context; call ``deleteAllNames()``
+    /// first, with the context current, so the counts stay exact.
+    func close() {
+        if let context {
+            if alcGetCurrentContext() == context {
+                _ = alcMakeContextCurrent(nil)
+            }
+            alcDestroyContext(context)
+            self.context = nil
+        }
+        if let device {
+            alcCloseDevice(device)
+            self.device = nil
+        }
+        liveSources.removeAll()
+        liveBuffers.removeAll()
+    }
+
+    // MARK: Enumeration
+
+    /// The playback devices OpenAL Soft's backend offers (ALC_ALL_DEVICES_SPECIFIER).
+    static func playbackDeviceNames() -> [String] {
+        guard alcIsExtensionPresent(nil, "ALC_ENUMERATE_ALL_EXT") != 0,
+              let list = alcGetString(nil, ALC_ALL_DEVICES_SPECIFIER) else { return [] }
+        var names: [String] = []
+        var cursor = list
+        while cursor.pointee != 0 {
+            let name = String(cString: cursor)
+            names.append(name)
+            cursor += name.utf8.count + 1
+        }
+        return names
+    }
+
+    /// The default playback device's name, when there is one.
+    static func defaultPlaybackDeviceName() -> String? {
+        alcGetString(nil, ALC_DEFAULT_ALL_DEVICES_SPECIFIER).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The ALC extensions available without a device.
+    static func globalALCExtensionString() -> String {
+        alcGetString(nil, ALC_EXTENSIONS).map { String(cString: $0) } ?? ""
+    }
+
+    /// The AL strings of the current context: vendor, renderer, version, extensions.
+    static func currentContextStrings() -> (vendor: String, renderer: String, version: String, extensions: String) {
+        func string(_ parameter: ALenum) -> String { alGetString(parameter).map { String(cString: $0) } ?? "" }
+        return (string(AL_VENDOR), string(AL_RENDERER), string(AL_VERSION), string(AL_EXTENSIONS))
+    }
+}

@@ -1,0 +1,34 @@
+import COpenAL
+
+/// OpenAL Soft's extension entry points, loaded at run time with `alcGetProcAddress`, the
+/// portable way: each is nil where the library or device lacks the extension.
+struct ALExtensions {
+    /// `alcLoopbackOpenDeviceSOFT` (ALC_SOFT_loopback).
+    let loopbackOpenDevice: LPALCLOOPBACKOPENDEVICESOFT?
+    /// `alcIsRenderFormatSupportedSOFT` (ALC_SOFT_loopback).
+    let isRenderFormatSupported: LPALCISRENDERFORMATSUPPORTEDSOFT?
+    /// `alcRenderSamplesSOFT` (ALC_SOFT_loopback).
+    let renderSamples: LPALCRENDERSAMPLESSOFT?
+    /// `alcDevicePauseSOFT` (ALC_SOFT_pause_device).
+    let devicePause: LPALCDEVICEPAUSESOFT?
+    /// `alcDeviceResumeSOFT` (ALC_SOFT_pause_device).
+    let deviceResume: LPALCDEVICERESUMESOFT?
+    /// `alcGetStringiSOFT` (ALC_SOFT_HRTF): HRTF names.
+    let getStringi: LPALCGETSTRINGISOFT?
+
+    /// Loads the entry points the library exports for `device` (nil: the ones that need no device).
+    init(device: OpaquePointer?) {
+        func load<T>(_ extensionName: String, _ functionName: String, as type: T.Type) -> T? {
+            guard alcIsExtensionPresent(device, extensionName) != 0,
+                  let pointer = alcGetProcAddress(device, functionName) else { return nil }
+            _ = alcGetError(device)
+            return unsafeBitCast(pointer, to: type)
+        }
+        loopbackOpenDevice = load("ALC_SOFT_loopback", "alcLoopbackOpenDeviceSOFT", as: LPALCLOOPBACKOPENDEVICESOFT.self)
+        isRenderFormatSupported = load("ALC_SOFT_loopback", "alcIsRenderFormatSupportedSOFT", as: LPALCISRENDERFORMATSUPPORTEDSOFT.self)
+        renderSamples = load("ALC_SOFT_loopback", "alcRenderSamplesSOFT", as: LPALCRENDERSAMPLESSOFT.self)
+        devicePause = load("ALC_SOFT_pause_device", "alcDevicePauseSOFT", as: LPALCDEVICEPAUSESOFT.self)
+        deviceResume = load("ALC_SOFT_pause_device", "alcDeviceResumeSOFT", as: LPALCDEVICERESUMESOFT.self)
+        getStringi = load("ALC_SOFT_HRTF", "alcGetStringiSOFT", as: LPALCGETSTRINGISOFT.self)
+    }
+}

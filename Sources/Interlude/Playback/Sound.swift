@@ -1,0 +1,47 @@
+/// A decoded asset, ready to play many times at once: immutable and Sendable once loaded.
+///
+/// The engine keeps the PCM so that it can upload the sound again on a new device after a
+/// device loss, without reading the file. A stereo sound also carries a mono downmix, used when
+/// it is played at a position, because OpenAL only places mono sources.
+public final class Sound: Sendable, CustomStringConvertible {
+    /// The file it came from, or the name it was given.
+    public let name: String
+    /// Its decoded format.
+    public let format: AudioFormat
+    /// Its length in frames.
+    public let frameCount: Int
+    /// Its length in seconds.
+    public var durationSeconds: Double { Double(frameCount) / Double(format.sampleRate) }
+
+    /// Interleaved float samples in ``format``.
+    let samples: [Float]
+    /// Mono samples for positional play: the samples themselves for a mono sound, the
+    /// average of both channels for a stereo one.
+    let monoSamples: [Float]
+    /// Unique within the process; keys the engine's AL buffers.
+    let id: Int
+    /// The engine that loaded it.
+    let engineID: Int
+
+    init(name: String, format: AudioFormat, samples: [Float], id: Int, engineID: Int) {
+        self.name = name
+        self.format = format
+        self.samples = samples
+        self.frameCount = samples.count / max(1, format.channelCount)
+        self.id = id
+        self.engineID = engineID
+        if format.channelCount == 2 {
+            var mono = [Float](repeating: 0, count: frameCount)
+            for frame in 0..<frameCount {
+                mono[frame] = 0.5 * (samples[2 * frame] + samples[2 * frame + 1])
+            }
+            monoSamples = mono
+        } else {
+            monoSamples = samples
+        }
+    }
+
+    public var description: String {
+        "Sound(\(name), \(format.channelCount) ch, \(format.sampleRate) Hz, \(frameCount) frames)"
+    }
+}

@@ -1,0 +1,6 @@
+/// A sound's AL buffers on the current device: its own samples and, for a stereo sound, the
+/// mono downmix positional voices play.
+struct SoundBuffers {
+    var native: ALBuffer
+    var mono: ALBuffer?
+}

@@ -1,0 +1,51 @@
+/// How a voice plays: everything the engine needs to start it, and to start it again on a new
+/// device after a device loss.
+public struct VoiceParameters: Sendable, Equatable, Codable {
+    /// Linear gain, 0 or more (1 is unchanged).
+    public var gain: Float = 1
+    /// Playback rate: 2 is an octave up. More than 0.
+    public var pitch: Float = 1
+    /// Loops until stopped.
+    public var isLooping = false
+    /// Where the voice is. nil plays it unpositioned, as it is (a stereo sound stays stereo);
+    /// a position places it in 3D (a stereo sound is downmixed to mono for that).
+    public var position: Vector3?
+    /// Velocity for the doppler effect, in units per second.
+    public var velocity: Vector3 = .zero
+    /// The position is relative to the listener rather than the world.
+    public var isRelativeToListener = false
+    /// The distance at which the gain is 1.
+    public var referenceDistance: Float = 1
+    /// The distance past which the gain stops falling (clamped models).
+    public var maxDistance: Float = .greatestFiniteMagnitude
+    /// How fast the gain falls with distance.
+    public var rolloffFactor: Float = 1
+    /// The group whose gain scales this voice.
+    public var group: String = "sfx"
+    /// Higher is more important when voices compete for sources.
+    public var priority: Int = 0
+
+    /// Default parameters: gain 1, pitch 1, unpositioned, one-shot, in the "sfx" group.
+    public init() {}
+
+    /// Parameters for a voice at a position.
+    public init(position: Vector3?, gain: Float = 1, pitch: Float = 1, isLooping: Bool = false, group: String = "sfx", priority: Int = 0) {
+        self.position = position
+        self.gain = gain
+        self.pitch = pitch
+        self.isLooping = isLooping
+        self.group = group
+        self.priority = priority
+    }
+
+    /// Throws `.invalidArgument` naming `call` and the parameter when one is out of range.
+    func validate(in call: String) throws {
+        try Validate.gain(gain, in: call)
+        try Validate.pitch(pitch, in: call)
+        if let position { try Validate.vector(position, "position", in: call) }
+        try Validate.vector(velocity, "velocity", in: call)
+        try Validate.nonNegative(referenceDistance, "referenceDistance", in: call)
+        try Validate.nonNegative(maxDistance, "maxDistance", in: call)
+        try Validate.nonNegative(rolloffFactor, "rolloffFactor", in: call)
+    }
+}

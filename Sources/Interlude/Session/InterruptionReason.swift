@@ -1,0 +1,19 @@
+/// Why an interruption began. Open-ended: a game may name its own reasons.
+public struct InterruptionReason: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// An incoming voice call, say from a launcher.
+    public static let call = InterruptionReason("call")
+    /// The game lost focus or was paused.
+    public static let focusLost = InterruptionReason("focusLost")
+    /// Job control: Ctrl-Z (SIGTSTP).
+    public static let jobControl = InterruptionReason("jobControl")
+    /// The output device or the audio server went away.
+    public static let deviceLost = InterruptionReason("deviceLost")
+    /// Any other audio session taking over.
+    public static let other = InterruptionReason("other")
+
+    public var description: String { rawValue }
+}
