@@ -1,0 +1,44 @@
+/// What a render looked like over time, for `interlude render --plot`: each channel's level in
+/// 10 ms windows, the spans when output was interrupted or the device lost, and the events.
+public struct RenderTimeline: Sendable, Equatable {
+    /// A span of the render when the session was not active.
+    public struct Region: Sendable, Equatable {
+        public enum Kind: String, Sendable { case interruption, deviceLoss }
+        public var startSeconds: Double
+        public var endSeconds: Double
+        public var kind: Kind
+        /// e.g. "interrupted: call" or "device lost".
+        public var label: String
+    }
+
+    /// An event of the scene, marked on the time axis.
+    public struct Marker: Sendable, Equatable {
+        public var seconds: Double
+        /// The event's `do`, e.g. "music.play".
+        public var label: String
+    }
+
+    public var sampleRate: Int
+    public var channelCount: Int
+    public var durationSeconds: Double
+    /// Length of one level window in seconds (0.01).
+    public var windowSeconds: Double
+    /// RMS level per window in dBFS, one array per channel; silence is -120.
+    public var levelsDBFS: [[Float]]
+    public var regions: [Region]
+    public var markers: [Marker]
+
+    public init(sampleRate: Int, channelCount: Int, durationSeconds: Double, windowSeconds: Double,
+                levelsDBFS: [[Float]], regions: [Region], markers: [Marker]) {
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.durationSeconds = durationSeconds
+        self.windowSeconds = windowSeconds
+        self.levelsDBFS = levelsDBFS
+        self.regions = regions
+        self.markers = markers
+    }
+
+    /// The floor used for digital silence.
+    public static let silenceDBFS: Float = -120
+}
