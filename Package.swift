@@ -36,6 +36,7 @@ let package = Package(
             dependencies: [
                 "Interlude",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

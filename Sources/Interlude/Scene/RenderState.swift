@@ -1,0 +1,124 @@
+import Foundation
+
+/// The bookkeeping of one scene render: voice ids, the log, the level meter and the spans
+/// when the session was not active.
+struct RenderState {
+    let scene: Scene
+    var renderedFrames = 0
+    var voices: [String: VoiceHandle] = [:]
+    var logLines: [String] = []
+
+    private var levelsDBFS: [[Float]]
+    private var windowSums: [Double]
+    private var windowFill = 0
+    private let windowFrames: Int
+    private var regions: [RenderTimeline.Region] = []
+    private var openRegion: (startFrame: Int, kind: RenderTimeline.Region.Kind, label: String)?
+    private var markers: [RenderTimeline.Marker] = []
+
+    init(scene: Scene) {
+        self.scene = scene
+        windowFrames = max(1, scene.sampleRate / 100)
+        levelsDBFS = Array(repeating: [], count: scene.channelCount)
+        windowSums = Array(repeating: 0, count: scene.channelCount)
+    }
+
+    // MARK: Log
+
+    mutating func log(event: SceneEvent) {
+        let frame = min(event.frame, scene.frameCount)
+        write([("frame", .number(Double(frame))), ("event", .string(event.action.name)), ("do", .string(event.action.name))]
+              + event.action.logFields)
+        markers.append(RenderTimeline.Marker(seconds: Double(frame) / Double(scene.sampleRate), label: event.action.name))
+    }
+
+    mutating func log(_ event: SessionEvent, atFrame frame: Int) {
+        var fields: [(key: String, value: JSONValue)] = [("frame", .number(Double(frame)))]
+        switch event {
+        case .began(let reason):
+            fields += [("event", .string("interruptionBegan")), ("reason", .string(reason.rawValue))]
+            if reason != .deviceLost { openSpan(at: frame, kind: .interruption, label: "interrupted: \(reason.rawValue)") }
+        case .ended(let shouldResume, _):
+            fields += [("event", .string("interruptionEnded")), ("shouldResume", .bool(shouldResume))]
+            closeSpan(at: frame)
+        case .activated:
+            fields += [("event", .string("sessionActivated"))]
+            closeSpan(at: frame)
+        case .absorbed:
+            fields += [("event", .string("interruptionAbsorbed"))]
+        case .ignored:
+            fields += [("event", .string("interruptionEndIgnored"))]
+        case .commandDeferred(let command):
+            fields += [("event", .string("commandDeferred")), ("do", .string(command))]
+        case .commandDropped(let command):
+            fields += [("event", .string("commandDropped")), ("do", .string(command))]
+        case .musicSuspended(let position):
+            fields += [("event", .string("musicSuspended")), ("positionInFrames", .number(Double(position)))]
+        case .musicResumed(let position):
+            fields += [("event", .string("musicResumed")), ("positionInFrames", .number(Double(position)))]
+        case .voiceResumed(let handle, let position):
+            fields += [("event", .string("voiceResumed"))]
+            if let id = voices.first(where: { $0.value == handle })?.key { fields.append(("id", .string(id))) }
+            fields.append(("positionInFrames", .number(Double(position))))
+        case .servicesLost:
+            fields += [("event", .string("deviceLost"))]
+            closeSpan(at: frame)
+            openSpan(at: frame, kind: .deviceLoss, label: "device lost")
+        case .servicesReset:
+            fields += [("event", .string("deviceRestored"))]
+            closeSpan(at: frame)
+        }
+        write(fields)
+    }
+
+    private mutating func write(_ fields: [(key: String, value: JSONValue)]) {
+        logLines.append(JSONValue.object(fields).jsonText)
+    }
+
+    private mutating func openSpan(at frame: Int, kind: RenderTimeline.Region.Kind, label: String) {
+        if openRegion == nil { openRegion = (frame, kind, label) }
+    }
+
+    private mutating func closeSpan(at frame: Int) {
+        guard let open = openRegion else { return }
+        let rate = Double(scene.sampleRate)
+        regions.append(RenderTimeline.Region(startSeconds: Double(open.startFrame) / rate, endSeconds: Double(frame) / rate,
+                                             kind: open.kind, label: open.label))
+        openRegion = nil
+    }
+
+    // MARK: Levels
+
+    mutating func measure(_ samples: [Float]) {
+        let channelCount = scene.channelCount
+        var index = 0
+        while index < samples.count {
+            for channel in 0..<channelCount {
+                let sample = Double(samples[index + channel])
+                windowSums[channel] += sample * sample
+            }
+            index += channelCount
+            windowFill += 1
+            if windowFill == windowFrames { closeWindow() }
+        }
+    }
+
+    private mutating func closeWindow() {
+        for channel in 0..<scene.channelCount {
+            let rms = (windowSums[channel] / Double(max(1, windowFill))).squareRoot()
+            let level = rms > 0 ? max(RenderTimeline.silenceDBFS, Float(20 * log10(rms))) : RenderTimeline.silenceDBFS
+            levelsDBFS[channel].append(level)
+            windowSums[channel] = 0
+        }
+        windowFill = 0
+    }
+
+    /// The timeline, with any span still open closed at the end.
+    mutating func timeline() -> RenderTimeline {
+        if windowFill > 0 { closeWindow() }
+        closeSpan(at: scene.frameCount)
+        return RenderTimeline(sampleRate: scene.sampleRate, channelCount: scene.channelCount, durationSeconds: scene.durationSeconds,
+                              windowSeconds: Double(windowFrames) / Double(scene.sampleRate),
+                              levelsDBFS: levelsDBFS, regions: regions, markers: markers)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Synchronization
+
+/// Renders a ``Scene`` offline through the loopback device, as SCENARIO.md specifies: events
+/// take effect at frame round(t x sampleRate), the output has exactly round(duration x
+/// sampleRate) frames, and the same scene always gives the same bytes. On any error nothing is
+/// left behind: the WAV, log and plot are written only when the whole render succeeded.
+public struct SceneRenderer {
+    /// The parsed scene.
+    public let scene: Scene
+    /// The scene file's name, for error messages.
+    public let sceneName: String
+
+    /// Frames rendered per engine call between events; bounds memory, not results.
+    static let chunkFrames = 4_800
+
+    public init(scene: Scene, sceneName: String) {
+        self.scene = scene
+        self.sceneName = sceneName
+    }
+
+    /// What a render produced besides the WAV.
+    public struct Result: Sendable {
+        /// One JSON object per line, as the log file holds.
+        public var logLines: [String]
+        /// The levels and interrupted spans, for the plot.
+        public var timeline: RenderTimeline
+    }
+
+    /// Renders the scene to `outputPath` (16-bit PCM, or 32-bit float), and writes the log and
+    /// the plot when asked. `progress` gets the fraction done, now and then.
+    @discardableResult
+    public func render(to outputPath: String, sampleType: WAVSampleType, logPath: String? = nil, plotPath: String? = nil,
+                       progress: ((Double) -> Void)? = nil) throws -> Result {
+        let format = AudioFormat(sampleRate: scene.sampleRate, channelCount: scene.channelCount)
+        let writer = try WAVFileWriter(path: outputPath, format: format, sampleType: sampleType)
+        do {
+            let result = try render { samples in try writer.append(samples) } progress: { progress?($0) }
+            if let logPath {
+                try AtomicFile.write(result.logLines.map { $0 + "\n" }.joined(), to: logPath)
+            }
+            if let plotPath {
+                try RenderPlot.write(result.timeline, to: plotPath)
+            }
+            try writer.finish()
+            return result
+        } catch {
+            writer.discard()
+            if let logPath { try? FileManager.default.removeItem(atPath: logPath) }
+            if let plotPath { try? FileManager.default.removeItem(atPath: plotPath) }
+            throw error
+        }
+    }
+
+    /// Renders the scene, handing each block of interleaved float samples to `output`.
+    public func render(output: (UnsafeBufferPointer<Float>) throws -> Void, progress: (Double) -> Void = { _ in }) throws -> Result {
+        var configuration = SoundEngine.Configuration(output: .offline(sampleRate: scene.sampleRate, channelCount: scene.channelCount))
+        configuration.hrtf = scene.hrtf
+        configuration.resumePolicy = scene.policy
+        configuration.distanceModel = scene.distanceModel
+        configuration.mediaRole = nil
+        configuration.loggerLabel = "Interlude.render"
+        let engine = try SoundEngine(configuration: configuration)
+        defer { engine.shutdown() }
+        let raised = Mutex<[SessionEvent]>([])
+        engine.setSessionEventHandler { event in raised.withLock { $0.append(event) } }
+
+        if let listener = scene.listener {
+            try engine.updateListener { listener.apply(to: &$0) }
+        }
+        var sounds: [String: Sound] = [:]
+        for name in scene.sounds.keys.sorted() {
+            let path = scene.sounds[name]!
+            do {
+                sounds[name] = try engine.loadSound(path: path)
+            } catch let error as InterludeError {
+                throw InterludeError(error.code, "\(sceneName): sound \"\(name)\": \(error.message)")
+            }
+        }
+
+        var state = RenderState(scene: scene)
+        var block = [Float]()
+        func renderUntil(_ frame: Int) throws {
+            while state.renderedFrames < frame {
+                let count = min(Self.chunkFrames, frame - state.renderedFrames)
+                block = try engine.render(frameCount: count)
+                state.measure(block)
+                try block.withUnsafeBufferPointer { try output($0) }
+                state.renderedFrames += count
+                progress(Double(state.renderedFrames) / Double(max(1, scene.frameCount)))
+            }
+        }
+
+        for event in scene.events {
+            try renderUntil(min(event.frame, scene.frameCount))
+            state.log(event: event)
+            do {
+                try apply(event, engine: engine, sounds: sounds, state: &state)
+            } catch let error as InterludeError {
+                throw InterludeError(error.code, "\(sceneName): event \(event.index) (\(event.action.name)): \(error.message)")
+            }
+            for sessionEvent in raised.withLock({ events in defer { events.removeAll() }; return events }) {
+                state.log(sessionEvent, atFrame: min(event.frame, scene.frameCount))
+            }
+        }
+        try renderUntil(scene.frameCount)
+        return Result(logLines: state.logLines, timeline: state.timeline())
+    }
+
+    private func apply(_ event: SceneEvent, engine: SoundEngine, sounds: [String: Sound], state: inout RenderState) throws {
+        switch event.action {
+        case .play(let play):
+            var parameters = VoiceParameters(position: play.position, gain: play.gain, pitch: play.pitch,
+                                             isLooping: play.loop, group: play.group, priority: play.priority)
+            parameters.referenceDistance = 1
+            let handle = try engine.play(sounds[play.sound]!, parameters: parameters)
+            if let id = play.id { state.voices[id] = handle }
+        case .stop(let id):
+            state.voices[id].map { engine.stop($0) }
+        case .pause(let id):
+            state.voices[id].map { engine.pause($0) }
+        case .resume(let id):
+            state.voices[id].map { engine.resume($0) }
+        case .set(let change):
+            guard let handle = state.voices[change.id] else { return }
+            try engine.setParameters(of: handle) { parameters in
+                if let position = change.position, parameters.position != nil { parameters.position = position }
+                if let gain = change.gain { parameters.gain = gain }
+                if let pitch = change.pitch { parameters.pitch = pitch }
+            }
+        case .listener(let change):
+            try engine.updateListener { change.apply(to: &$0) }
+        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds):
+            try engine.playMusic(path: scene.sounds[sound]!, isLooping: loop, gain: gain, fadeInSeconds: fadeInSeconds)
+        case .musicPause:
+            engine.pauseMusic()
+        case .musicResume:
+            engine.resumeMusic()
+        case .musicStop:
+            try engine.stopMusic()
+        case .musicCrossfade(let sound, let durationSeconds, let loop):
+            try engine.crossfadeMusic(toPath: scene.sounds[sound]!, durationSeconds: durationSeconds, isLooping: loop)
+        case .group(let name, let gain, let durationSeconds):
+            try engine.setGroupGain(gain, of: name, durationSeconds: durationSeconds)
+        case .systemSound(let sound):
+            try engine.playSystemSound(sounds[sound]!)
+        case .interruptionBegin(let reason):
+            engine.beginInterruption(reason: InterruptionReason(reason))
+        case .interruptionEnd(let shouldResume):
+            engine.endInterruption(shouldResume: shouldResume)
+        case .sessionActivate:
+            engine.activate()
+        case .deviceLost:
+            engine.disconnectDevice()
+        case .deviceRestored:
+            try engine.reconnectDevice()
+        }
+    }
+}
+
+extension ListenerChange {
+    /// Applies the fields this change sets.
+    func apply(to listener: inout Listener) {
+        if let position { listener.position = position }
+        if let forward { listener.forward = forward }
+        if let up { listener.up = up }
+        if let gain { listener.gain = gain }
+    }
+}

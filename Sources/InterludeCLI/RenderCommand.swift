@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import Interlude
+
+/// `interlude render SCENE.json --output OUT.wav [--log OUT.jsonl] [--plot OUT.svg] [--float]`.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a scene file offline through OpenAL Soft's loopback device (see SCENARIO.md)."
+    )
+
+    @Argument(help: "The scene file (JSON).")
+    var scene: String
+
+    @Option(name: .shortAndLong, help: "The WAV file to write.")
+    var output: String
+
+    @Option(help: "Also write the session log, one JSON object per line.")
+    var log: String?
+
+    @Option(help: "Also write an SVG plot of the levels, interruptions and events.")
+    var plot: String?
+
+    @Flag(help: "Write 32-bit float samples instead of 16-bit PCM.")
+    var float = false
+
+    func run() throws {
+        do {
+            let parsed = try SceneParser.parse(fileAt: scene)
+            let renderer = SceneRenderer(scene: parsed, sceneName: scene)
+            let bar = ProgressBar(label: "rendering \(scene)", expectedWorkSeconds: parsed.durationSeconds / 40)
+            try renderer.render(to: output, sampleType: float ? .float32 : .int16, logPath: log, plotPath: plot,
+                                progress: { bar.update(fraction: $0) })
+            bar.finish()
+        } catch let error as InterludeError {
+            FileHandle.standardError.write(Data("interlude render: \(error.message.replacingOccurrences(of: "\n", with: " "))\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
