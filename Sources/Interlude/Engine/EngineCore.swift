@@ -56,6 +56,8 @@ final class EngineCore: @unchecked Sendable {
     var pendingEvents: [SessionEvent] = []
     /// AL errors from calls whose arguments the engine controls: bugs, logged and counted.
     var internalErrorCount = 0
+    /// True while ``withAL(_:_:)`` holds the context lock.
+    private var isInsideAL = false
 
     init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger) throws {
         self.configuration = configuration
@@ -107,10 +109,17 @@ final class EngineCore: @unchecked Sendable {
 
     /// Runs AL work with the context current, when the session is active. An AL error from the
     /// engine's own calls is a bug: it is logged and counted, and never crashes the game.
+    /// Nested AL work (a voice ended during an update, say) runs inside the lock already held.
     func withAL(_ call: String, _ body: (ALDevice) throws -> Void) {
         guard canUseAL, let device else { return }
         do {
-            try session.withContext(device) { try body(device) }
+            if isInsideAL {
+                try body(device)
+            } else {
+                isInsideAL = true
+                defer { isInsideAL = false }
+                try session.withContext(device) { try body(device) }
+            }
         } catch {
             internalErrorCount += 1
             logger.error("\(call): \(error)")
