@@ -45,6 +45,11 @@ let package = Package(
             exclude: []
         ),
         .executableTarget(
+            name: "Showcase",
+            dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],
+            path: "examples/Showcase"
+        ),
+        .executableTarget(
             name: "AssetGenerator",
             dependencies: ["Interlude"]
         ),

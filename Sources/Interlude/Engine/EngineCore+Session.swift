@@ -22,17 +22,20 @@ extension EngineCore {
             }
             try ALSource.pause(playingSources)
         }
-        holdPlayingForSession()
+        let held = holdPlayingForSession()
         _ = session.begin(reason: reason)
         // 2b, 3. Pause the device where it can be, suspend the context and make NULL current.
         session.deactivate(device)
-        // 4. Tell the game.
+        // 4. Tell the game: began, then where the soundtrack was held.
         emit(.began(reason: reason))
+        held.forEach(emit)
         saveSnapshotIfConfigured()
     }
 
-    /// Marks what is playing as held by the session, and drops system sounds.
-    func holdPlayingForSession() {
+    /// Marks what is playing as held by the session, and drops system sounds. Returns the
+    /// events that say where the soundtrack was held.
+    func holdPlayingForSession() -> [SessionEvent] {
+        var held: [SessionEvent] = []
         for voice in liveVoices {
             if voice.isSystemSound {
                 removeVoice(voice)
@@ -43,12 +46,13 @@ extension EngineCore {
         for stream in streams.values where stream.state == .playing {
             stream.state = .heldBySession
             if stream.channel == .music {
-                emit(.musicSuspended(positionInFrames: stream.positionInFrames))
+                held.append(.musicSuspended(positionInFrames: stream.positionInFrames))
             }
         }
         for stream in outgoingStreams where stream.state == .playing {
             stream.state = .heldBySession
         }
+        return held
     }
 
     /// Interruption end (or `activate()`): restore the context, resume what the policy and the
@@ -126,6 +130,7 @@ extension EngineCore {
     func loseDevice(isReachable: Bool) {
         guard let device else { return }
         let wasActive = session.state.isActive
+        var held: [SessionEvent] = []
         if wasActive {
             if isReachable {
                 withAL("device lost") { _ in
@@ -137,7 +142,7 @@ extension EngineCore {
                     }
                 }
             }
-            holdPlayingForSession()
+            held = holdPlayingForSession()
         }
         session.markDeviceLost()
         for voice in liveVoices { voice.source = nil }
@@ -149,6 +154,7 @@ extension EngineCore {
         session.tearDown(device, isReachable: isReachable)
         self.device = nil
         if wasActive { emit(.began(reason: .deviceLost)) }
+        held.forEach(emit)
         emit(.servicesLost)
         reopenBackoffSeconds = 0.1
         nextReopenInstant = ContinuousClock.now.advanced(by: .seconds(reopenBackoffSeconds))

@@ -5,8 +5,9 @@ import Foundation
 struct RenderState {
     let scene: Scene
     var renderedFrames = 0
-    var voices: [String: VoiceHandle] = [:]
     var logLines: [String] = []
+    /// The session's events with the output frame each was raised at.
+    var sessionEvents: [(frame: Int, event: SessionEvent)] = []
 
     private var levelsDBFS: [[Float]]
     private var windowSums: [Double]
@@ -32,7 +33,8 @@ struct RenderState {
         markers.append(RenderTimeline.Marker(seconds: Double(frame) / Double(scene.sampleRate), label: event.action.name))
     }
 
-    mutating func log(_ event: SessionEvent, atFrame frame: Int) {
+    mutating func log(_ event: SessionEvent, atFrame frame: Int, voiceID: (VoiceHandle) -> String?) {
+        sessionEvents.append((frame, event))
         var fields: [(key: String, value: JSONValue)] = [("frame", .number(Double(frame)))]
         switch event {
         case .began(let reason):
@@ -58,7 +60,7 @@ struct RenderState {
             fields += [("event", .string("musicResumed")), ("positionInFrames", .number(Double(position)))]
         case .voiceResumed(let handle, let position):
             fields += [("event", .string("voiceResumed"))]
-            if let id = voices.first(where: { $0.value == handle })?.key { fields.append(("id", .string(id))) }
+            if let id = voiceID(handle) { fields.append(("id", .string(id))) }
             fields.append(("positionInFrames", .number(Double(position))))
         case .servicesLost:
             fields += [("event", .string("deviceLost"))]

@@ -25,6 +25,8 @@ public struct SceneRenderer {
         public var logLines: [String]
         /// The levels and interrupted spans, for the plot.
         public var timeline: RenderTimeline
+        /// The session's events, each with the output frame it was raised at.
+        public var sessionEvents: [(frame: Int, event: SessionEvent)]
     }
 
     /// Renders the scene to `outputPath` (16-bit PCM, or 32-bit float), and writes the log and
@@ -65,18 +67,7 @@ public struct SceneRenderer {
         let raised = Mutex<[SessionEvent]>([])
         engine.setSessionEventHandler { event in raised.withLock { $0.append(event) } }
 
-        if let listener = scene.listener {
-            try engine.updateListener { listener.apply(to: &$0) }
-        }
-        var sounds: [String: Sound] = [:]
-        for name in scene.sounds.keys.sorted() {
-            let path = scene.sounds[name]!
-            do {
-                sounds[name] = try engine.loadSound(path: path)
-            } catch let error as InterludeError {
-                throw InterludeError(error.code, "\(sceneName): sound \"\(name)\": \(error.message)")
-            }
-        }
+        let director = try SceneDirector(scene: scene, sceneName: sceneName, engine: engine)
 
         var state = RenderState(scene: scene)
         var block = [Float]()
@@ -94,67 +85,13 @@ public struct SceneRenderer {
         for event in scene.events {
             try renderUntil(min(event.frame, scene.frameCount))
             state.log(event: event)
-            do {
-                try apply(event, engine: engine, sounds: sounds, state: &state)
-            } catch let error as InterludeError {
-                throw InterludeError(error.code, "\(sceneName): event \(event.index) (\(event.action.name)): \(error.message)")
-            }
+            try director.apply(event)
             for sessionEvent in raised.withLock({ events in defer { events.removeAll() }; return events }) {
-                state.log(sessionEvent, atFrame: min(event.frame, scene.frameCount))
+                state.log(sessionEvent, atFrame: min(event.frame, scene.frameCount), voiceID: director.voiceID(of:))
             }
         }
         try renderUntil(scene.frameCount)
-        return Result(logLines: state.logLines, timeline: state.timeline())
-    }
-
-    private func apply(_ event: SceneEvent, engine: SoundEngine, sounds: [String: Sound], state: inout RenderState) throws {
-        switch event.action {
-        case .play(let play):
-            var parameters = VoiceParameters(position: play.position, gain: play.gain, pitch: play.pitch,
-                                             isLooping: play.loop, group: play.group, priority: play.priority)
-            parameters.referenceDistance = 1
-            let handle = try engine.play(sounds[play.sound]!, parameters: parameters)
-            if let id = play.id { state.voices[id] = handle }
-        case .stop(let id):
-            state.voices[id].map { engine.stop($0) }
-        case .pause(let id):
-            state.voices[id].map { engine.pause($0) }
-        case .resume(let id):
-            state.voices[id].map { engine.resume($0) }
-        case .set(let change):
-            guard let handle = state.voices[change.id] else { return }
-            try engine.setParameters(of: handle) { parameters in
-                if let position = change.position, parameters.position != nil { parameters.position = position }
-                if let gain = change.gain { parameters.gain = gain }
-                if let pitch = change.pitch { parameters.pitch = pitch }
-            }
-        case .listener(let change):
-            try engine.updateListener { change.apply(to: &$0) }
-        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds):
-            try engine.playMusic(path: scene.sounds[sound]!, isLooping: loop, gain: gain, fadeInSeconds: fadeInSeconds)
-        case .musicPause:
-            engine.pauseMusic()
-        case .musicResume:
-            engine.resumeMusic()
-        case .musicStop:
-            try engine.stopMusic()
-        case .musicCrossfade(let sound, let durationSeconds, let loop):
-            try engine.crossfadeMusic(toPath: scene.sounds[sound]!, durationSeconds: durationSeconds, isLooping: loop)
-        case .group(let name, let gain, let durationSeconds):
-            try engine.setGroupGain(gain, of: name, durationSeconds: durationSeconds)
-        case .systemSound(let sound):
-            try engine.playSystemSound(sounds[sound]!)
-        case .interruptionBegin(let reason):
-            engine.beginInterruption(reason: InterruptionReason(reason))
-        case .interruptionEnd(let shouldResume):
-            engine.endInterruption(shouldResume: shouldResume)
-        case .sessionActivate:
-            engine.activate()
-        case .deviceLost:
-            engine.disconnectDevice()
-        case .deviceRestored:
-            try engine.reconnectDevice()
-        }
+        return Result(logLines: state.logLines, timeline: state.timeline(), sessionEvents: state.sessionEvents)
     }
 }
 
