@@ -14,7 +14,8 @@ release: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS)
 
 demo: deps
-	@bash scripts/demo.sh
+	$(SWIFT) build $(SWIFT_FLAGS) --product Showcase
+	$(SWIFT) run $(SWIFT_FLAGS) --skip-build Showcase
 
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
