@@ -29,7 +29,7 @@ extension EngineCore {
         streams[channel] = stream
         if session.state.isActive {
             withAL(command) { device in
-                try stream.attach(to: device, groupGain: groups.effectiveGain(of: channel.group))
+                try stream.attach(to: device, groupGain: groups.effectiveGain(of: channel.groupIndex))
                 try stream.play()
             }
         } else {
@@ -72,7 +72,7 @@ extension EngineCore {
             stream.state = .playing
             withAL(command) { device in
                 if !stream.isAttached {
-                    try stream.attach(to: device, groupGain: groups.effectiveGain(of: channel.group))
+                    try stream.attach(to: device, groupGain: groups.effectiveGain(of: channel.groupIndex))
                 }
                 try stream.play()
             }
@@ -111,9 +111,9 @@ extension EngineCore {
             if stream.state == .playing, var fade = stream.fade {
                 fade.advance(bySeconds: elapsedSeconds)
                 stream.fade = fade.isFinished && !stream.stopsWhenFadeEnds ? nil : fade
-                try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.group))
+                try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.groupIndex))
             } else if groups.isDirty {
-                try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.group))
+                try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.groupIndex))
             }
             if stream.state == .playing { try stream.service() }
         }

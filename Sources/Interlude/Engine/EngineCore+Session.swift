@@ -90,12 +90,8 @@ extension EngineCore {
                 let resumes = voice.state == .pendingStart || (voice.state == .heldBySession && resumesHeld)
                 if voice.state == .heldBySession && !resumesHeld { voice.state = .paused }
                 guard resumes else { continue }
-                if voice.source == nil {
-                    // A voice that has not had a source yet is set up now, then started with the rest.
-                    try startOnAL(voice, on: device)
-                    try voice.source?.pause()
-                }
-                if let source = voice.source { sourcesToPlay.append(source) }
+                // Real voices play together below; virtual ones get sources from the pool after.
+                if let source = voice.source, !groups.pauses(voice.groupIndex) { sourcesToPlay.append(source) }
                 voice.state = .playing
                 summary.voiceCount += 1
                 emit(.voiceResumed(handle: voice.handle, positionInFrames: voice.positionInFrames))
@@ -105,9 +101,9 @@ extension EngineCore {
                 if stream.state == .heldBySession && !resumesHeld { stream.state = .paused }
                 guard resumes else { continue }
                 if !stream.isAttached {
-                    try stream.attach(to: device, groupGain: groups.effectiveGain(of: stream.channel.group))
+                    try stream.attach(to: device, groupGain: groups.effectiveGain(of: stream.channel.groupIndex))
                 } else {
-                    try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.group))
+                    try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.groupIndex))
                 }
                 stream.state = .playing
                 if let source = stream.alSource { sourcesToPlay.append(source) }
@@ -117,6 +113,7 @@ extension EngineCore {
                 }
             }
             try ALSource.play(sourcesToPlay)
+            try assignSources(on: device)
         }
         return summary
     }
@@ -146,11 +143,13 @@ extension EngineCore {
         }
         session.markDeviceLost()
         for voice in liveVoices { voice.source = nil }
+        realVoiceCount = 0
         for stream in Array(streams.values) + outgoingStreams { stream.forgetDevice() }
         outgoingStreams.removeAll { $0.stopsWhenFadeEnds }
         freeSources.removeAll()
         sourcesToRelease.removeAll()
         soundBuffers.removeAll()
+        forgetEffects()
         session.tearDown(device, isReachable: isReachable)
         self.device = nil
         if wasActive { emit(.began(reason: .deviceLost)) }

@@ -8,17 +8,25 @@ extension EngineCore {
                 return
             }
             groups.advance(bySeconds: elapsedSeconds)
-            withAL("update") { _ in
-                try serviceVoices()
-                if groups.isDirty {
-                    for voice in liveVoices { try applyParameters(of: voice) }
-                }
+            withAL("update") { device in
+                try serviceVoices(elapsedSeconds: elapsedSeconds)
+                try assignSources(on: device)
+                if groups.isDirty { try applyGroupGains() }
                 try serviceStreams(elapsedSeconds: elapsedSeconds)
             }
             groups.isDirty = false
         } else if device == nil {
             retryReopenIfDue(now: now)
         }
+    }
+
+    /// Sends every real voice's and stream's gain after a group gain changed.
+    func applyGroupGains() throws {
+        for case let voice? in voiceSlots {
+            try voice.source?.setGain(voice.parameters.gain * groups.effectiveGain(of: voice.groupIndex))
+        }
+        for stream in streams.values { try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.groupIndex)) }
+        for stream in outgoingStreams { try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.groupIndex)) }
     }
 
     /// Frames between offline updates.
@@ -50,6 +58,12 @@ extension EngineCore {
             framesUntilUpdate -= chunkFrames
             framesSinceUpdate += chunkFrames
         }
+    }
+
+    /// Time since the last update: rendered frames offline, the clock on a real device.
+    var secondsSinceUpdate: Double {
+        if configuration.output.isOffline { return Double(framesSinceUpdate) / Double(sampleRate) }
+        return lastUpdateInstant.map { (ContinuousClock.now - $0).seconds } ?? 0
     }
 
     /// The output rate.

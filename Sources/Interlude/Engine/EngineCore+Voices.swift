@@ -1,10 +1,4 @@
 extension EngineCore {
-    /// The most voices that can hold a source at once: the context's sources less those kept
-    /// for streams.
-    var voiceLimit: Int {
-        configuration.monoSourceCount + configuration.stereoSourceCount - SoundEngine.Configuration.streamSourceCount
-    }
-
     /// The live voice a handle names, or nil for a stale or foreign handle.
     func voice(for handle: VoiceHandle) -> Voice? {
         guard handle.engineID == engineID, handle.slot >= 0, handle.slot < voiceSlots.count,
@@ -12,7 +6,7 @@ extension EngineCore {
         return voiceSlots[handle.slot]
     }
 
-    /// Every live voice.
+    /// Every live voice (allocates: not for the update's hot path).
     var liveVoices: [Voice] { voiceSlots.compactMap { $0 } }
 
     /// Takes a free slot and returns its handle.
@@ -39,6 +33,7 @@ extension EngineCore {
         liveVoiceCount -= 1
         if let source = voice.source {
             voice.source = nil
+            realVoiceCount -= 1
             sourcesToRelease.append(source)
             withAL("stop") { device in try releaseDeferredSources(on: device) }
         }
@@ -54,66 +49,93 @@ extension EngineCore {
     }
 
     /// Starts a new voice. While interrupted, a looping voice is deferred to the end and a
-    /// one-shot is dropped (its handle is already stale).
+    /// one-shot is dropped (its handle is already stale). When every real source is taken, the
+    /// voice takes the source of the least important real voice if it matters more, and is
+    /// virtual otherwise.
     func play(_ sound: Sound, parameters: VoiceParameters, isSystemSound: Bool, command: String) throws -> VoiceHandle {
         guard sound.engineID == engineID, sounds[sound.id] != nil else {
             throw InterludeError(.foreignObject, "\(command): \(sound.name) was not loaded by this engine, or was unloaded")
         }
         try parameters.validate(in: command)
+        guard liveVoiceCount < configuration.maximumVoiceCount else {
+            throw InterludeError(.tooManyVoices, "\(command): \(sound.name): all \(configuration.maximumVoiceCount) voices are in use (Configuration.maximumVoiceCount)")
+        }
         let handle = allocateSlot()
         if !session.state.isActive && (isSystemSound || !parameters.isLooping) {
             // Consume the slot's generation so the returned handle is stale.
             slotGenerations[handle.slot] &+= 1
             freeSlots.append(handle.slot)
             emit(.commandDropped(command: command))
-            return VoiceHandle(slot: handle.slot, generation: handle.generation, engineID: engineID)
+            return handle
         }
-        guard liveVoiceCount < voiceLimit else {
-            freeSlots.append(handle.slot)
-            throw InterludeError(.tooManyVoices, "\(command): \(sound.name): all \(voiceLimit) voices are in use")
-        }
-        let voice = Voice(handle: handle, sound: sound, parameters: parameters,
+        let voice = Voice(handle: handle, sound: sound, parameters: parameters, groupIndex: groups.index(of: parameters.group),
                           state: session.state.isActive ? .playing : .pendingStart, isSystemSound: isSystemSound)
         voiceSlots[handle.slot] = voice
         liveVoiceCount += 1
         if session.state.isActive {
-            var started = false
-            withAL(command) { device in
-                try startOnAL(voice, on: device)
-                started = true
-            }
-            if !started && device != nil {
-                removeVoice(voice)
-                throw InterludeError(.tooManyVoices, "\(command): \(sound.name): no OpenAL source is free")
-            }
+            withAL(command) { device in try admit(voice, on: device) }
         } else {
             emit(.commandDeferred(command: command))
         }
         return handle
     }
 
-    /// Gives `voice` a source, sets it up and starts it at its tracked position.
+    /// Gives a new or resumed voice a source if the budget has one, or if it outranks the least
+    /// important real voice; otherwise it stays virtual until an update finds it room.
+    func admit(_ voice: Voice, on device: ALDevice) throws {
+        if groups.pauses(voice.groupIndex) { return }
+        if realVoiceCount >= realVoiceBudget {
+            guard let weakest = weakestRealVoice(), score(of: voice) > score(of: weakest) else {
+                startVirtualClock(of: voice)
+                return
+            }
+            try makeVirtual(weakest)
+        }
+        try startOnAL(voice, on: device)
+    }
+
+    /// Gives `voice` a source (if it has none), sets it up at its tracked position and plays it.
     func startOnAL(_ voice: Voice, on device: ALDevice) throws {
         if voice.source == nil {
             try releaseDeferredSources(on: device)
             let source = try freeSources.popLast() ?? device.makeSource()
             voice.source = source
+            realVoiceCount += 1
             let buffers = try buffers(for: voice.sound, on: device)
             try source.attach(voice.usesMonoBuffer ? buffers.mono : buffers.native)
             try applyParameters(of: voice)
             if voice.positionInFrames > 0 {
                 try source.setSampleOffset(voice.positionInFrames % max(1, voice.sound.frameCount))
             }
+            voice.virtualFrameRemainder = 0
         }
         try voice.source?.play()
         voice.state = .playing
+    }
+
+    /// Takes a real voice's source away, keeping its position: it goes on as a virtual voice.
+    func makeVirtual(_ voice: Voice) throws {
+        guard let source = voice.source else { return }
+        voice.positionInFrames = try source.sampleOffset()
+        try source.stop()
+        try source.attach(nil)
+        freeSources.append(source)
+        voice.source = nil
+        realVoiceCount -= 1
+        startVirtualClock(of: voice)
+    }
+
+    /// A voice goes virtual between updates: the next update must advance it only by the time
+    /// since now, not since the last update.
+    func startVirtualClock(of voice: Voice) {
+        voice.virtualFrameRemainder = -secondsSinceUpdate * Double(voice.sound.format.sampleRate) * Double(voice.parameters.pitch)
     }
 
     /// Sends a voice's parameters to its source.
     func applyParameters(of voice: Voice) throws {
         guard let source = voice.source else { return }
         let parameters = voice.parameters
-        try source.setGain(parameters.gain * groups.effectiveGain(of: parameters.group))
+        try source.setGain(parameters.gain * groups.effectiveGain(of: voice.groupIndex))
         try source.setPitch(parameters.pitch)
         try source.setLooping(parameters.isLooping)
         if let position = parameters.position {
@@ -131,6 +153,7 @@ extension EngineCore {
             try source.setVelocity(.zero)
             try source.setRolloffFactor(0)
         }
+        try applyEffects(of: voice)
     }
 
     /// Stops a voice: its handle goes stale. Tracked while interrupted.
@@ -160,7 +183,14 @@ extension EngineCore {
     func resume(_ handle: VoiceHandle) {
         guard let voice = voice(for: handle), voice.state != .playing else { return }
         if session.state.isActive {
-            withAL("resume") { device in try startOnAL(voice, on: device) }
+            voice.state = .playing
+            withAL("resume") { device in
+                if let source = voice.source {
+                    try source.play()
+                } else {
+                    try admit(voice, on: device)
+                }
+            }
         } else if voice.state != .pendingStart {
             voice.state = .pendingStart
             emit(.commandDeferred(command: "resume"))
@@ -177,6 +207,7 @@ extension EngineCore {
             throw InterludeError(.invalidArgument, "\(command): a voice cannot switch between positional and unpositioned while playing")
         }
         voice.parameters = parameters
+        voice.groupIndex = groups.index(of: parameters.group)
         if session.state.isActive {
             withAL(command) { _ in try applyParameters(of: voice) }
         } else {
@@ -184,16 +215,61 @@ extension EngineCore {
         }
     }
 
-    /// Reads every playing voice's offset into the engine's own position, and ends one-shots
-    /// that have finished.
-    func serviceVoices() throws {
-        for case let voice? in voiceSlots {
-            guard let source = voice.source, voice.state == .playing else { continue }
-            if try source.state() == .stopped {
+    /// Starts a gain or pitch fade on a voice; a fade of the gain to 0 may stop it at the end.
+    func fade(_ handle: VoiceHandle, gainTo targetGain: Float?, pitchTo targetPitch: Float?, durationSeconds: Double,
+              curve: FadeCurve, stopsAtEnd: Bool, command: String) throws {
+        if let targetGain { try Validate.gain(targetGain, in: command) }
+        if let targetPitch { try Validate.pitch(targetPitch, in: command) }
+        try Validate.seconds(durationSeconds, "duration", in: command)
+        guard let voice = voice(for: handle) else { return }
+        if let targetGain {
+            voice.gainFade = Fade(startGain: voice.parameters.gain, targetGain: targetGain, durationSeconds: durationSeconds, curve: curve)
+            voice.stopsWhenFadeEnds = stopsAtEnd
+        }
+        if let targetPitch {
+            voice.pitchFade = Fade(startGain: voice.parameters.pitch, targetGain: targetPitch, durationSeconds: durationSeconds, curve: curve)
+        }
+        if durationSeconds == 0 { try advanceFades(of: voice, bySeconds: 0) }
+    }
+
+    /// Moves a voice's fades on, sending the new gain and pitch to its source. Returns false
+    /// when a fade-out has ended and the voice was stopped.
+    @discardableResult
+    func advanceFades(of voice: Voice, bySeconds seconds: Double) throws -> Bool {
+        if var fade = voice.gainFade {
+            fade.advance(bySeconds: seconds)
+            voice.parameters.gain = fade.gain
+            voice.gainFade = fade.isFinished ? nil : fade
+            if fade.isFinished && voice.stopsWhenFadeEnds {
                 removeVoice(voice)
-            } else {
-                voice.positionInFrames = try source.sampleOffset()
+                return false
             }
+            try voice.source?.setGain(voice.parameters.gain * groups.effectiveGain(of: voice.groupIndex))
+        }
+        if var fade = voice.pitchFade {
+            fade.advance(bySeconds: seconds)
+            voice.parameters.pitch = max(Float.leastNormalMagnitude, fade.gain)
+            voice.pitchFade = fade.isFinished ? nil : fade
+            try voice.source?.setPitch(voice.parameters.pitch)
+        }
+        return true
+    }
+
+    /// Pauses or resumes every voice of a group (and streams in it) without changing their own
+    /// state: a group pause is lifted by the group, a voice pause by the voice.
+    func setGroupPaused(_ paused: Bool, group: Int) {
+        groups.setPaused(paused, of: group)
+        withAL("setGroupPaused") { device in
+            for case let voice? in voiceSlots where voice.state == .playing && (voice.groupIndex == group || group == GroupTable.masterIndex) {
+                if let source = voice.source {
+                    if paused { try source.pause() } else if !groups.pauses(voice.groupIndex) { try source.play() }
+                }
+            }
+            for stream in Array(streams.values) + outgoingStreams where stream.state == .playing
+                && (stream.channel.groupIndex == group || group == GroupTable.masterIndex) {
+                if paused { try stream.pause() } else if !groups.pauses(stream.channel.groupIndex) { try stream.play() }
+            }
+            if !paused { try assignSources(on: device) }
         }
     }
 }

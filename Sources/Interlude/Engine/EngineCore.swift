@@ -29,6 +29,10 @@ final class EngineCore: @unchecked Sendable {
     var slotGenerations: [UInt32] = []
     var freeSlots: [Int] = []
     var liveVoiceCount = 0
+    /// Voices holding an AL source.
+    var realVoiceCount = 0
+    /// The voice pool's selection buffer, reused on every update.
+    var candidates: [ScoredSlot] = []
     var freeSources: [ALSource] = []
     /// Sources of voices stopped while interrupted: stopped and freed when the session is active.
     var sourcesToRelease: [ALSource] = []
@@ -44,6 +48,12 @@ final class EngineCore: @unchecked Sendable {
     var dopplerFactor: Float
     var speedOfSound: Float
     var groups = GroupTable()
+    /// Reverb zones by name.
+    var reverbZones: [String: ReverbZone] = [:]
+    /// The reverb zone each group sends to, by group index.
+    var groupReverbZones: [Int: String] = [:]
+    /// The shared occlusion filter on the current device.
+    var lowPassFilter: UInt32?
 
     // Time
     var framesUntilUpdate = 0
@@ -153,6 +163,7 @@ final class EngineCore: @unchecked Sendable {
         outgoingStreams.removeAll()
         for index in voiceSlots.indices { voiceSlots[index] = nil }
         liveVoiceCount = 0
+        realVoiceCount = 0
         freeSources.removeAll()
         sourcesToRelease.removeAll()
         soundBuffers.removeAll()

@@ -2,10 +2,14 @@
 public struct EngineStatistics: Sendable, Equatable {
     /// Live voices (playing, paused or held by an interruption).
     public var voiceCount: Int
+    /// Voices holding a real AL source; the rest of ``voiceCount`` are virtual or paused.
+    public var realVoiceCount: Int
     /// AL source names alive on the device.
     public var alSourceCount: Int
     /// AL buffer names alive on the device.
     public var alBufferCount: Int
+    /// EFX effects, effect slots and filters alive on the device.
+    public var alEffectObjectCount: Int
     /// Sounds loaded.
     public var loadedSoundCount: Int
     /// The open device's name; nil while it is lost.

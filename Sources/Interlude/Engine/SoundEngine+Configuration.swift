@@ -7,6 +7,11 @@ extension SoundEngine {
         public var monoSourceCount = 255
         /// Stereo sources the context is created with (ALC_STEREO_SOURCES).
         public var stereoSourceCount = 16
+        /// Voices that may hold a real OpenAL source at once; the rest are virtual (their time
+        /// runs on, unheard). nil: every source the context has, less those kept for streams.
+        public var realVoiceBudget: Int?
+        /// Logical voices alive at once; past this, play throws `.tooManyVoices`.
+        public var maximumVoiceCount = 1_000_000
         /// Binaural output through OpenAL Soft's HRTF (stereo only; best on headphones).
         public var hrtf = false
         /// How often the realtime driver updates: stream refills, fades, completions,
@@ -60,6 +65,12 @@ extension SoundEngine {
             }
             guard updateIntervalSeconds.isFinite, updateIntervalSeconds >= 0.001, updateIntervalSeconds <= 0.1 else {
                 throw InterludeError(.invalidArgument, "\(call): updateIntervalSeconds must be 0.001...0.1, got \(updateIntervalSeconds)")
+            }
+            if let realVoiceBudget, realVoiceBudget < 1 {
+                throw InterludeError(.invalidArgument, "\(call): realVoiceBudget must be >= 1, got \(realVoiceBudget)")
+            }
+            guard maximumVoiceCount >= 1 else {
+                throw InterludeError(.invalidArgument, "\(call): maximumVoiceCount must be >= 1, got \(maximumVoiceCount)")
             }
             guard streamBufferCount >= 2, streamBufferCount <= 32 else {
                 throw InterludeError(.invalidArgument, "\(call): streamBufferCount must be 2...32, got \(streamBufferCount)")

@@ -314,28 +314,6 @@ public final class SoundEngine: Sendable {
         }
     }
 
-    /// Sets a group's gain, at once or fading over `durationSeconds`. The built-in groups are
-    /// master, music, sfx, ui and voice; any other name makes a new group. Any thread.
-    public func setGroupGain(_ gain: Float, of group: String, durationSeconds: Double = 0, curve: FadeCurve = .linear) throws {
-        try Validate.gain(gain, in: "setGroupGain(\(group))")
-        try Validate.seconds(durationSeconds, "duration", in: "setGroupGain(\(group))")
-        try withCore("setGroupGain") { core in
-            core.groups.setGain(gain, of: group, overSeconds: durationSeconds, curve: curve)
-            if durationSeconds == 0 {
-                core.withAL("setGroupGain") { _ in
-                    for voice in core.liveVoices { try core.applyParameters(of: voice) }
-                    for stream in core.streams.values { try stream.applyGain(groupGain: core.groups.effectiveGain(of: stream.channel.group)) }
-                }
-                core.groups.isDirty = false
-            }
-        }
-    }
-
-    /// A group's gain now. Any thread.
-    public func groupGain(of group: String) -> Float {
-        core.withLock { $0.groups.snapshot[group] ?? 1 }
-    }
-
     // MARK: Statistics
 
     /// What the engine holds right now. Any thread.
@@ -343,8 +321,10 @@ public final class SoundEngine: Sendable {
         core.withLock { core in
             EngineStatistics(
                 voiceCount: core.liveVoiceCount,
+                realVoiceCount: core.realVoiceCount,
                 alSourceCount: core.device?.liveSourceCount ?? 0,
                 alBufferCount: core.device?.liveBufferCount ?? 0,
+                alEffectObjectCount: core.device?.liveEffectObjectCount ?? 0,
                 loadedSoundCount: core.sounds.count,
                 deviceName: core.device?.name,
                 sampleRate: core.sampleRate,

@@ -6,6 +6,6 @@ public enum StreamChannel: String, Sendable, Codable, CaseIterable {
     /// A background bed (wind, rain, crowd). In the "sfx" group.
     case ambience
 
-    /// The gain group the channel's tracks belong to.
-    var group: String { self == .music ? "music" : "sfx" }
+    /// The index of the gain group the channel's tracks belong to: "music" or "sfx".
+    var groupIndex: Int { self == .music ? 1 : 2 }
 }

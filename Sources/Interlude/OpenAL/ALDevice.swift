@@ -29,11 +29,16 @@ final class ALDevice {
     let sampleRate: Int
     /// Entry points of the extensions this device has.
     let extensions: ALExtensions
+    /// The EFX entry points, when the device has ALC_EXT_EFX.
+    let efx: ALEFX?
 
     private var device: OpaquePointer?
     private(set) var context: OpaquePointer?
     private var liveSources: Set<ALuint> = []
     private var liveBuffers: Set<ALuint> = []
+    private var liveEffects: Set<ALuint> = []
+    private var liveSlots: Set<ALuint> = []
+    private var liveFilters: Set<ALuint> = []
 
     /// Opens the device and creates its context (`alcOpenDevice` or `alcLoopbackOpenDeviceSOFT`,
     /// then `alcCreateContext`). The context is not made current here.
@@ -83,6 +88,7 @@ final class ALDevice {
         device = opened
         context = created
         extensions = ALExtensions(device: opened)
+        efx = ALEFX(device: opened)
         name = alcGetString(opened, ALC_ALL_DEVICES_SPECIFIER).map { String(cString: $0) } ?? "unknown"
         var frequency: ALCint = 0
         alcGetIntegerv(opened, ALC_FREQUENCY, 1, &frequency)
@@ -237,6 +243,34 @@ final class ALDevice {
         try ALCheck.al("alDeleteBuffers")
     }
 
+    /// A reverb effect in its own auxiliary slot, both owned by this device. Returns the slot.
+    func makeReverbSlot(_ preset: ReverbPreset) throws -> (effect: ALuint, slot: ALuint)? {
+        guard let efx else { return nil }
+        let effect = try efx.makeReverb(preset)
+        liveEffects.insert(effect)
+        let slot = try efx.makeSlot(running: effect)
+        liveSlots.insert(slot)
+        return (effect, slot)
+    }
+
+    /// A low-pass filter owned by this device.
+    func makeLowPassFilter() throws -> ALuint? {
+        guard let efx else { return nil }
+        let filter = try efx.makeLowPass()
+        liveFilters.insert(filter)
+        return filter
+    }
+
+    /// Deletes a reverb slot and its effect made here.
+    func deleteReverbSlot(effect: ALuint, slot: ALuint) {
+        guard let efx else { return }
+        if liveSlots.remove(slot) != nil { efx.deleteSlot(slot) }
+        if liveEffects.remove(effect) != nil { efx.deleteEffect(effect) }
+    }
+
+    /// The number of EFX objects (effects, slots, filters) made here and not yet deleted.
+    var liveEffectObjectCount: Int { liveEffects.count + liveSlots.count + liveFilters.count }
+
     /// Deletes every source and then every buffer still alive (sources first: a buffer attached
     /// to a source cannot be deleted). The context must be current.
     func deleteAllNames() {
@@ -251,6 +285,14 @@ final class ALDevice {
             alDeleteBuffers(1, &bufferName)
         }
         liveBuffers.removeAll()
+        if let efx {
+            liveSlots.forEach(efx.deleteSlot)
+            liveEffects.forEach(efx.deleteEffect)
+            liveFilters.forEach(efx.deleteFilter)
+        }
+        liveSlots.removeAll()
+        liveEffects.removeAll()
+        liveFilters.removeAll()
         ALCheck.clearAL()
     }
 
@@ -271,6 +313,9 @@ final class ALDevice {
         }
         liveSources.removeAll()
         liveBuffers.removeAll()
+        liveSlots.removeAll()
+        liveEffects.removeAll()
+        liveFilters.removeAll()
     }
 
     // MARK: Enumeration

@@ -1,54 +1,153 @@
 /// Named gain groups. Every voice and stream belongs to one; its gain is multiplied by its
-/// group's gain and by the master group's.
+/// group's gain (fades, mute and ducking included) and by the master group's.
+///
+/// Groups are kept by index so the update's per-voice work is an array read, not a string
+/// lookup; names are resolved once, when a voice starts.
 struct GroupTable {
-    /// The built-in groups.
+    /// The built-in groups, in index order: master is 0.
     static let builtIn = ["master", "music", "sfx", "ui", "voice"]
+    static let masterIndex = 0
 
-    private(set) var gains: [String: Float]
-    private var fades: [String: Fade] = [:]
-    /// Set when a gain changed and voices must be brought in line.
+    private(set) var names: [String] = []
+    private var indexByName: [String: Int] = [:]
+    private var gains: [Float] = []
+    private var fades: [Fade?] = []
+    private var isMuted: [Bool] = []
+    private(set) var isPaused: [Bool] = []
+    private var duckFactors: [Float] = []
+    private var duckRules: [DuckRule] = []
+    /// Effective gain per group, recomputed when anything changes.
+    private var effective: [Float] = []
+    /// Voices playing per group in the last update, for ducking.
+    var playingCounts: [Int] = []
+    /// Set when an effective gain changed and voices must be brought in line.
     var isDirty = false
 
     init() {
-        gains = Dictionary(uniqueKeysWithValues: Self.builtIn.map { ($0, 1) })
+        for name in Self.builtIn { _ = index(of: name) }
     }
 
-    /// The gain a member of `group` gets: its group's times the master's.
-    func effectiveGain(of group: String) -> Float {
-        let master = gains["master"] ?? 1
-        return group == "master" ? master : master * (gains[group] ?? 1)
+    /// The group's index, creating the group (gain 1) if it is new.
+    mutating func index(of name: String) -> Int {
+        if let index = indexByName[name] { return index }
+        let index = names.count
+        names.append(name)
+        indexByName[name] = index
+        gains.append(1)
+        fades.append(nil)
+        isMuted.append(false)
+        isPaused.append(false)
+        duckFactors.append(1)
+        effective.append(1)
+        playingCounts.append(0)
+        recompute()
+        return index
     }
 
-    /// Sets a group's gain at once, or fading over `durationSeconds`. Creates the group if new.
-    mutating func setGain(_ gain: Float, of group: String, overSeconds durationSeconds: Double, curve: FadeCurve) {
-        let current = gains[group] ?? 1
+    /// The index of an existing group.
+    func existingIndex(of name: String) -> Int? { indexByName[name] }
+
+    /// The gain a member of group `index` gets: its group's (with fade, mute and ducking) times
+    /// the master's.
+    @inline(__always)
+    func effectiveGain(of index: Int) -> Float { effective[index] }
+
+    /// The gain the game set for a group (without mute or ducking).
+    func gain(of index: Int) -> Float { gains[index] }
+
+    /// Sets a group's gain at once, or fading over `durationSeconds`.
+    mutating func setGain(_ gain: Float, of index: Int, overSeconds durationSeconds: Double, curve: FadeCurve) {
         if durationSeconds > 0 {
-            fades[group] = Fade(startGain: current, targetGain: gain, durationSeconds: durationSeconds, curve: curve)
+            fades[index] = Fade(startGain: gains[index], targetGain: gain, durationSeconds: durationSeconds, curve: curve)
         } else {
-            fades[group] = nil
-            gains[group] = gain
+            fades[index] = nil
+            gains[index] = gain
+            recompute()
         }
-        isDirty = true
     }
 
-    /// Moves every running fade on by `seconds`.
+    mutating func setMuted(_ muted: Bool, of index: Int) {
+        isMuted[index] = muted
+        recompute()
+    }
+
+    func muted(_ index: Int) -> Bool { isMuted[index] }
+
+    mutating func setPaused(_ paused: Bool, of index: Int) {
+        isPaused[index] = paused
+    }
+
+    /// True when the group, or master, is paused.
+    @inline(__always)
+    func pauses(_ index: Int) -> Bool { isPaused[index] || isPaused[Self.masterIndex] }
+
+    /// Lowers `target` by `decibels` while any voice of `trigger` plays.
+    mutating func addDucking(_ rule: DuckRule) {
+        duckRules.removeAll { $0.targetIndex == rule.targetIndex && $0.triggerIndex == rule.triggerIndex }
+        duckRules.append(rule)
+    }
+
+    /// Removes the ducking of `target` by `trigger`.
+    mutating func removeDucking(target: Int, trigger: Int) {
+        duckRules.removeAll { $0.targetIndex == target && $0.triggerIndex == trigger }
+        duckFactors[target] = 1
+        recompute()
+    }
+
+    /// Moves fades and ducking on by `seconds`.
     mutating func advance(bySeconds seconds: Double) {
-        guard !fades.isEmpty else { return }
-        for (group, var fade) in fades {
+        var changed = false
+        for index in fades.indices {
+            guard var fade = fades[index] else { continue }
             fade.advance(bySeconds: seconds)
-            gains[group] = fade.gain
-            fades[group] = fade.isFinished ? nil : fade
+            gains[index] = fade.gain
+            fades[index] = fade.isFinished ? nil : fade
+            changed = true
+        }
+        for rule in duckRules {
+            let isTriggered = playingCounts[rule.triggerIndex] > 0
+            let target = isTriggered ? rule.duckedGain : 1
+            let current = duckFactors[rule.targetIndex]
+            guard current != target else { continue }
+            let rampSeconds = isTriggered ? rule.attackSeconds : rule.releaseSeconds
+            let step = rampSeconds > 0 ? Float(seconds / rampSeconds) * (1 - rule.duckedGain) : 1
+            duckFactors[rule.targetIndex] = current < target ? min(target, current + step) : max(target, current - step)
+            changed = true
+        }
+        if changed { recompute() }
+    }
+
+    private mutating func recompute() {
+        let master = isMuted[Self.masterIndex] ? 0 : gains[Self.masterIndex] * duckFactors[Self.masterIndex]
+        for index in names.indices {
+            let own = isMuted[index] ? 0 : gains[index] * duckFactors[index]
+            effective[index] = index == Self.masterIndex ? master : master * own
         }
         isDirty = true
     }
 
-    /// The gains as they are now (for snapshots).
-    var snapshot: [String: Float] { gains }
+    /// The gains as they are now, by name (for snapshots).
+    var snapshot: [String: Float] {
+        Dictionary(uniqueKeysWithValues: names.indices.map { (names[$0], gains[$0]) })
+    }
 
     /// Replaces the gains (from a snapshot).
     mutating func restore(_ saved: [String: Float]) {
-        for (group, gain) in saved { gains[group] = gain }
-        fades.removeAll()
-        isDirty = true
+        for (name, gain) in saved {
+            let group = index(of: name)
+            gains[group] = gain
+            fades[group] = nil
+        }
+        recompute()
     }
+}
+
+/// Lowers one group while another plays: the music under dialogue, say.
+struct DuckRule: Equatable {
+    var targetIndex: Int
+    var triggerIndex: Int
+    /// The target's gain factor while ducked: 10^(-dB/20).
+    var duckedGain: Float
+    var attackSeconds: Double
+    var releaseSeconds: Double
 }

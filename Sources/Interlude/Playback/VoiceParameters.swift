@@ -22,8 +22,18 @@ public struct VoiceParameters: Sendable, Equatable, Codable {
     public var rolloffFactor: Float = 1
     /// The group whose gain scales this voice.
     public var group: String = "sfx"
-    /// Higher is more important when voices compete for sources.
+    /// Higher is more important when voices compete for sources. At
+    /// ``protectedPriority`` or more the voice is never made virtual (dialogue, say).
     public var priority: Int = 0
+
+    /// The reverb zone (``SoundEngine/addReverbZone(named:preset:)``) the voice sends to; nil
+    /// uses its group's zone, if any.
+    public var reverbZone: String?
+    /// Occlusion: the gain of high frequencies through a low-pass filter, 0...1 (1: no filter).
+    public var lowPassGainHF: Float = 1
+
+    /// The priority from which a voice is protected: it always holds a real source.
+    public static let protectedPriority = 1_000
 
     /// Default parameters: gain 1, pitch 1, unpositioned, one-shot, in the "sfx" group.
     public init() {}
@@ -47,5 +57,8 @@ public struct VoiceParameters: Sendable, Equatable, Codable {
         try Validate.nonNegative(referenceDistance, "referenceDistance", in: call)
         try Validate.nonNegative(maxDistance, "maxDistance", in: call)
         try Validate.nonNegative(rolloffFactor, "rolloffFactor", in: call)
+        guard lowPassGainHF.isFinite, (0...1).contains(lowPassGainHF) else {
+            throw InterludeError(.invalidArgument, "\(call): lowPassGainHF must be 0...1, got \(lowPassGainHF)")
+        }
     }
 }
