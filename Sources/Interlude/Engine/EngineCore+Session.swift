@@ -145,6 +145,7 @@ extension EngineCore {
         outgoingStreams.removeAll { $0.stopsWhenFadeEnds }
         freeSources.removeAll()
         sourcesToRelease.removeAll()
+        buffersToDelete.removeAll()
         soundBuffers.removeAll()
         session.tearDown(device, isReachable: isReachable)
         self.device = nil

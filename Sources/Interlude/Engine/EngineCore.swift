@@ -32,6 +32,11 @@ final class EngineCore: @unchecked Sendable {
     var freeSources: [ALSource] = []
     /// Sources of voices stopped while interrupted: stopped and freed when the session is active.
     var sourcesToRelease: [ALSource] = []
+    /// Buffers of sounds unloaded while interrupted: deleted when the session is active.
+    var buffersToDelete: [ALBuffer] = []
+    /// True while ``withAL(_:_:)`` runs its body: the context lock is held and the context is
+    /// current, so a nested call (a one-shot ending inside the update) runs its body directly.
+    var isInsideAL = false
 
     // Streams
     var streams: [StreamChannel: MusicStream] = [:]
@@ -109,8 +114,15 @@ final class EngineCore: @unchecked Sendable {
     /// engine's own calls is a bug: it is logged and counted, and never crashes the game.
     func withAL(_ call: String, _ body: (ALDevice) throws -> Void) {
         guard canUseAL, let device else { return }
+        let isNested = isInsideAL
+        isInsideAL = true
+        defer { isInsideAL = isNested }
         do {
-            try session.withContext(device) { try body(device) }
+            if isNested {
+                try body(device)
+            } else {
+                try session.withContext(device) { try body(device) }
+            }
         } catch {
             internalErrorCount += 1
             logger.error("\(call): \(error)")
@@ -146,6 +158,7 @@ final class EngineCore: @unchecked Sendable {
         liveVoiceCount = 0
         freeSources.removeAll()
         sourcesToRelease.removeAll()
+        buffersToDelete.removeAll()
         soundBuffers.removeAll()
         if let device {
             session.tearDown(device, isReachable: device.isConnected)
