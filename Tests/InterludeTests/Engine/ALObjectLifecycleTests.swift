@@ -18,7 +18,7 @@ extension EngineSuites {
             // Sounds: one buffer for a mono sound, two (native and downmix) for a stereo one.
             let mono = try TestEngine.sine(engine)
             let (stereo, _) = try TestEngine.leftOnlySine(engine)
-            let beep = try engine.loadSound(path: TestEngine.asset("sfx/beep.wav"))
+            let beep = try engine.loadSound(path: TestPaths.asset("sfx/beep.wav"))
             #expect(engine.statistics.alBufferCount == 4)
             #expect(engine.statistics.loadedSoundCount == 3)
             Self.expectHealthy(engine)
@@ -48,7 +48,7 @@ extension EngineSuites {
             Self.expectHealthy(engine)
 
             // Music: a stream source and its queue.
-            try engine.playMusic(path: TestEngine.asset("music/theme.ogg"))
+            try engine.playMusic(path: TestPaths.asset("music/theme.ogg"))
             _ = try engine.render(frameCount: 24_000)
             let withMusic = engine.statistics
             #expect(withMusic.alSourceCount > sourcesWithPool)

@@ -8,9 +8,9 @@ extension EngineSuites {
             let engine = try TestEngine.offline()
             defer { engine.shutdown() }
             let sine = try TestEngine.sine(engine, frequency: 330)
-            let beep = try engine.loadSound(path: TestEngine.asset("sfx/beep.wav"))
+            let beep = try engine.loadSound(path: TestPaths.asset("sfx/beep.wav"))
             var output: [Float] = []
-            try engine.playMusic(path: TestEngine.asset("music/theme.ogg"), gain: 0.5, fadeInSeconds: 0.2)
+            try engine.playMusic(path: TestPaths.asset("music/theme.ogg"), gain: 0.5, fadeInSeconds: 0.2)
             var looping = VoiceParameters(position: Vector3(3, 0, -1), pitch: 1.3, isLooping: true)
             looping.group = "sfx"
             let voice = try engine.play(sine, parameters: looping)

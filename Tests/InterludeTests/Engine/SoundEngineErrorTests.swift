@@ -91,7 +91,7 @@ extension EngineSuites {
             Self.expectError(.shutDown, naming: "setGain") { try engine.setGain(0.5, of: voice) }
             Self.expectError(.shutDown, naming: "setListener") { try engine.setListener(Listener()) }
             Self.expectError(.shutDown, naming: "setDistanceModel") { try engine.setDistanceModel(.linear) }
-            Self.expectError(.shutDown, naming: "music.play") { try engine.playMusic(path: TestEngine.asset("music/theme.ogg")) }
+            Self.expectError(.shutDown, naming: "music.play") { try engine.playMusic(path: TestPaths.asset("music/theme.ogg")) }
             Self.expectError(.shutDown, naming: "unloadSound") { try engine.unloadSound(sine) }
             Self.expectError(.shutDown, naming: "snapshot()") { _ = try engine.snapshot() }
             Self.expectError(.shutDown, naming: "reconnectDevice()") { try engine.reconnectDevice() }
@@ -143,7 +143,7 @@ extension EngineSuites {
             #expect(engine.statistics.voiceCount == voices.count)
 
             // Music still has its sources.
-            try engine.playMusic(path: TestEngine.asset("music/theme.ogg"))
+            try engine.playMusic(path: TestPaths.asset("music/theme.ogg"))
             let withMusic = try engine.render(frameCount: 4_800)
             #expect(SignalMeasure.rms(withMusic, channel: 0, channelCount: 2, frames: 480..<4_800) > 0.01)
             #expect(engine.isMusicPlaying())

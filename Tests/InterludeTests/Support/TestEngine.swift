@@ -34,19 +34,4 @@ enum TestEngine {
         let sound = try engine.makeSound(name: "leftSine", format: AudioFormat(sampleRate: sampleRate, channelCount: 2), samples: samples)
         return (sound, mono)
     }
-
-    /// The package root, found from this file's path.
-    static var packageRoot: URL {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    }
-
-    /// A file in the repository's assets folder.
-    static func asset(_ relative: String) -> String {
-        packageRoot.appendingPathComponent("assets").appendingPathComponent(relative).path
-    }
 }
