@@ -156,6 +156,24 @@ import Testing
         #expect(wav.rms(channel: 1, frames: 4_800..<48_000) >= 4 * wav.rms(channel: 0, frames: 4_800..<48_000))
     }
 
+    @Test func aOneShotEndsInExactSilence() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scene = try Self.write("""
+        { "duration": 1.0, "sounds": { "beep": "\(Self.beep)" },
+          "events": [ { "at": 0.1, "do": "play", "sound": "beep" } ] }
+        """, to: folder)
+        let output = folder.appendingPathComponent("out.wav")
+        let run = try Self.run(["render", scene.path, "--output", output.path, "--float"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let wav = try WAV(try Data(contentsOf: output))
+        // beep.wav: 0.25 s from 0.1 s; silent before and exactly 0 after 0.35 s (plus a ramp).
+        #expect(wav.rms(channel: 0, frames: 0..<4_800) == 0)
+        #expect(wav.rms(channel: 0, frames: 5_000..<16_000) > 0.01)
+        #expect(wav.rms(channel: 0, frames: 17_000..<48_000) == 0)
+        #expect(wav.rms(channel: 1, frames: 17_000..<48_000) == 0)
+    }
+
     struct BadScene: CustomTestStringConvertible, Sendable {
         var name: String
         var json: String

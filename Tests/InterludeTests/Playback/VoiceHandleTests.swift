@@ -49,6 +49,26 @@ extension EngineSuites {
             #expect(engine.statistics.internalErrorCount == 0)
         }
 
+        @Test func aFinishedOneShotsSlotIsReusedWithANewGeneration() throws {
+            let engine = try TestEngine.offline()
+            defer { engine.shutdown() }
+            let short = try TestEngine.sine(engine, frameCount: 960)
+            let shot = try engine.play(short)
+            _ = try engine.render(frameCount: 4_800)
+            #expect(!engine.isPlaying(shot))
+            var parameters = VoiceParameters()
+            parameters.isLooping = true
+            let next = try engine.play(short, parameters: parameters)
+            #expect(next.slot == shot.slot)
+            #expect(next.generation != shot.generation)
+            engine.stop(shot)
+            try engine.setGain(0, of: shot)
+            #expect(engine.isPlaying(next))
+            let samples = try engine.render(frameCount: 4_800)
+            #expect(SignalMeasure.rms(samples, channel: 0, channelCount: 2, frames: 480..<4_800) > 0.1)
+            #expect(engine.statistics.internalErrorCount == 0)
+        }
+
         @Test func aHandleFromAnotherEngineDoesNothing() throws {
             let engine = try TestEngine.offline()
             defer { engine.shutdown() }
