@@ -148,6 +148,7 @@ extension EngineCore {
         outgoingStreams.removeAll { $0.stopsWhenFadeEnds }
         freeSources.removeAll()
         sourcesToRelease.removeAll()
+        buffersToDelete.removeAll()
         soundBuffers.removeAll()
         forgetEffects()
         session.tearDown(device, isReachable: isReachable)

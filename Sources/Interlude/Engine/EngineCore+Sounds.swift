@@ -30,11 +30,10 @@ extension EngineCore {
             removeVoice(voice)
         }
         if let buffers = soundBuffers.removeValue(forKey: sound.id) {
-            withAL("unloadSound(\(sound.name))") { device in
-                try releaseDeferredSources(on: device)
-                try device.deleteBuffer(buffers.native)
-                if let mono = buffers.mono { try device.deleteBuffer(mono) }
-            }
+            // While interrupted no AL call may be made: the buffers are deleted when it ends.
+            buffersToDelete.append(buffers.native)
+            if let mono = buffers.mono { buffersToDelete.append(mono) }
+            withAL("unloadSound(\(sound.name))") { device in try releaseDeferredSources(on: device) }
         }
         sounds[sound.id] = nil
     }

@@ -39,12 +39,16 @@ extension EngineCore {
         }
     }
 
-    /// Stops and frees the sources of voices ended while no AL call could be made.
+    /// Stops and frees the sources of voices ended while no AL call could be made, then deletes
+    /// the buffers of sounds unloaded meanwhile (no source holds them any more).
     func releaseDeferredSources(on device: ALDevice) throws {
         while let source = sourcesToRelease.popLast() {
             try source.stop()
             try source.attach(nil)
             freeSources.append(source)
+        }
+        while let buffer = buffersToDelete.popLast() {
+            try device.deleteBuffer(buffer)
         }
     }
 
@@ -198,13 +202,14 @@ extension EngineCore {
     }
 
     /// Changes a voice's parameters. Tracked while interrupted: applied at the end.
-    func update(_ handle: VoiceHandle, command: String, _ change: (inout VoiceParameters) -> Void) throws {
+    /// - Parameter call: the public call, named in errors; `command` names the change in events.
+    func update(_ handle: VoiceHandle, command: String, call: String, _ change: (inout VoiceParameters) -> Void) throws {
         guard let voice = voice(for: handle) else { return }
         var parameters = voice.parameters
         change(&parameters)
-        try parameters.validate(in: command)
+        try parameters.validate(in: call)
         if (parameters.position == nil) != (voice.parameters.position == nil) {
-            throw InterludeError(.invalidArgument, "\(command): a voice cannot switch between positional and unpositioned while playing")
+            throw InterludeError(.invalidArgument, "\(call): a voice cannot switch between positional and unpositioned while playing")
         }
         voice.parameters = parameters
         voice.groupIndex = groups.index(of: parameters.group)

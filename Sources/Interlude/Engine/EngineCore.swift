@@ -36,6 +36,11 @@ final class EngineCore: @unchecked Sendable {
     var freeSources: [ALSource] = []
     /// Sources of voices stopped while interrupted: stopped and freed when the session is active.
     var sourcesToRelease: [ALSource] = []
+    /// Buffers of sounds unloaded while interrupted: deleted when the session is active.
+    var buffersToDelete: [ALBuffer] = []
+    /// True while ``withAL(_:_:)`` runs its body: the context lock is held and the context is
+    /// current, so a nested call (a one-shot ending inside the update) runs its body directly.
+    var isInsideAL = false
 
     // Streams
     var streams: [StreamChannel: MusicStream] = [:]
@@ -66,8 +71,6 @@ final class EngineCore: @unchecked Sendable {
     var pendingEvents: [SessionEvent] = []
     /// AL errors from calls whose arguments the engine controls: bugs, logged and counted.
     var internalErrorCount = 0
-    /// True while ``withAL(_:_:)`` holds the context lock.
-    private var isInsideAL = false
 
     init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger) throws {
         self.configuration = configuration
@@ -122,12 +125,13 @@ final class EngineCore: @unchecked Sendable {
     /// Nested AL work (a voice ended during an update, say) runs inside the lock already held.
     func withAL(_ call: String, _ body: (ALDevice) throws -> Void) {
         guard canUseAL, let device else { return }
+        let isNested = isInsideAL
+        isInsideAL = true
+        defer { isInsideAL = isNested }
         do {
-            if isInsideAL {
+            if isNested {
                 try body(device)
             } else {
-                isInsideAL = true
-                defer { isInsideAL = false }
                 try session.withContext(device) { try body(device) }
             }
         } catch {
@@ -166,6 +170,7 @@ final class EngineCore: @unchecked Sendable {
         realVoiceCount = 0
         freeSources.removeAll()
         sourcesToRelease.removeAll()
+        buffersToDelete.removeAll()
         soundBuffers.removeAll()
         if let device {
             session.tearDown(device, isReachable: device.isConnected)

@@ -220,27 +220,27 @@ public final class SoundEngine: Sendable {
 
     /// Sets a voice's gain (>= 0). Any thread.
     public func setGain(_ gain: Float, of voice: VoiceHandle) throws {
-        try withCore("setGain") { try $0.update(voice, command: "set") { $0.gain = gain } }
+        try withCore("setGain") { try $0.update(voice, command: "set", call: "setGain") { $0.gain = gain } }
     }
 
     /// Sets a voice's pitch (> 0; 2 is an octave up). Any thread.
     public func setPitch(_ pitch: Float, of voice: VoiceHandle) throws {
-        try withCore("setPitch") { try $0.update(voice, command: "set") { $0.pitch = pitch } }
+        try withCore("setPitch") { try $0.update(voice, command: "set", call: "setPitch") { $0.pitch = pitch } }
     }
 
     /// Moves a positional voice. Any thread.
     public func setPosition(_ position: Vector3, of voice: VoiceHandle) throws {
-        try withCore("setPosition") { try $0.update(voice, command: "set") { $0.position = position } }
+        try withCore("setPosition") { try $0.update(voice, command: "set", call: "setPosition") { $0.position = position } }
     }
 
     /// Sets a positional voice's velocity, for doppler. Any thread.
     public func setVelocity(_ velocity: Vector3, of voice: VoiceHandle) throws {
-        try withCore("setVelocity") { try $0.update(voice, command: "set") { $0.velocity = velocity } }
+        try withCore("setVelocity") { try $0.update(voice, command: "set", call: "setVelocity") { $0.velocity = velocity } }
     }
 
     /// Changes any of a voice's parameters at once (a positional voice stays positional). Any thread.
     public func setParameters(of voice: VoiceHandle, _ change: (inout VoiceParameters) -> Void) throws {
-        try withCore("setParameters") { try $0.update(voice, command: "set", change) }
+        try withCore("setParameters") { try $0.update(voice, command: "set", call: "setParameters", change) }
     }
 
     /// The voice's parameters, or nil for a stale handle. Any thread.

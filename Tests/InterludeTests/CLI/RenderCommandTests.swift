@@ -1,0 +1,238 @@
+import Foundation
+import Testing
+
+/// `interlude` end to end, as a subprocess: render, info and play. No device is opened in this
+/// process, so these suites need not nest in ``EngineSuites``.
+@Suite struct RenderCommandTests {
+    struct Run {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+        var wasKilled: Bool
+    }
+
+    /// The `interlude` built next to the running test binary (same scratch path and configuration).
+    static func executable() throws -> URL {
+        var candidates: [URL] = []
+        if let first = CommandLine.arguments.first {
+            let binary = URL(fileURLWithPath: first).resolvingSymlinksInPath()
+            // .../debug/InterludePackageTests.xctest (a file on Linux, a bundle on macOS).
+            candidates.append(binary.deletingLastPathComponent().appendingPathComponent("interlude"))
+            candidates.append(binary.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("interlude"))
+        }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("interlude"))
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent("interlude"))
+        let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return try #require(found, "interlude executable not found; looked at \(candidates.map(\.path))")
+    }
+
+    /// Runs `interlude` with `arguments`; kills it after `limitSeconds` (a hang guard).
+    static func run(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:], limitSeconds: Double = 60) throws -> Run {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "INTERLUDE_LOG_LEVEL")
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let deadline = Date().addingTimeInterval(limitSeconds)
+        var wasKilled = false
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        while process.isRunning {
+            if Date() > deadline { process.terminate(); wasKilled = true; break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+                   standardError: String(decoding: errorData, as: UTF8.self), wasKilled: wasKilled)
+    }
+
+    /// A fresh, empty folder.
+    static func makeFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static let beep = TestPaths.asset("sfx/beep.wav")
+
+    static func write(_ json: String, to folder: URL, name: String = "scene.json") throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try Data(json.utf8).write(to: url)
+        return url
+    }
+
+    /// A parsed WAV: format tag, bits, channels, rate and the samples as Double.
+    struct WAV {
+        var formatTag: Int
+        var bitsPerSample: Int
+        var channelCount: Int
+        var sampleRate: Int
+        var samples: [Double]
+
+        init(_ data: Data) throws {
+            let bytes = [UInt8](data)
+            func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+            func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+            try #require(bytes.count >= 44 && String(decoding: bytes[0..<4], as: UTF8.self) == "RIFF" && String(decoding: bytes[8..<12], as: UTF8.self) == "WAVE")
+            var offset = 12
+            var tag = 0, bits = 0, channels = 0, rate = 0
+            var values: [Double] = []
+            while offset + 8 <= bytes.count {
+                let id = String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self)
+                let size = u32(offset + 4)
+                let body = offset + 8
+                if id == "fmt " {
+                    tag = u16(body); channels = u16(body + 2); rate = u32(body + 4); bits = u16(body + 14)
+                    if tag == 0xFFFE { tag = u16(body + 24) }
+                } else if id == "data" {
+                    let end = min(bytes.count, body + size)
+                    if bits == 16 {
+                        values = stride(from: body, to: end - 1, by: 2).map { Double(Int16(bitPattern: UInt16(u16($0)))) / 32_768 }
+                    } else if bits == 32 {
+                        values = stride(from: body, to: end - 3, by: 4).map { Double(Float(bitPattern: UInt32(u32($0)))) }
+                    }
+                }
+                offset = body + size + (size & 1)
+            }
+            formatTag = tag; bitsPerSample = bits; channelCount = channels; sampleRate = rate; samples = values
+        }
+
+        func rms(channel: Int, frames: Range<Int>) -> Double {
+            let sum = frames.reduce(0.0) { $0 + samples[$1 * channelCount + channel] * samples[$1 * channelCount + channel] }
+            return (sum / Double(frames.count)).squareRoot()
+        }
+    }
+
+    static let beepAtPlusX = """
+    {
+      "sampleRate": 48000, "channels": 2, "duration": 1.0,
+      "sounds": { "beep": "\(beep)" },
+      "events": [ { "at": 0.0, "do": "play", "id": "right", "sound": "beep", "position": [4, 0, 0], "loop": true } ]
+    }
+    """
+
+    @Test func rendersABeepOnTheRightDeterministically() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scene = try Self.write(Self.beepAtPlusX, to: folder)
+        let first = folder.appendingPathComponent("first.wav"), second = folder.appendingPathComponent("second.wav")
+        let run1 = try Self.run(["render", scene.path, "--output", first.path])
+        #expect(run1.status == 0, "\(run1.standardError)")
+        let run2 = try Self.run(["render", scene.path, "--output", second.path])
+        #expect(run2.status == 0, "\(run2.standardError)")
+
+        let data = try Data(contentsOf: first)
+        #expect(try Data(contentsOf: second) == data, "two renders of the same scene differ")
+        let wav = try WAV(data)
+        #expect(wav.formatTag == 1 && wav.bitsPerSample == 16)
+        #expect(wav.channelCount == 2 && wav.sampleRate == 48_000)
+        #expect(wav.samples.count == 2 * 48_000)
+        let left = wav.rms(channel: 0, frames: 4_800..<48_000), right = wav.rms(channel: 1, frames: 4_800..<48_000)
+        #expect(right > 0.01, "right RMS \(right)")
+        #expect(right >= 4 * left, "right/left \(right / max(left, 1e-12)) (left \(left), right \(right))")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(leftovers == ["first.wav", "scene.json", "second.wav"])
+    }
+
+    @Test func floatOutputIsIEEEFloat() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scene = try Self.write(Self.beepAtPlusX, to: folder)
+        let output = folder.appendingPathComponent("out.wav")
+        let run = try Self.run(["render", scene.path, "--output", output.path, "--float"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let wav = try WAV(try Data(contentsOf: output))
+        #expect(wav.formatTag == 3, "format tag \(wav.formatTag)")
+        #expect(wav.bitsPerSample == 32)
+        #expect(wav.samples.count == 2 * 48_000)
+        #expect(wav.samples.allSatisfy { $0.isFinite && abs($0) <= 1 })
+        #expect(wav.rms(channel: 1, frames: 4_800..<48_000) >= 4 * wav.rms(channel: 0, frames: 4_800..<48_000))
+    }
+
+    @Test func aOneShotEndsInExactSilence() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scene = try Self.write("""
+        { "duration": 1.0, "sounds": { "beep": "\(Self.beep)" },
+          "events": [ { "at": 0.1, "do": "play", "sound": "beep" } ] }
+        """, to: folder)
+        let output = folder.appendingPathComponent("out.wav")
+        let run = try Self.run(["render", scene.path, "--output", output.path, "--float"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let wav = try WAV(try Data(contentsOf: output))
+        // beep.wav: 0.25 s from 0.1 s; silent before and exactly 0 after 0.35 s (plus a ramp).
+        #expect(wav.rms(channel: 0, frames: 0..<4_800) == 0)
+        #expect(wav.rms(channel: 0, frames: 5_000..<16_000) > 0.01)
+        #expect(wav.rms(channel: 0, frames: 17_000..<48_000) == 0)
+        #expect(wav.rms(channel: 1, frames: 17_000..<48_000) == 0)
+    }
+
+    struct BadScene: CustomTestStringConvertible, Sendable {
+        var name: String
+        var json: String
+        /// The 0-based index of the event at fault, if one is.
+        var event: Int?
+        var testDescription: String { name }
+    }
+
+    static let badScenes: [BadScene] = [
+        BadScene(name: "unknown key", json: #"{"duration": 1, "colour": "red", "sounds": {"beep": "beep.wav"}, "events": []}"#, event: nil),
+        BadScene(name: "unknown key in an event", json: #"{"duration": 1, "sounds": {"beep": "beep.wav"}, "events": [{"at": 0, "do": "play", "sound": "beep", "volume": 2}]}"#, event: 0),
+        BadScene(name: "unknown action", json: #"{"duration": 1, "sounds": {"beep": "beep.wav"}, "events": [{"at": 0, "do": "play", "sound": "beep"}, {"at": 0.5, "do": "dance"}]}"#, event: 1),
+        BadScene(name: "missing duration", json: #"{"sounds": {"beep": "beep.wav"}, "events": []}"#, event: nil),
+        BadScene(name: "missing sound field", json: #"{"duration": 1, "sounds": {"beep": "beep.wav"}, "events": [{"at": 0, "do": "play"}]}"#, event: 0),
+        BadScene(name: "unknown id", json: #"{"duration": 1, "sounds": {"beep": "beep.wav"}, "events": [{"at": 0, "do": "play", "id": "a", "sound": "beep"}, {"at": 0.2, "do": "stop", "id": "nobody"}]}"#, event: 1),
+        BadScene(name: "unknown sound name", json: #"{"duration": 1, "sounds": {"beep": "beep.wav"}, "events": [{"at": 0, "do": "play", "sound": "boop"}]}"#, event: 0),
+        BadScene(name: "at after duration", json: #"{"duration": 1, "sounds": {"beep": "beep.wav"}, "events": [{"at": 1.5, "do": "play", "sound": "beep"}]}"#, event: 0),
+        BadScene(name: "at before 0", json: #"{"duration": 1, "sounds": {"beep": "beep.wav"}, "events": [{"at": -0.1, "do": "play", "sound": "beep"}]}"#, event: 0),
+        BadScene(name: "missing sound file", json: #"{"duration": 1, "sounds": {"beep": "missing.wav"}, "events": [{"at": 0, "do": "play", "sound": "beep"}]}"#, event: nil),
+        BadScene(name: "corrupt sound file", json: #"{"duration": 1, "sounds": {"beep": "garbage.wav"}, "events": [{"at": 0, "do": "play", "sound": "beep"}]}"#, event: nil),
+        BadScene(name: "music with a corrupt file", json: #"{"duration": 1, "sounds": {"theme": "garbage.wav"}, "events": [{"at": 0, "do": "music.play", "sound": "theme"}]}"#, event: nil),
+        BadScene(name: "not JSON", json: #"{"duration": 1, "#, event: nil),
+    ]
+
+    @Test(arguments: badScenes)
+    func badSceneFailsWithOneLineAndNoOutput(_ bad: BadScene) throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(atPath: Self.beep, toPath: folder.appendingPathComponent("beep.wav").path)
+        var garbage = Data("RIFF".utf8) + Data([0x24, 0, 0, 0]) + Data("WAVEfmt ".utf8)
+        garbage += Data((0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
+        try garbage.write(to: folder.appendingPathComponent("garbage.wav"))
+        let scene = try Self.write(bad.json, to: folder)
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+
+        let run = try Self.run(["render", scene.path, "--output", folder.appendingPathComponent("out.wav").path,
+                                "--log", folder.appendingPathComponent("out.jsonl").path,
+                                "--plot", folder.appendingPathComponent("out.svg").path])
+        #expect(run.status != 0)
+        let lines = run.standardError.split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(lines.count == 1, "stderr: \(run.standardError)")
+        #expect(run.standardError.contains("scene.json"), "stderr: \(run.standardError)")
+        if let event = bad.event {
+            #expect(run.standardError.contains("event \(event)"), "stderr: \(run.standardError)")
+        }
+        let after = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(after == before, "left behind: \(Set(after).subtracting(before).sorted())")
+    }
+
+    @Test func infoExitsZeroAndMentionsTheNullBackend() throws {
+        let run = try Self.run(["info"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("null backend"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("ALSOFT"))
+    }
+
+    @Test func playOnTheNullDeviceExits() throws {
+        let run = try Self.run(["play", Self.beep, "--device", "null"], limitSeconds: 20)
+        #expect(!run.wasKilled, "interlude play did not exit within 20 s")
+        #expect(run.status == 0, "\(run.standardError)")
+    }
+}
