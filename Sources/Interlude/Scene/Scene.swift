@@ -22,6 +22,8 @@ public struct Scene: Sendable, Equatable {
     public let sounds: [String: String]
     /// The events in the order they apply: by time, and in file order at the same time.
     public let events: [SceneEvent]
+    /// Reverb zones by name -> preset name (an Interlude extension: top-level `reverbZones`).
+    public var reverbZones: [String: String] = [:]
 
     /// Frames rendered: `round(durationSeconds x sampleRate)`.
     public var frameCount: Int { frame(ofSeconds: durationSeconds) }

@@ -11,7 +11,8 @@ extension SceneAction {
             return fields + [
                 ("gain", JSONValue(play.gain)), ("pitch", JSONValue(play.pitch)), ("loop", .bool(play.loop)),
                 ("group", .string(play.group)), ("priority", .number(Double(play.priority))),
-            ]
+            ] + (play.reverbZone.map { [("reverbZone", JSONValue.string($0))] } ?? [])
+              + (play.lowPassGainHF < 1 ? [("lowPass", JSONValue(play.lowPassGainHF))] : [])
         case .stop(let id), .pause(let id), .resume(let id):
             return [("id", .string(id))]
         case .set(let change):

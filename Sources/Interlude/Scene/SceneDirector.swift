@@ -22,6 +22,9 @@ public final class SceneDirector {
                 throw InterludeError(error.code, "\(sceneName): sound \"\(name)\": \(error.message)")
             }
         }
+        for (zone, preset) in scene.reverbZones.sorted(by: { $0.key < $1.key }) {
+            try engine.addReverbZone(named: zone, preset: ReverbPreset.named[preset]!)
+        }
         if let listener = scene.listener {
             try engine.updateListener { listener.apply(to: &$0) }
         }
@@ -44,8 +47,10 @@ public final class SceneDirector {
     private func perform(_ action: SceneAction) throws {
         switch action {
         case .play(let play):
-            let parameters = VoiceParameters(position: play.position, gain: play.gain, pitch: play.pitch,
+            var parameters = VoiceParameters(position: play.position, gain: play.gain, pitch: play.pitch,
                                              isLooping: play.loop, group: play.group, priority: play.priority)
+            parameters.reverbZone = play.reverbZone
+            parameters.lowPassGainHF = play.lowPassGainHF
             let handle = try engine.play(sounds[play.sound]!, parameters: parameters)
             if let id = play.id { voices[id] = handle }
         case .stop(let id):

@@ -11,7 +11,7 @@ import Foundation
 /// Stateless: any thread may call it.
 public enum SceneParser {
     private static let topLevelKeys: Set = [
-        "sampleRate", "channels", "duration", "policy", "hrtf", "distanceModel", "listener", "sounds", "events",
+        "sampleRate", "channels", "duration", "policy", "hrtf", "distanceModel", "listener", "sounds", "events", "reverbZones",
     ]
     private static let listenerKeys: Set = ["position", "forward", "up", "gain"]
 
@@ -23,12 +23,14 @@ public enum SceneParser {
 
     /// Every action by its `do` string.
     private static let actionFormats: [String: ActionFormat] = [
-        "play": ActionFormat(keys: ["sound", "id", "position", "gain", "pitch", "loop", "group", "priority"]) { event in
+        "play": ActionFormat(keys: ["sound", "id", "position", "gain", "pitch", "loop", "group", "priority", "reverbZone", "lowPass"]) { event in
             .play(SceneVoicePlay(
                 sound: try event.require("sound", event.name), id: try event.name("id"),
                 position: try event.vector("position"), gain: try event.gain("gain") ?? 1,
                 pitch: try event.pitch("pitch") ?? 1, loop: try event.bool("loop") ?? false,
-                group: try event.name("group") ?? "sfx", priority: try event.integer("priority") ?? 0
+                group: try event.name("group") ?? "sfx", priority: try event.integer("priority") ?? 0,
+                reverbZone: try event.name("reverbZone"),
+                lowPassGainHF: Float(try event.number("lowPass", "a number from 0 to 1") { (0...1).contains($0) } ?? 1)
             ))
         },
         "stop": ActionFormat(keys: ["id"]) { .stop(id: try $0.require("id", $0.name)) },
@@ -118,6 +120,7 @@ public enum SceneParser {
         let listener = try top.value("listener").map {
             try listenerChange(SceneFieldReader($0, context: "\(fileName): listener", allowedKeys: listenerKeys))
         }
+        let reverbZones = try top.value("reverbZones").map { try reverbZoneTable($0, top: top) } ?? [:]
         let soundPaths = try sounds(try top.require("sounds", top.value), folder: sceneFolder, top: top)
         let sounds = Dictionary(uniqueKeysWithValues: soundPaths.map { ($0.name, $0.path) })
         let eventList = try top.require("events", top.value)
@@ -128,13 +131,34 @@ public enum SceneParser {
             try event(item, index: index, fileName: fileName, durationSeconds: durationSeconds, sampleRate: sampleRate, sounds: sounds)
         }.sorted { ($0.atSeconds, $0.index) < ($1.atSeconds, $1.index) }
         try checkVoiceIDs(events, fileName: fileName)
+        for event in events {
+            if case .play(let play) = event.action, let zone = play.reverbZone, reverbZones[zone] == nil {
+                throw SceneFieldReader.error("\(fileName): event \(event.index) (play)", "reverbZone \(SceneFieldReader.quoted(zone)) is not in \"reverbZones\"")
+            }
+        }
         for sound in soundPaths {
             try checkFile(atPath: sound.path, prefix: "\(fileName): sound \(SceneFieldReader.quoted(sound.name)): ")
         }
         return Scene(
             sampleRate: sampleRate, channelCount: channelCount, durationSeconds: durationSeconds,
-            policy: policy, hrtf: hrtf, distanceModel: distanceModel, listener: listener, sounds: sounds, events: events
+            policy: policy, hrtf: hrtf, distanceModel: distanceModel, listener: listener, sounds: sounds, events: events,
+            reverbZones: reverbZones
         )
+    }
+
+    /// The `reverbZones` object: zone name -> preset name (generic, room, hall, cave).
+    private static func reverbZoneTable(_ value: JSONValue, top: SceneFieldReader) throws -> [String: String] {
+        guard case .object(let entries) = value else {
+            throw top.error("\"reverbZones\" must be an object of zone name -> preset name, got \(SceneFieldReader.excerpt(of: value))")
+        }
+        var zones: [String: String] = [:]
+        for (name, preset) in entries {
+            guard !name.isEmpty, case .string(let presetName) = preset, ReverbPreset.named[presetName] != nil else {
+                throw top.error("reverb zone \(SceneFieldReader.quoted(name)): the preset must be one of \(ReverbPreset.named.keys.sorted().joined(separator: ", ")), got \(SceneFieldReader.excerpt(of: preset))")
+            }
+            zones[name] = presetName
+        }
+        return zones
     }
 
     /// The `sounds` object's entries in file order, each path made absolute.

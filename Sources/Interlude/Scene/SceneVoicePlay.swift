@@ -18,11 +18,15 @@ public struct SceneVoicePlay: Sendable, Equatable {
     public var group: String
     /// Higher wins when voices run short.
     public var priority: Int
+    /// The reverb zone it sends to (an extension: `reverbZone`, a name in `reverbZones`).
+    public var reverbZone: String?
+    /// Occlusion: the high frequencies' gain through a low-pass, 0...1 (an extension: `lowPass`).
+    public var lowPassGainHF: Float
 
     /// Creates a play event's payload; the defaults are the scene file's.
     public init(
         sound: String, id: String? = nil, position: Vector3? = nil, gain: Float = 1, pitch: Float = 1,
-        loop: Bool = false, group: String = "sfx", priority: Int = 0
+        loop: Bool = false, group: String = "sfx", priority: Int = 0, reverbZone: String? = nil, lowPassGainHF: Float = 1
     ) {
         self.sound = sound
         self.id = id
@@ -32,5 +36,7 @@ public struct SceneVoicePlay: Sendable, Equatable {
         self.loop = loop
         self.group = group
         self.priority = priority
+        self.reverbZone = reverbZone
+        self.lowPassGainHF = lowPassGainHF
     }
 }
