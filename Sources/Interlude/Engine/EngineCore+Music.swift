@@ -27,6 +27,7 @@ extension EngineCore {
             }
         }
         streams[channel] = stream
+        streamErrors[channel] = nil
         if session.state.isActive {
             withAL(command) { device in
                 try stream.attach(to: device, groupGain: groups.effectiveGain(of: channel.group))
@@ -124,6 +125,7 @@ extension EngineCore {
                 outgoingStreams.remove(at: index)
             }
             for (channel, stream) in streams where stream.isFinished {
+                if let error = stream.decodeError { streamErrors[channel] = error }
                 try stream.detach(from: device)
                 streams[channel] = nil
             }

@@ -76,8 +76,9 @@ extension SoundEngine {
         }
     }
 
-    /// The error that ended the track early (a corrupt page mid-stream), if any. Any thread.
+    /// The error that ended the track early (a corrupt page mid-stream), if any; kept after the
+    /// track has ended, until the channel plays another. Any thread.
     public func musicError(channel: StreamChannel = .music) -> InterludeError? {
-        core.withLock { $0.streams[channel]?.decodeError }
+        core.withLock { $0.streams[channel]?.decodeError ?? $0.streamErrors[channel] }
     }
 }

@@ -37,7 +37,8 @@ final class MusicStream {
     private var source: ALSource?
     private var freeBuffers: [ALBuffer] = []
     private var queue: [QueuedRange] = []
-    private var decodeFrame: Int
+    /// The next frame the decoder reads: how far ahead of the position decoding has got.
+    private(set) var decodeFrame: Int
     private var reachedEnd = false
     private var scratch: [Float]
     private let logger: Logger
@@ -212,6 +213,12 @@ final class MusicStream {
     func syncPosition() throws {
         guard let source else { return }
         let alState = try source.state()
+        if alState == .stopped, let last = queue.last, try source.processedBufferCount() == queue.count {
+            // Starved between updates: every queued frame has played, so the position is the
+            // queue's end (the buffers are still queued until the next update unqueues them).
+            positionInFrames = wrapped(last.startFrame + last.frameCount)
+            return
+        }
         readPosition(offsetInQueue: alState == .stopped ? nil : try source.sampleOffset())
     }
 
