@@ -21,6 +21,13 @@ extension EngineCore {
             if let crossfadeSeconds, crossfadeSeconds > 0, session.state.isActive, previous.state == .playing {
                 previous.fade = Fade(startGain: previous.fade?.gain ?? 1, targetGain: 0, durationSeconds: crossfadeSeconds, curve: .equalPower)
                 previous.stopsWhenFadeEnds = true
+                // A crossfade that cuts into another: what is still fading out on the channel
+                // falls along the same curve from where it is, so the outgoing tracks keep their
+                // power ratio and, with the incoming one, the total stays at 1.
+                for outgoing in outgoingStreams where outgoing.channel == channel && outgoing.stopsWhenFadeEnds
+                    && outgoing.state == .playing {
+                    outgoing.fade = Fade(startGain: outgoing.fade?.gain ?? 1, targetGain: 0, durationSeconds: crossfadeSeconds, curve: .equalPower)
+                }
                 outgoingStreams.append(previous)
             } else {
                 release(previous)
