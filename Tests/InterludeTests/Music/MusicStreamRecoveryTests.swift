@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+@testable import Interlude
+
+extension EngineSuites {
+    /// The soundtrack through seeks, track ends, interruptions and device loss: positions are the
+    /// engine's own, and playback picks up sample for sample where it left off.
+    @Suite struct MusicStreamRecoveryTests {
+        static let rate = StreamTone.sampleRate
+        static let exact: Float = 1e-6
+
+        static func isSilent(_ samples: [Float]) -> Bool { samples.allSatisfy { $0 == 0 } }
+
+        @Test func seekPlaysFromTheFrame() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamTone.stereo(437, frameCount: 3 * Self.rate)
+            let path = try folder.writeWAV("tone.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path, isLooping: false)
+            _ = try engine.render(frameCount: 1_000)
+            try engine.seekMusic(toFrame: 70_001)
+            #expect(engine.musicPositionInFrames() == 70_001)
+            let rendered = try engine.render(frameCount: Self.rate / 2)
+            #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 70_001, frameCount: Self.rate / 2) <= Self.exact)
+            // Seeking while paused: the resume starts at the new frame.
+            engine.pauseMusic()
+            try engine.seekMusic(toFrame: 5)
+            #expect(Self.isSilent(try engine.render(frameCount: 4_800)))
+            #expect(engine.musicPositionInFrames() == 5)
+            engine.resumeMusic()
+            let resumed = try engine.render(frameCount: 4_800)
+            #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: 5, frameCount: 4_800) <= Self.exact)
+            let error = try #require(throws: InterludeError.self) { try engine.seekMusic(toFrame: 3 * Self.rate + 1) }
+            #expect(error.code == .invalidArgument)
+        }
+
+        @Test func oneShotTrackEndsAndReleasesItsObjects() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamTone.stereo(500, frameCount: Self.rate)
+            let path = try folder.writeWAV("tone.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            let baseline = engine.statistics
+            try engine.playMusic(path: path, isLooping: false)
+            let rendered = try engine.render(frameCount: Self.rate * 3 / 2)
+            #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 0, frameCount: Self.rate) <= Self.exact)
+            #expect(Self.isSilent(Array(rendered[(2 * Self.rate)...])))
+            #expect(engine.musicPositionInFrames() == nil)
+            #expect(!engine.isMusicPlaying())
+            #expect(engine.musicError() == nil)
+            let after = engine.statistics
+            #expect(after.alSourceCount == baseline.alSourceCount)
+            #expect(after.alBufferCount == baseline.alBufferCount)
+        }
+
+        @Test func loopRegionOutsideTheTrackThrows() throws {
+            let folder = try StreamFixtureFolder()
+            let path = try folder.writeWAV("tone.wav", StreamTone.stereo(500, frameCount: Self.rate))
+            let engine = try SoundEngine.streamTestEngine()
+            let baseline = engine.statistics
+            for region in [0..<(Self.rate + 1), 100..<100] {
+                let error = try #require(throws: InterludeError.self) { try engine.playMusic(path: path, loopRegion: region) }
+                #expect(error.code == .invalidArgument)
+                #expect(error.message.contains(path))
+            }
+            #expect(engine.musicPositionInFrames() == nil)
+            #expect(engine.statistics.alSourceCount == baseline.alSourceCount)
+            #expect(engine.statistics.alBufferCount == baseline.alBufferCount)
+        }
+
+        @Test func interruptionResumesAtTheSavedFrame() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamTone.stereo(440, frameCount: 3 * Self.rate)
+            let path = try folder.writeWAV("tone.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path)
+            _ = try engine.render(frameCount: 33_333)
+            engine.beginInterruption(reason: .other)
+            #expect(Self.isSilent(try engine.render(frameCount: Self.rate / 3)))
+            #expect(engine.musicPositionInFrames() == 33_333)
+            engine.endInterruption(shouldResume: true)
+            let resumed = try engine.render(frameCount: Self.rate / 2)
+            #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: 33_333, frameCount: Self.rate / 2) <= Self.exact)
+            #expect(engine.musicPositionInFrames() == 33_333 + Self.rate / 2)
+        }
+
+        @Test func crossfadeDuringAnInterruptionStartsTheNewTrackAtTheEnd() throws {
+            let folder = try StreamFixtureFolder()
+            let first = try folder.writeWAV("a.wav", StreamTone.stereo(400, frameCount: 2 * Self.rate))
+            let secondTrack = StreamTone.stereo(600, frameCount: 2 * Self.rate)
+            let second = try folder.writeWAV("b.wav", secondTrack)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: first)
+            _ = try engine.render(frameCount: 10_000)
+            engine.beginInterruption()
+            try engine.crossfadeMusic(toPath: second, durationSeconds: 1)
+            #expect(Self.isSilent(try engine.render(frameCount: 10_000)))
+            engine.endInterruption(shouldResume: true)
+            let resumed = try engine.render(frameCount: Self.rate * 3 / 2)
+            // The first track was replaced while silent: only the second sounds, fading in from its start.
+            #expect(abs(StreamMeasure.frequency(resumed, frames: Self.rate..<(Self.rate * 3 / 2)) - 600) < 2)
+            #expect(StreamMeasure.maximumDifference(resumed, from: Self.rate + Self.rate / 100, secondTrack,
+                                                    from: Self.rate + Self.rate / 100, frameCount: Self.rate / 4) <= Self.exact)
+            #expect(engine.core.withLock { $0.outgoingStreams.isEmpty })
+        }
+
+        @Test func deviceLossKeepsTheTrackPosition() throws {
+            let folder = try StreamFixtureFolder()
+            let intro = StreamTone.stereo(1000, frameCount: Self.rate / 2)
+            let loop = StreamTone.stereo(300, frameCount: Self.rate)
+            let track = intro + loop
+            let path = try folder.writeWAV("intro-loop.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path, loopRegion: (Self.rate / 2)..<(Self.rate * 3 / 2))
+            // 2 s: the intro, then 1.5 s of a 1 s loop: 0.5 s into its second pass.
+            _ = try engine.render(frameCount: 2 * Self.rate)
+            let lostAt = Self.rate
+            #expect(engine.musicPositionInFrames() == lostAt)
+            engine.disconnectDevice()
+            #expect(Self.isSilent(try engine.render(frameCount: Self.rate / 4)))
+            #expect(engine.musicPositionInFrames() == lostAt)
+            try engine.reconnectDevice()
+            let resumed = try engine.render(frameCount: Self.rate)
+            // From frame 48000 of the track: to the loop's end, then the loop again, not the intro.
+            let toEnd = Self.rate / 2
+            #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: lostAt, frameCount: toEnd) <= Self.exact)
+            #expect(StreamMeasure.maximumDifference(resumed, from: toEnd, track, from: Self.rate / 2, frameCount: toEnd) <= Self.exact)
+            #expect(engine.musicPositionInFrames() == Self.rate)
+        }
+
+        @Test func musicGroupGainScalesOnlyTheSoundtrack() throws {
+            let folder = try StreamFixtureFolder()
+            let music = StreamTone.stereo(400, amplitude: 0.3, frameCount: 2 * Self.rate)
+            let ambience = StreamTone.stereo(1500, amplitude: 0.3, frameCount: 2 * Self.rate)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.setGroupGain(0.5, of: "music")
+            try engine.playMusic(path: try folder.writeWAV("music.wav", music))
+            try engine.playMusic(path: try folder.writeWAV("ambience.wav", ambience), channel: .ambience)
+            let rendered = try engine.render(frameCount: Self.rate / 2)
+            let expected = zip(music, ambience).map { 0.5 * $0 + $1 }
+            #expect(StreamMeasure.maximumDifference(rendered, from: 0, expected, from: 0, frameCount: Self.rate / 2) <= 1e-5)
+        }
+
+        @Test func crossfadeInterruptingACrossfadeKeepsTheLevel() throws {
+            let folder = try StreamFixtureFolder()
+            let engine = try SoundEngine.streamTestEngine()
+            let level = StreamMeasure.rms(StreamTone.stereo(400, frameCount: Self.rate), frames: 0..<Self.rate)
+            try engine.playMusic(path: try folder.writeWAV("a.wav", StreamTone.stereo(400, frameCount: 2 * Self.rate)))
+            _ = try engine.render(frameCount: Self.rate / 2)
+            try engine.crossfadeMusic(toPath: try folder.writeWAV("b.wav", StreamTone.stereo(600, frameCount: 2 * Self.rate)), durationSeconds: 1)
+            var rendered = try engine.render(frameCount: Self.rate / 2)
+            try engine.crossfadeMusic(toPath: try folder.writeWAV("c.wav", StreamTone.stereo(800, frameCount: 2 * Self.rate)), durationSeconds: 1)
+            rendered += try engine.render(frameCount: Self.rate * 3 / 2)
+            let window = Self.rate / 100
+            var worst: Float = 0
+            for start in stride(from: 0, to: 2 * Self.rate, by: window) {
+                worst = max(worst, abs(StreamMeasure.decibels(StreamMeasure.rms(rendered, frames: start..<(start + window)) / level)))
+            }
+            #expect(worst <= 1.5, "level strays \(worst) dB during overlapping crossfades")
+            #expect(abs(StreamMeasure.frequency(rendered, frames: (Self.rate * 7 / 4)..<(2 * Self.rate)) - 800) < 2)
+            #expect(engine.core.withLock { $0.outgoingStreams.isEmpty })
+        }
+    }
+}
