@@ -201,7 +201,7 @@ final class MusicStream {
         var remaining = offsetInQueue
         for range in queue {
             if remaining < range.frameCount {
-                positionInFrames = range.startFrame + remaining
+                positionInFrames = wrapped(range.startFrame + remaining)
                 return
             }
             remaining -= range.frameCount
@@ -222,8 +222,10 @@ final class MusicStream {
         readPosition(offsetInQueue: alState == .stopped ? nil : try source.sampleOffset())
     }
 
+    /// A frame counted on past the loop's end, folded back into the loop.
     private func wrapped(_ frame: Int) -> Int {
-        isLooping && frame >= loopEndFrame ? loopStartFrame : min(frame, frameCount)
+        guard isLooping, frame >= loopEndFrame, loopEndFrame > loopStartFrame else { return min(frame, frameCount) }
+        return loopStartFrame + (frame - loopEndFrame) % (loopEndFrame - loopStartFrame)
     }
 
     /// Decodes into every free buffer and queues it.
@@ -236,13 +238,15 @@ final class MusicStream {
             while filledFrames < bufferFrameCount {
                 let endFrame = isLooping ? loopEndFrame : frameCount
                 if decodeFrame >= endFrame {
-                    guard isLooping, filledFrames == 0, loopEndFrame > loopStartFrame else {
-                        if !isLooping { reachedEnd = true }
+                    guard isLooping, loopEndFrame > loopStartFrame else {
+                        reachedEnd = true
                         break
                     }
+                    // A fill runs on across the seam, so a loop shorter than a buffer still
+                    // fills whole buffers and the queue outlasts the update interval.
                     try decoder.seek(toFrame: loopStartFrame)
                     decodeFrame = loopStartFrame
-                    startFrame = decodeFrame
+                    if filledFrames == 0 { startFrame = decodeFrame }
                 }
                 let wantedFrames = min(bufferFrameCount - filledFrames, endFrame - decodeFrame)
                 let readFrames: Int
