@@ -161,3 +161,81 @@ extension EngineSuites {
         }
     }
 }
+
+extension EngineSuites {
+    /// Edge cases of the stream: pausing mid-crossfade, loops shorter than a buffer, tracks at
+    /// another rate than the output.
+    @Suite struct MusicStreamEdgeTests {
+        static let rate = StreamTone.sampleRate
+        static let exact: Float = 1e-6
+
+        @Test func pauseDuringACrossfadeSilencesBothTracks() throws {
+            let folder = try StreamFixtureFolder()
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: try folder.writeWAV("a.wav", StreamTone.stereo(400, frameCount: 2 * Self.rate)))
+            _ = try engine.render(frameCount: Self.rate / 4)
+            try engine.crossfadeMusic(toPath: try folder.writeWAV("b.wav", StreamTone.stereo(600, frameCount: 2 * Self.rate)), durationSeconds: 1)
+            _ = try engine.render(frameCount: Self.rate / 2)
+            engine.pauseMusic()
+            let paused = try engine.render(frameCount: Self.rate / 2)
+            #expect(StreamMeasure.rms(paused, frames: (Self.rate / 100)..<(Self.rate / 2)) == 0, "the outgoing track plays on while the music is paused")
+            engine.resumeMusic()
+            let resumed = try engine.render(frameCount: Self.rate)
+            // Both come back: the crossfade goes on from its midpoint, the level steady.
+            let level = 0.5 / Float(2).squareRoot()
+            let window = Self.rate / 100
+            for start in stride(from: window, to: Self.rate, by: window) {
+                let decibels = StreamMeasure.decibels(StreamMeasure.rms(resumed, frames: start..<(start + window)) / level)
+                #expect(abs(decibels) <= 1.5, "window at \(start) after resume: \(decibels) dB")
+            }
+            #expect(abs(StreamMeasure.frequency(resumed, frames: (Self.rate * 3 / 4)..<Self.rate) - 600) < 2)
+        }
+
+        @Test(arguments: [2_400, 240, 48])
+        func loopsShorterThanABufferStayExact(loopFrames: Int) throws {
+            let folder = try StreamFixtureFolder()
+            // One or more whole cycles: 20 Hz x loop length... a tone of frequency rate / loopFrames.
+            let track = StreamTone.stereo(Double(Self.rate) / Double(loopFrames), frameCount: loopFrames)
+            let path = try folder.writeWAV("short.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path)
+            let total = Self.rate / 2
+            let rendered = try engine.render(frameCount: total)
+            var worst: Float = 0
+            for frame in 0..<total {
+                for channel in 0..<2 {
+                    worst = max(worst, abs(rendered[2 * frame + channel] - track[2 * (frame % loopFrames) + channel]))
+                }
+            }
+            #expect(worst <= Self.exact, "a \(loopFrames)-frame loop differs from the track by \(worst)")
+            #expect(engine.musicPositionInFrames() == total % loopFrames)
+        }
+
+        @Test func trackAtAnotherRateCountsItsOwnFrames() throws {
+            let folder = try StreamFixtureFolder()
+            let sourceRate = 44_100
+            var track = [Float](repeating: 0, count: 3 * sourceRate * 2)
+            for frame in 0..<(3 * sourceRate) {
+                let value = 0.5 * Float(sin(2 * Double.pi * 441 * Double(frame) / Double(sourceRate)))
+                track[2 * frame] = value
+                track[2 * frame + 1] = value
+            }
+            let path = folder.path("cd.wav")
+            try WAVFileWriter.write(samples: track, format: AudioFormat(sampleRate: sourceRate, channelCount: 2), sampleType: .float32, to: path)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path, isLooping: false)
+            let rendered = try engine.render(frameCount: 2 * Self.rate)
+            let position = try #require(engine.musicPositionInFrames())
+            // Measured: OpenAL Soft 1.19 steps through a resampled source in 12-bit fixed point,
+            // round(44100 / 48000 x 4096) = 3763 per output frame, so the track plays at
+            // 44097.7 Hz: 88195 frames in 2 s, not 88200. The position counts what was played.
+            let fixedPointStep = Int((Double(sourceRate) / Double(Self.rate) * 4096).rounded())
+            #expect(position == 2 * Self.rate * fixedPointStep / 4096, "position \(position) after 2 s of a 44.1 kHz track")
+            #expect(engine.musicDuration()?.sampleRate == sourceRate)
+            #expect(abs(StreamMeasure.frequency(rendered, frames: 0..<(2 * Self.rate)) - 441) < 0.5)
+            // Resampled, the output still has no jump bigger than the tone's own step.
+            let step = StreamMeasure.maximumStep(rendered, channel: 0, frames: 0..<(2 * Self.rate))
+            #expect(step <= 0.5 * Float(2 * Double.pi * 441 / Double(Self.rate)) * 1.01)
+        }
+    }
+}
