@@ -50,7 +50,8 @@ extension SoundEngine {
             if core.canUseAL, let device = core.device {
                 try core.session.withContext(device) { try stream.seek(toFrame: frame) }
             } else {
-                try stream.seek(toFrame: frame)
+                // Interrupted: no AL call; the queue is refilled from the frame when it resumes.
+                try stream.seek(toFrame: frame, canUseAL: false)
             }
         }
     }

@@ -40,6 +40,8 @@ final class MusicStream {
     /// The next frame the decoder reads: how far ahead of the position decoding has got.
     private(set) var decodeFrame: Int
     private var reachedEnd = false
+    /// A seek was made while AL could not be called: the queue still holds the old frames.
+    private var restartsBeforePlay = false
     private var scratch: [Float]
     private let logger: Logger
 
@@ -114,8 +116,11 @@ final class MusicStream {
 
     // MARK: Transport
 
-    /// `alSourcePlay`.
-    func play() throws { try source?.play() }
+    /// `alSourcePlay`, after any refill a seek while interrupted left to do.
+    func play() throws {
+        try prepareToResume()
+        try source?.play()
+    }
     /// `alSourcePause`.
     func pause() throws { try source?.pause() }
     /// The source, for pausing many sources in one call.
@@ -126,16 +131,29 @@ final class MusicStream {
         try source?.setGain(effectiveGain(groupGain: groupGain))
     }
 
-    /// Moves playback to `frame`: the queue is dropped and refilled from there.
-    func seek(toFrame frame: Int) throws {
+    /// Moves playback to `frame`: the queue is dropped and refilled from there. With
+    /// `canUseAL` false (interrupted: no AL call may be made) only the position moves, and the
+    /// queue is refilled from it by ``prepareToResume()``.
+    func seek(toFrame frame: Int, canUseAL: Bool = true) throws {
         guard frame >= 0, frame <= frameCount else {
             throw InterludeError(.invalidArgument, "seek(toFrame: \(frame)): \(path) has \(frameCount) frames")
         }
         positionInFrames = frame
         isFinished = false
         guard source != nil else { return }
+        guard canUseAL else {
+            restartsBeforePlay = true
+            return
+        }
         try restart(atFrame: frame)
         if state == .playing { try play() }
+    }
+
+    /// Refills the queue from the position if a seek was made while AL could not be called.
+    /// Called with the context current, before the source plays again.
+    func prepareToResume() throws {
+        guard restartsBeforePlay, source != nil else { return }
+        try restart(atFrame: positionInFrames)
     }
 
     /// Sets the loop region; an intro before it plays once.
@@ -160,6 +178,7 @@ final class MusicStream {
         try decoder.seek(toFrame: frame)
         decodeFrame = frame
         reachedEnd = false
+        restartsBeforePlay = false
         try refill()
     }
 
@@ -211,7 +230,7 @@ final class MusicStream {
 
     /// Reads the position from OpenAL now (before an interruption or a teardown).
     func syncPosition() throws {
-        guard let source else { return }
+        guard let source, !restartsBeforePlay else { return }
         let alState = try source.state()
         if alState == .stopped, let last = queue.last, try source.processedBufferCount() == queue.count {
             // Starved between updates: every queued frame has played, so the position is the
