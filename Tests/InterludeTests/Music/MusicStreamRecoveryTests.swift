@@ -83,6 +83,24 @@ extension EngineSuites {
             #expect(engine.musicPositionInFrames() == 33_333 + Self.rate / 2)
         }
 
+        @Test func seekWhileInterruptedPlaysFromTheNewFrameAtTheEnd() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamTone.stereo(440, frameCount: 3 * Self.rate)
+            let path = try folder.writeWAV("tone.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path)
+            _ = try engine.render(frameCount: 10_000)
+            engine.beginInterruption()
+            try engine.seekMusic(toFrame: 100_003)
+            #expect(engine.musicPositionInFrames() == 100_003)
+            #expect(Self.isSilent(try engine.render(frameCount: 4_800)))
+            engine.endInterruption(shouldResume: true)
+            let resumed = try engine.render(frameCount: Self.rate / 2)
+            #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: 100_003, frameCount: Self.rate / 2) <= Self.exact)
+            #expect(engine.musicPositionInFrames() == 100_003 + Self.rate / 2)
+            #expect(engine.statistics.internalErrorCount == 0)
+        }
+
         @Test func crossfadeDuringAnInterruptionStartsTheNewTrackAtTheEnd() throws {
             let folder = try StreamFixtureFolder()
             let first = try folder.writeWAV("a.wav", StreamTone.stereo(400, frameCount: 2 * Self.rate))
