@@ -187,6 +187,60 @@ extension EngineSuites {
         static let rate = StreamTone.sampleRate
         static let exact: Float = 1e-6
 
+        @Test func oggLoopRegionMatchesOggdecAcrossTheSeam() throws {
+            let folder = try StreamFixtureFolder()
+            var source = StreamTone.sine(frequencies: [330, 495], amplitude: 0.4, frameCount: 2 * Self.rate)
+            var noise = SystemRandomNumberGenerator()
+            for index in source.indices { source[index] += Float.random(in: -0.05...0.05, using: &noise) }
+            let ogg = try folder.encodeOgg(wavPath: try folder.writeWAV("source.wav", source, sampleType: .int16), name: "loop.ogg")
+            let reference = try folder.oggdecInt16(ogg)
+            let engine = try SoundEngine.streamTestEngine()
+            // A loop region that starts and ends off any page or packet boundary.
+            let region = 12_345..<(2 * Self.rate - 777)
+            try engine.playMusic(path: ogg, loopRegion: region)
+            let total = region.upperBound + 2 * region.count + 1_000
+            let rendered = try engine.render(frameCount: total)
+            var worst = 0
+            var worstFrame = 0
+            for frame in 0..<total {
+                let trackFrame = frame < region.upperBound ? frame : region.lowerBound + (frame - region.upperBound) % region.count
+                for channel in 0..<2 {
+                    let difference = abs(Int(PCMConversion.int16(fromFloat: rendered[2 * frame + channel])) - Int(reference[2 * trackFrame + channel]))
+                    if difference > worst { worst = difference; worstFrame = frame }
+                }
+            }
+            #expect(worst <= 1, "output frame \(worstFrame) differs from oggdec by \(worst) LSB")
+            #expect(engine.musicPositionInFrames() == region.lowerBound + 1_000)
+        }
+
+        @Test func seekToTheEndOfALoopingTrackWrapsToItsStart() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamTone.stereo(480, frameCount: Self.rate)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: try folder.writeWAV("loop.wav", track))
+            _ = try engine.render(frameCount: 1_000)
+            try engine.seekMusic(toFrame: Self.rate)
+            #expect(engine.musicPositionInFrames() == 0)
+            let rendered = try engine.render(frameCount: 4_800)
+            #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 0, frameCount: 4_800) <= Self.exact)
+        }
+
+        @Test func fileThatIsNotAudioThrowsNamingIt() throws {
+            let folder = try StreamFixtureFolder()
+            let path = folder.path("notes.ogg")
+            try Data("these are not the pages you are looking for".utf8).write(to: URL(fileURLWithPath: path))
+            let track = StreamTone.stereo(480, frameCount: Self.rate)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: try folder.writeWAV("theme.wav", track))
+            _ = try engine.render(frameCount: 1_000)
+            let error = try #require(throws: InterludeError.self) { try engine.playMusic(path: path) }
+            #expect([.unsupportedFormat, .corruptData].contains(error.code))
+            #expect(error.message.contains(path))
+            // The track that was playing is not replaced by one that failed to open.
+            let rendered = try engine.render(frameCount: 4_800)
+            #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 1_000, frameCount: 4_800) <= Self.exact)
+        }
+
         @Test func pauseDuringACrossfadeSilencesBothTracks() throws {
             let folder = try StreamFixtureFolder()
             let engine = try SoundEngine.streamTestEngine()
