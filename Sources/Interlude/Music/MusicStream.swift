@@ -18,6 +18,10 @@ final class MusicStream {
     /// The region that repeats when looping: an intro before `loopStartFrame` plays once.
     private(set) var loopStartFrame: Int
     private(set) var loopEndFrame: Int
+    /// The loop region when it is not the whole track (an intro plays before it), else nil.
+    var loopRegion: Range<Int>? {
+        loopStartFrame == 0 && loopEndFrame == frameCount ? nil : loopStartFrame..<loopEndFrame
+    }
     var state: PlayState
     /// The gain the game asked for.
     var gain: Float

@@ -311,3 +311,34 @@ extension EngineSuites {
         }
     }
 }
+
+extension EngineSuites {
+    /// What a snapshot keeps of a streamed track.
+    @Suite struct MusicSnapshotTests {
+        @Test func snapshotKeepsTheLoopRegionAndPosition() throws {
+            let folder = try StreamFixtureFolder()
+            let rate = StreamTone.sampleRate
+            let path = try folder.writeWAV("intro-loop.wav", StreamTone.stereo(480, frameCount: 2 * rate))
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path, loopRegion: (rate / 2)..<(2 * rate))
+            try engine.playMusic(path: path, channel: .ambience)
+            _ = try engine.render(frameCount: 2 * rate + 1_000)
+            let snapshot = try engine.snapshot()
+            let music = try #require(snapshot.tracks.first { $0.channel == .music })
+            #expect(music.loopRegion == (rate / 2)..<(2 * rate))
+            #expect(music.positionInFrames == rate / 2 + 1_000)
+            let ambience = try #require(snapshot.tracks.first { $0.channel == .ambience })
+            #expect(ambience.loopRegion == nil)
+            #expect(ambience.positionInFrames == 1_000)
+            // Round trip, and a snapshot written before loopRegion existed still reads.
+            let saved = folder.path("state.json")
+            try snapshot.write(to: saved)
+            #expect(try Snapshot.read(from: saved) == snapshot)
+            let old = try String(contentsOfFile: saved, encoding: .utf8)
+                .replacingOccurrences(of: #""loopRegion" : \[\s*\d+,\s*\d+\s*\],"#, with: "", options: .regularExpression)
+            #expect(!old.contains("loopRegion"))
+            try old.write(toFile: saved, atomically: true, encoding: .utf8)
+            #expect(try Snapshot.read(from: saved).tracks.allSatisfy { $0.loopRegion == nil })
+        }
+    }
+}
