@@ -145,6 +145,24 @@ extension EngineSuites {
             #expect(engine.musicPositionInFrames() == Self.rate)
         }
 
+        @Test func pausedTrackStaysPausedThroughDeviceLossThenResumesAtItsFrame() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamTone.stereo(440, frameCount: 3 * Self.rate)
+            let path = try folder.writeWAV("tone.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path)
+            _ = try engine.render(frameCount: 21_111)
+            engine.pauseMusic()
+            engine.disconnectDevice()
+            _ = try engine.render(frameCount: 4_800)
+            try engine.reconnectDevice()
+            #expect(Self.isSilent(try engine.render(frameCount: 4_800)), "a paused track played after the device came back")
+            #expect(engine.musicPositionInFrames() == 21_111)
+            engine.resumeMusic()
+            let resumed = try engine.render(frameCount: 9_600)
+            #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: 21_111, frameCount: 9_600) <= Self.exact)
+        }
+
         @Test func musicGroupGainScalesOnlyTheSoundtrack() throws {
             let folder = try StreamFixtureFolder()
             let music = StreamTone.stereo(400, amplitude: 0.3, frameCount: 2 * Self.rate)

@@ -225,6 +225,9 @@ extension EngineSuites {
             #expect(abs(StreamMeasure.frequency(rendered, frames: tail) - 1000) < 2)
             // Before the damage the music played (300 Hz plus the voice).
             #expect(StreamMeasure.rms(rendered, frames: 0..<Self.rate) > 0.3)
+            // The error is kept until the channel plays another track.
+            try engine.playMusic(path: try folder.writeWAV("next.wav", StreamTone.stereo(300, frameCount: Self.rate)))
+            #expect(engine.musicError() == nil)
         }
 
         @Test func musicAndAmbienceStreamTogether() throws {
