@@ -21,12 +21,20 @@ extension EngineCore {
             if let crossfadeSeconds, crossfadeSeconds > 0, session.state.isActive, previous.state == .playing {
                 previous.fade = Fade(startGain: previous.fade?.gain ?? 1, targetGain: 0, durationSeconds: crossfadeSeconds, curve: .equalPower)
                 previous.stopsWhenFadeEnds = true
+                // A crossfade that cuts into another: what is still fading out on the channel
+                // falls along the same curve from where it is, so the outgoing tracks keep their
+                // power ratio and, with the incoming one, the total stays at 1.
+                for outgoing in outgoingStreams where outgoing.channel == channel && outgoing.stopsWhenFadeEnds
+                    && outgoing.state == .playing {
+                    outgoing.fade = Fade(startGain: outgoing.fade?.gain ?? 1, targetGain: 0, durationSeconds: crossfadeSeconds, curve: .equalPower)
+                }
                 outgoingStreams.append(previous)
             } else {
                 release(previous)
             }
         }
         streams[channel] = stream
+        streamErrors[channel] = nil
         if session.state.isActive {
             withAL(command) { device in
                 try stream.attach(to: device, groupGain: groups.effectiveGain(of: channel.groupIndex))
@@ -51,33 +59,47 @@ extension EngineCore {
         }
     }
 
-    /// Pauses the channel's track. Tracked while interrupted: it stays silent at the end.
+    /// The tracks still fading out on `channel`: the outgoing side of a crossfade, a fade-out.
+    /// (A track released while interrupted has a finished fade and is not among them.)
+    private func fadingOut(on channel: StreamChannel) -> [MusicStream] {
+        outgoingStreams.filter { $0.channel == channel && !($0.fade?.isFinished ?? true) }
+    }
+
+    /// Pauses the channel's track, and what it is crossfading away from. Tracked while
+    /// interrupted: they stay silent at the end.
     func pauseStream(_ channel: StreamChannel, command: String) {
         guard let stream = streams[channel], stream.state != .paused else { return }
+        let pausing = [stream] + fadingOut(on: channel).filter { $0.state != .paused }
         if session.state.isActive {
             withAL(command) { _ in
-                try stream.pause()
-                try stream.syncPosition()
+                for stream in pausing {
+                    try stream.pause()
+                    try stream.syncPosition()
+                }
             }
         } else {
             emit(.commandDeferred(command: command))
         }
-        stream.state = .paused
+        for stream in pausing { stream.state = .paused }
     }
 
-    /// Resumes the channel's track where it was. Tracked while interrupted: it plays at the end.
+    /// Resumes the channel's track where it was, with any crossfade it was paused in. Tracked
+    /// while interrupted: it plays at the end.
     func resumeStream(_ channel: StreamChannel, command: String) {
         guard let stream = streams[channel], stream.state != .playing else { return }
+        let resuming = [stream] + fadingOut(on: channel).filter { $0.state == .paused }
         if session.state.isActive {
-            stream.state = .playing
             withAL(command) { device in
-                if !stream.isAttached {
-                    try stream.attach(to: device, groupGain: groups.effectiveGain(of: channel.groupIndex))
+                for stream in resuming {
+                    stream.state = .playing
+                    if !stream.isAttached {
+                        try stream.attach(to: device, groupGain: groups.effectiveGain(of: channel.groupIndex))
+                    }
+                    try stream.play()
                 }
-                try stream.play()
             }
         } else if stream.state != .pendingStart {
-            stream.state = .pendingStart
+            for stream in resuming { stream.state = .pendingStart }
             emit(.commandDeferred(command: command))
         }
     }
@@ -87,6 +109,10 @@ extension EngineCore {
         try Validate.seconds(fadeOutSeconds, "fadeOut", in: command)
         guard let stream = streams.removeValue(forKey: channel) else { return }
         if !session.state.isActive { emit(.commandDeferred(command: command)) }
+        // A crossfade paused with the track ends with it: its fade would never finish.
+        for outgoing in fadingOut(on: channel) where outgoing.state != .playing {
+            outgoing.fade = Fade(startGain: 0, targetGain: 0, durationSeconds: 0, curve: .linear)
+        }
         if fadeOutSeconds > 0, session.state.isActive, stream.state == .playing {
             stream.fade = Fade(startGain: stream.fade?.gain ?? 1, targetGain: 0, durationSeconds: fadeOutSeconds, curve: .equalPower)
             stream.stopsWhenFadeEnds = true
@@ -124,6 +150,7 @@ extension EngineCore {
                 outgoingStreams.remove(at: index)
             }
             for (channel, stream) in streams where stream.isFinished {
+                if let error = stream.decodeError { streamErrors[channel] = error }
                 try stream.detach(from: device)
                 streams[channel] = nil
             }

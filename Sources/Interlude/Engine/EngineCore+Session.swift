@@ -104,6 +104,7 @@ extension EngineCore {
                     try stream.attach(to: device, groupGain: groups.effectiveGain(of: stream.channel.groupIndex))
                 } else {
                     try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.groupIndex))
+                    try stream.prepareToResume()
                 }
                 stream.state = .playing
                 if let source = stream.alSource { sourcesToPlay.append(source) }

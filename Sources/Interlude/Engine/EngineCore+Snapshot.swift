@@ -7,7 +7,7 @@ extension EngineCore {
         let tracks = streams.values.sorted { $0.channel.rawValue < $1.channel.rawValue }.map { stream in
             Snapshot.Track(path: stream.path, channel: stream.channel, positionInFrames: stream.positionInFrames,
                            isLooping: stream.isLooping, gain: stream.gain,
-                           wasPlaying: stream.state != .paused)
+                           wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion)
         }
         let loopingVoices = liveVoices.filter { $0.parameters.isLooping && !$0.isSystemSound }.map { voice in
             Snapshot.LoopingVoice(soundPath: voice.sound.name, parameters: voice.parameters,

@@ -1,7 +1,7 @@
 extension EngineCore {
     /// One tick: completions, positions, stream refills, fades, device checks and reopening.
     func update(elapsedSeconds: Double, now: ContinuousClock.Instant) {
-        guard !isShutDown else { return }
+        guard !isShutDown, !suspendsUpdatesForTesting else { return }
         if let device, session.state.isActive {
             if !device.isLoopback && !device.isConnected {
                 loseDevice(isReachable: false)

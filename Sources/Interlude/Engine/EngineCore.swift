@@ -46,6 +46,9 @@ final class EngineCore: @unchecked Sendable {
     var streams: [StreamChannel: MusicStream] = [:]
     /// Streams on their way out: fading out, or replaced while interrupted.
     var outgoingStreams: [MusicStream] = []
+    /// The decode error that ended each channel's last track, kept after the track is released
+    /// so the game can still read it; cleared when the channel plays another track.
+    var streamErrors: [StreamChannel: InterludeError] = [:]
 
     // World
     var listener = Listener()
@@ -66,6 +69,9 @@ final class EngineCore: @unchecked Sendable {
     var lastUpdateInstant: ContinuousClock.Instant?
     var nextReopenInstant: ContinuousClock.Instant?
     var reopenBackoffSeconds = 0.1
+    /// Tests only: while true, ``update(elapsedSeconds:now:)`` does nothing, so an offline render
+    /// keeps mixing with no stream refills (how the starvation tests stall the updates).
+    var suspendsUpdatesForTesting = false
 
     /// Events for the game, delivered after the lock is released.
     var pendingEvents: [SessionEvent] = []

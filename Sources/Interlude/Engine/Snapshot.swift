@@ -13,6 +13,10 @@ public struct Snapshot: Codable, Sendable, Equatable {
         public var gain: Float
         /// It was playing, or held by an interruption (and so would have resumed).
         public var wasPlaying: Bool
+        /// The frames that repeat, when the track had an intro before its loop
+        /// (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:)``);
+        /// nil when the whole track loops. Absent in snapshots written before it existed.
+        public var loopRegion: Range<Int>? = nil
     }
 
     /// A looping voice as it was.

@@ -50,7 +50,8 @@ extension SoundEngine {
             if core.canUseAL, let device = core.device {
                 try core.session.withContext(device) { try stream.seek(toFrame: frame) }
             } else {
-                try stream.seek(toFrame: frame)
+                // Interrupted: no AL call; the queue is refilled from the frame when it resumes.
+                try stream.seek(toFrame: frame, canUseAL: false)
             }
         }
     }
@@ -76,8 +77,9 @@ extension SoundEngine {
         }
     }
 
-    /// The error that ended the track early (a corrupt page mid-stream), if any. Any thread.
+    /// The error that ended the track early (a corrupt page mid-stream), if any; kept after the
+    /// track has ended, until the channel plays another. Any thread.
     public func musicError(channel: StreamChannel = .music) -> InterludeError? {
-        core.withLock { $0.streams[channel]?.decodeError }
+        core.withLock { $0.streams[channel]?.decodeError ?? $0.streamErrors[channel] }
     }
 }

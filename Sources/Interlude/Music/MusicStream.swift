@@ -18,6 +18,10 @@ final class MusicStream {
     /// The region that repeats when looping: an intro before `loopStartFrame` plays once.
     private(set) var loopStartFrame: Int
     private(set) var loopEndFrame: Int
+    /// The loop region when it is not the whole track (an intro plays before it), else nil.
+    var loopRegion: Range<Int>? {
+        loopStartFrame == 0 && loopEndFrame == frameCount ? nil : loopStartFrame..<loopEndFrame
+    }
     var state: PlayState
     /// The gain the game asked for.
     var gain: Float
@@ -37,8 +41,11 @@ final class MusicStream {
     private var source: ALSource?
     private var freeBuffers: [ALBuffer] = []
     private var queue: [QueuedRange] = []
-    private var decodeFrame: Int
+    /// The next frame the decoder reads: how far ahead of the position decoding has got.
+    private(set) var decodeFrame: Int
     private var reachedEnd = false
+    /// A seek was made while AL could not be called: the queue still holds the old frames.
+    private var restartsBeforePlay = false
     private var scratch: [Float]
     private let logger: Logger
 
@@ -113,8 +120,11 @@ final class MusicStream {
 
     // MARK: Transport
 
-    /// `alSourcePlay`.
-    func play() throws { try source?.play() }
+    /// `alSourcePlay`, after any refill a seek while interrupted left to do.
+    func play() throws {
+        try prepareToResume()
+        try source?.play()
+    }
     /// `alSourcePause`.
     func pause() throws { try source?.pause() }
     /// The source, for pausing many sources in one call.
@@ -125,16 +135,29 @@ final class MusicStream {
         try source?.setGain(effectiveGain(groupGain: groupGain))
     }
 
-    /// Moves playback to `frame`: the queue is dropped and refilled from there.
-    func seek(toFrame frame: Int) throws {
+    /// Moves playback to `frame`: the queue is dropped and refilled from there. With
+    /// `canUseAL` false (interrupted: no AL call may be made) only the position moves, and the
+    /// queue is refilled from it by ``prepareToResume()``.
+    func seek(toFrame frame: Int, canUseAL: Bool = true) throws {
         guard frame >= 0, frame <= frameCount else {
             throw InterludeError(.invalidArgument, "seek(toFrame: \(frame)): \(path) has \(frameCount) frames")
         }
         positionInFrames = frame
         isFinished = false
         guard source != nil else { return }
+        guard canUseAL else {
+            restartsBeforePlay = true
+            return
+        }
         try restart(atFrame: frame)
         if state == .playing { try play() }
+    }
+
+    /// Refills the queue from the position if a seek was made while AL could not be called.
+    /// Called with the context current, before the source plays again.
+    func prepareToResume() throws {
+        guard restartsBeforePlay, source != nil else { return }
+        try restart(atFrame: positionInFrames)
     }
 
     /// Sets the loop region; an intro before it plays once.
@@ -159,6 +182,7 @@ final class MusicStream {
         try decoder.seek(toFrame: frame)
         decodeFrame = frame
         reachedEnd = false
+        restartsBeforePlay = false
         try refill()
     }
 
@@ -200,7 +224,7 @@ final class MusicStream {
         var remaining = offsetInQueue
         for range in queue {
             if remaining < range.frameCount {
-                positionInFrames = range.startFrame + remaining
+                positionInFrames = wrapped(range.startFrame + remaining)
                 return
             }
             remaining -= range.frameCount
@@ -210,13 +234,21 @@ final class MusicStream {
 
     /// Reads the position from OpenAL now (before an interruption or a teardown).
     func syncPosition() throws {
-        guard let source else { return }
+        guard let source, !restartsBeforePlay else { return }
         let alState = try source.state()
+        if alState == .stopped, let last = queue.last, try source.processedBufferCount() == queue.count {
+            // Starved between updates: every queued frame has played, so the position is the
+            // queue's end (the buffers are still queued until the next update unqueues them).
+            positionInFrames = wrapped(last.startFrame + last.frameCount)
+            return
+        }
         readPosition(offsetInQueue: alState == .stopped ? nil : try source.sampleOffset())
     }
 
+    /// A frame counted on past the loop's end, folded back into the loop.
     private func wrapped(_ frame: Int) -> Int {
-        isLooping && frame >= loopEndFrame ? loopStartFrame : min(frame, frameCount)
+        guard isLooping, frame >= loopEndFrame, loopEndFrame > loopStartFrame else { return min(frame, frameCount) }
+        return loopStartFrame + (frame - loopEndFrame) % (loopEndFrame - loopStartFrame)
     }
 
     /// Decodes into every free buffer and queues it.
@@ -229,13 +261,15 @@ final class MusicStream {
             while filledFrames < bufferFrameCount {
                 let endFrame = isLooping ? loopEndFrame : frameCount
                 if decodeFrame >= endFrame {
-                    guard isLooping, filledFrames == 0, loopEndFrame > loopStartFrame else {
-                        if !isLooping { reachedEnd = true }
+                    guard isLooping, loopEndFrame > loopStartFrame else {
+                        reachedEnd = true
                         break
                     }
+                    // A fill runs on across the seam, so a loop shorter than a buffer still
+                    // fills whole buffers and the queue outlasts the update interval.
                     try decoder.seek(toFrame: loopStartFrame)
                     decodeFrame = loopStartFrame
-                    startFrame = decodeFrame
+                    if filledFrames == 0 { startFrame = decodeFrame }
                 }
                 let wantedFrames = min(bufferFrameCount - filledFrames, endFrame - decodeFrame)
                 let readFrames: Int

@@ -1,0 +1,362 @@
+import Foundation
+import Testing
+@testable import Interlude
+
+extension EngineSuites {
+    /// The soundtrack through seeks, track ends, interruptions and device loss: positions are the
+    /// engine's own, and playback picks up sample for sample where it left off.
+    @Suite struct MusicStreamRecoveryTests {
+        static let rate = StreamTone.sampleRate
+        static let exact: Float = 1e-6
+
+        static func isSilent(_ samples: [Float]) -> Bool { samples.allSatisfy { $0 == 0 } }
+
+        @Test func seekPlaysFromTheFrame() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamTone.stereo(437, frameCount: 3 * Self.rate)
+            let path = try folder.writeWAV("tone.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path, isLooping: false)
+            _ = try engine.render(frameCount: 1_000)
+            try engine.seekMusic(toFrame: 70_001)
+            #expect(engine.musicPositionInFrames() == 70_001)
+            let rendered = try engine.render(frameCount: Self.rate / 2)
+            #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 70_001, frameCount: Self.rate / 2) <= Self.exact)
+            // Seeking while paused: the resume starts at the new frame.
+            engine.pauseMusic()
+            try engine.seekMusic(toFrame: 5)
+            #expect(Self.isSilent(try engine.render(frameCount: 4_800)))
+            #expect(engine.musicPositionInFrames() == 5)
+            engine.resumeMusic()
+            let resumed = try engine.render(frameCount: 4_800)
+            #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: 5, frameCount: 4_800) <= Self.exact)
+            let error = try #require(throws: InterludeError.self) { try engine.seekMusic(toFrame: 3 * Self.rate + 1) }
+            #expect(error.code == .invalidArgument)
+        }
+
+        @Test func oneShotTrackEndsAndReleasesItsObjects() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamTone.stereo(500, frameCount: Self.rate)
+            let path = try folder.writeWAV("tone.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            let baseline = engine.statistics
+            try engine.playMusic(path: path, isLooping: false)
+            let rendered = try engine.render(frameCount: Self.rate * 3 / 2)
+            #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 0, frameCount: Self.rate) <= Self.exact)
+            #expect(Self.isSilent(Array(rendered[(2 * Self.rate)...])))
+            #expect(engine.musicPositionInFrames() == nil)
+            #expect(!engine.isMusicPlaying())
+            #expect(engine.musicError() == nil)
+            let after = engine.statistics
+            #expect(after.alSourceCount == baseline.alSourceCount)
+            #expect(after.alBufferCount == baseline.alBufferCount)
+        }
+
+        @Test func loopRegionOutsideTheTrackThrows() throws {
+            let folder = try StreamFixtureFolder()
+            let path = try folder.writeWAV("tone.wav", StreamTone.stereo(500, frameCount: Self.rate))
+            let engine = try SoundEngine.streamTestEngine()
+            let baseline = engine.statistics
+            for region in [0..<(Self.rate + 1), 100..<100] {
+                let error = try #require(throws: InterludeError.self) { try engine.playMusic(path: path, loopRegion: region) }
+                #expect(error.code == .invalidArgument)
+                #expect(error.message.contains(path))
+            }
+            #expect(engine.musicPositionInFrames() == nil)
+            #expect(engine.statistics.alSourceCount == baseline.alSourceCount)
+            #expect(engine.statistics.alBufferCount == baseline.alBufferCount)
+        }
+
+        @Test func interruptionResumesAtTheSavedFrame() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamTone.stereo(440, frameCount: 3 * Self.rate)
+            let path = try folder.writeWAV("tone.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path)
+            _ = try engine.render(frameCount: 33_333)
+            engine.beginInterruption(reason: .other)
+            #expect(Self.isSilent(try engine.render(frameCount: Self.rate / 3)))
+            #expect(engine.musicPositionInFrames() == 33_333)
+            engine.endInterruption(shouldResume: true)
+            let resumed = try engine.render(frameCount: Self.rate / 2)
+            #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: 33_333, frameCount: Self.rate / 2) <= Self.exact)
+            #expect(engine.musicPositionInFrames() == 33_333 + Self.rate / 2)
+        }
+
+        @Test func seekWhileInterruptedPlaysFromTheNewFrameAtTheEnd() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamTone.stereo(440, frameCount: 3 * Self.rate)
+            let path = try folder.writeWAV("tone.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path)
+            _ = try engine.render(frameCount: 10_000)
+            engine.beginInterruption()
+            try engine.seekMusic(toFrame: 100_003)
+            #expect(engine.musicPositionInFrames() == 100_003)
+            #expect(Self.isSilent(try engine.render(frameCount: 4_800)))
+            engine.endInterruption(shouldResume: true)
+            let resumed = try engine.render(frameCount: Self.rate / 2)
+            #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: 100_003, frameCount: Self.rate / 2) <= Self.exact)
+            #expect(engine.musicPositionInFrames() == 100_003 + Self.rate / 2)
+            #expect(engine.statistics.internalErrorCount == 0)
+        }
+
+        @Test func crossfadeDuringAnInterruptionStartsTheNewTrackAtTheEnd() throws {
+            let folder = try StreamFixtureFolder()
+            let first = try folder.writeWAV("a.wav", StreamTone.stereo(400, frameCount: 2 * Self.rate))
+            let secondTrack = StreamTone.stereo(600, frameCount: 2 * Self.rate)
+            let second = try folder.writeWAV("b.wav", secondTrack)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: first)
+            _ = try engine.render(frameCount: 10_000)
+            engine.beginInterruption()
+            try engine.crossfadeMusic(toPath: second, durationSeconds: 1)
+            #expect(Self.isSilent(try engine.render(frameCount: 10_000)))
+            engine.endInterruption(shouldResume: true)
+            let resumed = try engine.render(frameCount: Self.rate * 3 / 2)
+            // The first track was replaced while silent: only the second sounds, fading in from its start.
+            #expect(abs(StreamMeasure.frequency(resumed, frames: Self.rate..<(Self.rate * 3 / 2)) - 600) < 2)
+            #expect(StreamMeasure.maximumDifference(resumed, from: Self.rate + Self.rate / 100, secondTrack,
+                                                    from: Self.rate + Self.rate / 100, frameCount: Self.rate / 4) <= Self.exact)
+            #expect(engine.core.withLock { $0.outgoingStreams.isEmpty })
+        }
+
+        @Test func deviceLossKeepsTheTrackPosition() throws {
+            let folder = try StreamFixtureFolder()
+            let intro = StreamTone.stereo(1000, frameCount: Self.rate / 2)
+            let loop = StreamTone.stereo(300, frameCount: Self.rate)
+            let track = intro + loop
+            let path = try folder.writeWAV("intro-loop.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path, loopRegion: (Self.rate / 2)..<(Self.rate * 3 / 2))
+            // 2 s: the intro, then 1.5 s of a 1 s loop: 0.5 s into its second pass.
+            _ = try engine.render(frameCount: 2 * Self.rate)
+            let lostAt = Self.rate
+            #expect(engine.musicPositionInFrames() == lostAt)
+            engine.disconnectDevice()
+            #expect(Self.isSilent(try engine.render(frameCount: Self.rate / 4)))
+            #expect(engine.musicPositionInFrames() == lostAt)
+            try engine.reconnectDevice()
+            let resumed = try engine.render(frameCount: Self.rate)
+            // From frame 48000 of the track: to the loop's end, then the loop again, not the intro.
+            let toEnd = Self.rate / 2
+            #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: lostAt, frameCount: toEnd) <= Self.exact)
+            #expect(StreamMeasure.maximumDifference(resumed, from: toEnd, track, from: Self.rate / 2, frameCount: toEnd) <= Self.exact)
+            #expect(engine.musicPositionInFrames() == Self.rate)
+        }
+
+        @Test func pausedTrackStaysPausedThroughDeviceLossThenResumesAtItsFrame() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamTone.stereo(440, frameCount: 3 * Self.rate)
+            let path = try folder.writeWAV("tone.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path)
+            _ = try engine.render(frameCount: 21_111)
+            engine.pauseMusic()
+            engine.disconnectDevice()
+            _ = try engine.render(frameCount: 4_800)
+            try engine.reconnectDevice()
+            #expect(Self.isSilent(try engine.render(frameCount: 4_800)), "a paused track played after the device came back")
+            #expect(engine.musicPositionInFrames() == 21_111)
+            engine.resumeMusic()
+            let resumed = try engine.render(frameCount: 9_600)
+            #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: 21_111, frameCount: 9_600) <= Self.exact)
+        }
+
+        @Test func musicGroupGainScalesOnlyTheSoundtrack() throws {
+            let folder = try StreamFixtureFolder()
+            let music = StreamTone.stereo(400, amplitude: 0.3, frameCount: 2 * Self.rate)
+            let ambience = StreamTone.stereo(1500, amplitude: 0.3, frameCount: 2 * Self.rate)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.setGroupGain(0.5, of: "music")
+            try engine.playMusic(path: try folder.writeWAV("music.wav", music))
+            try engine.playMusic(path: try folder.writeWAV("ambience.wav", ambience), channel: .ambience)
+            let rendered = try engine.render(frameCount: Self.rate / 2)
+            let expected = zip(music, ambience).map { 0.5 * $0 + $1 }
+            #expect(StreamMeasure.maximumDifference(rendered, from: 0, expected, from: 0, frameCount: Self.rate / 2) <= 1e-5)
+        }
+
+        @Test func crossfadeInterruptingACrossfadeKeepsTheLevel() throws {
+            let folder = try StreamFixtureFolder()
+            let engine = try SoundEngine.streamTestEngine()
+            let level = StreamMeasure.rms(StreamTone.stereo(400, frameCount: Self.rate), frames: 0..<Self.rate)
+            try engine.playMusic(path: try folder.writeWAV("a.wav", StreamTone.stereo(400, frameCount: 2 * Self.rate)))
+            _ = try engine.render(frameCount: Self.rate / 2)
+            try engine.crossfadeMusic(toPath: try folder.writeWAV("b.wav", StreamTone.stereo(600, frameCount: 2 * Self.rate)), durationSeconds: 1)
+            var rendered = try engine.render(frameCount: Self.rate / 2)
+            try engine.crossfadeMusic(toPath: try folder.writeWAV("c.wav", StreamTone.stereo(800, frameCount: 2 * Self.rate)), durationSeconds: 1)
+            rendered += try engine.render(frameCount: Self.rate * 3 / 2)
+            let window = Self.rate / 100
+            var worst: Float = 0
+            for start in stride(from: 0, to: 2 * Self.rate, by: window) {
+                worst = max(worst, abs(StreamMeasure.decibels(StreamMeasure.rms(rendered, frames: start..<(start + window)) / level)))
+            }
+            #expect(worst <= 1.5, "level strays \(worst) dB during overlapping crossfades")
+            #expect(abs(StreamMeasure.frequency(rendered, frames: (Self.rate * 7 / 4)..<(2 * Self.rate)) - 800) < 2)
+            #expect(engine.core.withLock { $0.outgoingStreams.isEmpty })
+        }
+    }
+}
+
+extension EngineSuites {
+    /// Edge cases of the stream: pausing mid-crossfade, loops shorter than a buffer, tracks at
+    /// another rate than the output.
+    @Suite struct MusicStreamEdgeTests {
+        static let rate = StreamTone.sampleRate
+        static let exact: Float = 1e-6
+
+        @Test func oggLoopRegionMatchesOggdecAcrossTheSeam() throws {
+            let folder = try StreamFixtureFolder()
+            var source = StreamTone.sine(frequencies: [330, 495], amplitude: 0.4, frameCount: 2 * Self.rate)
+            var noise = SystemRandomNumberGenerator()
+            for index in source.indices { source[index] += Float.random(in: -0.05...0.05, using: &noise) }
+            let ogg = try folder.encodeOgg(wavPath: try folder.writeWAV("source.wav", source, sampleType: .int16), name: "loop.ogg")
+            let reference = try folder.oggdecInt16(ogg)
+            let engine = try SoundEngine.streamTestEngine()
+            // A loop region that starts and ends off any page or packet boundary.
+            let region = 12_345..<(2 * Self.rate - 777)
+            try engine.playMusic(path: ogg, loopRegion: region)
+            let total = region.upperBound + 2 * region.count + 1_000
+            let rendered = try engine.render(frameCount: total)
+            var worst = 0
+            var worstFrame = 0
+            for frame in 0..<total {
+                let trackFrame = frame < region.upperBound ? frame : region.lowerBound + (frame - region.upperBound) % region.count
+                for channel in 0..<2 {
+                    let difference = abs(Int(PCMConversion.int16(fromFloat: rendered[2 * frame + channel])) - Int(reference[2 * trackFrame + channel]))
+                    if difference > worst { worst = difference; worstFrame = frame }
+                }
+            }
+            #expect(worst <= 1, "output frame \(worstFrame) differs from oggdec by \(worst) LSB")
+            #expect(engine.musicPositionInFrames() == region.lowerBound + 1_000)
+        }
+
+        @Test func seekToTheEndOfALoopingTrackWrapsToItsStart() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamTone.stereo(480, frameCount: Self.rate)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: try folder.writeWAV("loop.wav", track))
+            _ = try engine.render(frameCount: 1_000)
+            try engine.seekMusic(toFrame: Self.rate)
+            #expect(engine.musicPositionInFrames() == 0)
+            let rendered = try engine.render(frameCount: 4_800)
+            #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 0, frameCount: 4_800) <= Self.exact)
+        }
+
+        @Test func fileThatIsNotAudioThrowsNamingIt() throws {
+            let folder = try StreamFixtureFolder()
+            let path = folder.path("notes.ogg")
+            try Data("these are not the pages you are looking for".utf8).write(to: URL(fileURLWithPath: path))
+            let track = StreamTone.stereo(480, frameCount: Self.rate)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: try folder.writeWAV("theme.wav", track))
+            _ = try engine.render(frameCount: 1_000)
+            let error = try #require(throws: InterludeError.self) { try engine.playMusic(path: path) }
+            #expect([.unsupportedFormat, .corruptData].contains(error.code))
+            #expect(error.message.contains(path))
+            // The track that was playing is not replaced by one that failed to open.
+            let rendered = try engine.render(frameCount: 4_800)
+            #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 1_000, frameCount: 4_800) <= Self.exact)
+        }
+
+        @Test func pauseDuringACrossfadeSilencesBothTracks() throws {
+            let folder = try StreamFixtureFolder()
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: try folder.writeWAV("a.wav", StreamTone.stereo(400, frameCount: 2 * Self.rate)))
+            _ = try engine.render(frameCount: Self.rate / 4)
+            try engine.crossfadeMusic(toPath: try folder.writeWAV("b.wav", StreamTone.stereo(600, frameCount: 2 * Self.rate)), durationSeconds: 1)
+            _ = try engine.render(frameCount: Self.rate / 2)
+            engine.pauseMusic()
+            let paused = try engine.render(frameCount: Self.rate / 2)
+            #expect(StreamMeasure.rms(paused, frames: (Self.rate / 100)..<(Self.rate / 2)) == 0, "the outgoing track plays on while the music is paused")
+            engine.resumeMusic()
+            let resumed = try engine.render(frameCount: Self.rate)
+            // Both come back: the crossfade goes on from its midpoint, the level steady.
+            let level = 0.5 / Float(2).squareRoot()
+            let window = Self.rate / 100
+            for start in stride(from: window, to: Self.rate, by: window) {
+                let decibels = StreamMeasure.decibels(StreamMeasure.rms(resumed, frames: start..<(start + window)) / level)
+                #expect(abs(decibels) <= 1.5, "window at \(start) after resume: \(decibels) dB")
+            }
+            #expect(abs(StreamMeasure.frequency(resumed, frames: (Self.rate * 3 / 4)..<Self.rate) - 600) < 2)
+        }
+
+        @Test(arguments: [2_400, 240, 48])
+        func loopsShorterThanABufferStayExact(loopFrames: Int) throws {
+            let folder = try StreamFixtureFolder()
+            // One or more whole cycles: 20 Hz x loop length... a tone of frequency rate / loopFrames.
+            let track = StreamTone.stereo(Double(Self.rate) / Double(loopFrames), frameCount: loopFrames)
+            let path = try folder.writeWAV("short.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path)
+            let total = Self.rate / 2
+            let rendered = try engine.render(frameCount: total)
+            var worst: Float = 0
+            for frame in 0..<total {
+                for channel in 0..<2 {
+                    worst = max(worst, abs(rendered[2 * frame + channel] - track[2 * (frame % loopFrames) + channel]))
+                }
+            }
+            #expect(worst <= Self.exact, "a \(loopFrames)-frame loop differs from the track by \(worst)")
+            #expect(engine.musicPositionInFrames() == total % loopFrames)
+        }
+
+        @Test func trackAtAnotherRateCountsItsOwnFrames() throws {
+            let folder = try StreamFixtureFolder()
+            let sourceRate = 44_100
+            var track = [Float](repeating: 0, count: 3 * sourceRate * 2)
+            for frame in 0..<(3 * sourceRate) {
+                let value = 0.5 * Float(sin(2 * Double.pi * 441 * Double(frame) / Double(sourceRate)))
+                track[2 * frame] = value
+                track[2 * frame + 1] = value
+            }
+            let path = folder.path("cd.wav")
+            try WAVFileWriter.write(samples: track, format: AudioFormat(sampleRate: sourceRate, channelCount: 2), sampleType: .float32, to: path)
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path, isLooping: false)
+            let rendered = try engine.render(frameCount: 2 * Self.rate)
+            let position = try #require(engine.musicPositionInFrames())
+            // Measured: OpenAL Soft 1.19 steps through a resampled source in 12-bit fixed point,
+            // round(44100 / 48000 x 4096) = 3763 per output frame, so the track plays at
+            // 44097.7 Hz: 88195 frames in 2 s, not 88200. The position counts what was played.
+            let fixedPointStep = Int((Double(sourceRate) / Double(Self.rate) * 4096).rounded())
+            #expect(position == 2 * Self.rate * fixedPointStep / 4096, "position \(position) after 2 s of a 44.1 kHz track")
+            #expect(engine.musicDuration()?.sampleRate == sourceRate)
+            #expect(abs(StreamMeasure.frequency(rendered, frames: 0..<(2 * Self.rate)) - 441) < 0.5)
+            // Resampled, the output still has no jump bigger than the tone's own step.
+            let step = StreamMeasure.maximumStep(rendered, channel: 0, frames: 0..<(2 * Self.rate))
+            #expect(step <= 0.5 * Float(2 * Double.pi * 441 / Double(Self.rate)) * 1.01)
+        }
+    }
+}
+
+extension EngineSuites {
+    /// What a snapshot keeps of a streamed track.
+    @Suite struct MusicSnapshotTests {
+        @Test func snapshotKeepsTheLoopRegionAndPosition() throws {
+            let folder = try StreamFixtureFolder()
+            let rate = StreamTone.sampleRate
+            let path = try folder.writeWAV("intro-loop.wav", StreamTone.stereo(480, frameCount: 2 * rate))
+            let engine = try SoundEngine.streamTestEngine()
+            try engine.playMusic(path: path, loopRegion: (rate / 2)..<(2 * rate))
+            try engine.playMusic(path: path, channel: .ambience)
+            _ = try engine.render(frameCount: 2 * rate + 1_000)
+            let snapshot = try engine.snapshot()
+            let music = try #require(snapshot.tracks.first { $0.channel == .music })
+            #expect(music.loopRegion == (rate / 2)..<(2 * rate))
+            #expect(music.positionInFrames == rate / 2 + 1_000)
+            let ambience = try #require(snapshot.tracks.first { $0.channel == .ambience })
+            #expect(ambience.loopRegion == nil)
+            #expect(ambience.positionInFrames == 1_000)
+            // Round trip, and a snapshot written before loopRegion existed still reads.
+            let saved = folder.path("state.json")
+            try snapshot.write(to: saved)
+            #expect(try Snapshot.read(from: saved) == snapshot)
+            let old = try String(contentsOfFile: saved, encoding: .utf8)
+                .replacingOccurrences(of: #""loopRegion" : \[\s*\d+,\s*\d+\s*\],"#, with: "", options: .regularExpression)
+            #expect(!old.contains("loopRegion"))
+            try old.write(toFile: saved, atomically: true, encoding: .utf8)
+            #expect(try Snapshot.read(from: saved).tracks.allSatisfy { $0.loopRegion == nil })
+        }
+    }
+}
