@@ -15,7 +15,9 @@ extension EngineCore {
                 try serviceStreams(elapsedSeconds: elapsedSeconds)
             }
             groups.isDirty = false
-        } else if device == nil {
+        } else if device == nil && !configuration.output.isOffline {
+            // Offline, the device comes back only when asked (reconnectDevice): a render must
+            // not depend on the wall clock.
             retryReopenIfDue(now: now)
         }
     }

@@ -8,16 +8,29 @@ public final class SceneDirector {
     private var sounds: [String: Sound] = [:]
     private var voices: [String: VoiceHandle] = [:]
 
-    /// Loads every sound of the scene (in name order, so the first failure is always the same)
-    /// and sets the scene's listener. Errors name the scene file and the sound.
+    /// Loads the sounds the scene plays as voices (in name order, so the first failure is always
+    /// the same) and checks the ones it only streams as music by opening them: a streamed track
+    /// is never decoded whole. Sets the scene's listener. Errors name the scene file and the sound.
     public init(scene: Scene, sceneName: String, engine: SoundEngine) throws {
         self.scene = scene
         self.sceneName = sceneName
         self.engine = engine
+        var voiceSounds: Set<String> = []
+        for event in scene.events {
+            switch event.action {
+            case .play(let play): voiceSounds.insert(play.sound)
+            case .systemSound(let sound): voiceSounds.insert(sound)
+            default: break
+            }
+        }
         for name in scene.sounds.keys.sorted() {
             let path = scene.sounds[name]!
             do {
-                sounds[name] = try engine.loadSound(path: path)
+                if voiceSounds.contains(name) {
+                    sounds[name] = try engine.loadSound(path: path)
+                } else {
+                    _ = try DecoderFactory.open(path: path)
+                }
             } catch let error as InterludeError {
                 throw InterludeError(error.code, "\(sceneName): sound \"\(name)\": \(error.message)")
             }
