@@ -44,6 +44,11 @@ let package = Package(
             dependencies: ["Interlude"],
             exclude: []
         ),
+        .target(name: "ExampleSupport", dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],
+                path: "examples/ExampleSupport"),
+        .executableTarget(name: "Positional", dependencies: ["ExampleSupport", "Interlude"], path: "examples/Positional"),
+        .executableTarget(name: "Streaming", dependencies: ["ExampleSupport", "Interlude"], path: "examples/Streaming"),
+        .executableTarget(name: "Interruptions", dependencies: ["ExampleSupport", "Interlude"], path: "examples/Interruptions"),
         .executableTarget(
             name: "Showcase",
             dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],

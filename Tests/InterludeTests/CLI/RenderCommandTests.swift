@@ -4,53 +4,11 @@ import Testing
 /// `interlude` end to end, as a subprocess: render, info and play. No device is opened in this
 /// process, so these suites need not nest in ``EngineSuites``.
 @Suite struct RenderCommandTests {
-    struct Run {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-        var wasKilled: Bool
-    }
-
-    /// The `interlude` built next to the running test binary (same scratch path and configuration).
-    static func executable() throws -> URL {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first {
-            let binary = URL(fileURLWithPath: first).resolvingSymlinksInPath()
-            // .../debug/InterludePackageTests.xctest (a file on Linux, a bundle on macOS).
-            candidates.append(binary.deletingLastPathComponent().appendingPathComponent("interlude"))
-            candidates.append(binary.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("interlude"))
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("interlude"))
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent("interlude"))
-        let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return try #require(found, "interlude executable not found; looked at \(candidates.map(\.path))")
-    }
+    typealias Run = ProductProcess.Run
 
     /// Runs `interlude` with `arguments`; kills it after `limitSeconds` (a hang guard).
     static func run(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:], limitSeconds: Double = 60) throws -> Run {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        if let folder { process.currentDirectoryURL = folder }
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "INTERLUDE_LOG_LEVEL")
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let deadline = Date().addingTimeInterval(limitSeconds)
-        var wasKilled = false
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        while process.isRunning {
-            if Date() > deadline { process.terminate(); wasKilled = true; break }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-                   standardError: String(decoding: errorData, as: UTF8.self), wasKilled: wasKilled)
+        try ProductProcess.run("interlude", arguments, in: folder, environment: environment, limitSeconds: limitSeconds)
     }
 
     /// A fresh, empty folder.
