@@ -41,8 +41,15 @@ let package = Package(
         ),
         .testTarget(
             name: "InterludeTests",
-            dependencies: ["Interlude"],
+            // COpenAL: the session tests read alcGetCurrentContext() directly.
+            dependencies: ["Interlude", "COpenAL"],
             exclude: []
+        ),
+        // Launched by JobControlTests: an engine on the null backend that handles Ctrl-Z.
+        .executableTarget(
+            name: "JobControlProbe",
+            dependencies: ["Interlude"],
+            path: "Tests/JobControlProbe"
         ),
         .executableTarget(
             name: "AssetGenerator",

@@ -1,0 +1,53 @@
+// JobControlProbe: launched by JobControlTests. Opens an engine on OpenAL Soft's null backend
+// with job control handled, streams the sweep (the path is the only argument) as music, and
+// prints every session event and the music position as JSON lines on standard output, flushed
+// line by line, every 100 ms for the number of seconds given as the second argument.
+import Foundation
+import Interlude
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let seconds = Double(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: JobControlProbe <track> <seconds>\n".utf8))
+    exit(2)
+}
+
+func emit(_ fields: [String: Any]) {
+    guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else { return }
+    FileHandle.standardOutput.write(data + Data("\n".utf8))
+}
+
+func uptimeMilliseconds() -> Int {
+    Int(ProcessInfo.processInfo.systemUptime * 1000)
+}
+
+do {
+    var configuration = SoundEngine.Configuration(output: .null)
+    configuration.handlesJobControl = true
+    configuration.mediaRole = nil
+    let engine = try SoundEngine(configuration: configuration)
+    engine.setSessionEventHandler { event in
+        var fields: [String: Any] = ["t": uptimeMilliseconds()]
+        switch event {
+        case .began(let reason): fields["event"] = "began"; fields["reason"] = reason.rawValue
+        case .ended(let shouldResume, let resumed):
+            fields["event"] = "ended"; fields["shouldResume"] = shouldResume; fields["music"] = resumed.music
+        case .musicSuspended(let position): fields["event"] = "musicSuspended"; fields["positionInFrames"] = position
+        case .musicResumed(let position): fields["event"] = "musicResumed"; fields["positionInFrames"] = position
+        default: fields["event"] = "\(event)"
+        }
+        emit(fields)
+    }
+    try engine.playMusic(path: arguments[1])
+    emit(["event": "ready", "pid": Int(getpid()), "t": uptimeMilliseconds()])
+    let ticks = Int(seconds * 10)
+    for _ in 0..<ticks {
+        Thread.sleep(forTimeInterval: 0.1)
+        emit(["event": "position", "positionInFrames": engine.musicPositionInFrames() ?? -1,
+              "state": engine.sessionState.isActive ? "active" : "interrupted", "t": uptimeMilliseconds()])
+    }
+    engine.shutdown()
+    exit(0)
+} catch {
+    FileHandle.standardError.write(Data("JobControlProbe: \(error)\n".utf8))
+    exit(1)
+}
