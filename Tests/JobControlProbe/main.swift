@@ -11,13 +11,16 @@ guard arguments.count == 3, let seconds = Double(arguments[2]) else {
     exit(2)
 }
 
-func emit(_ fields: [String: Any]) {
-    guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else { return }
-    FileHandle.standardOutput.write(data + Data("\n".utf8))
-}
+enum Probe {
+    /// One JSON line on standard output, written at once (FileHandle does not buffer).
+    static func emit(_ fields: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else { return }
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
 
-func uptimeMilliseconds() -> Int {
-    Int(ProcessInfo.processInfo.systemUptime * 1000)
+    static func uptimeMilliseconds() -> Int {
+        Int(ProcessInfo.processInfo.systemUptime * 1000)
+    }
 }
 
 do {
@@ -26,7 +29,7 @@ do {
     configuration.mediaRole = nil
     let engine = try SoundEngine(configuration: configuration)
     engine.setSessionEventHandler { event in
-        var fields: [String: Any] = ["t": uptimeMilliseconds()]
+        var fields: [String: Any] = ["t": Probe.uptimeMilliseconds()]
         switch event {
         case .began(let reason): fields["event"] = "began"; fields["reason"] = reason.rawValue
         case .ended(let shouldResume, let resumed):
@@ -35,15 +38,15 @@ do {
         case .musicResumed(let position): fields["event"] = "musicResumed"; fields["positionInFrames"] = position
         default: fields["event"] = "\(event)"
         }
-        emit(fields)
+        Probe.emit(fields)
     }
     try engine.playMusic(path: arguments[1])
-    emit(["event": "ready", "pid": Int(getpid()), "t": uptimeMilliseconds()])
+    Probe.emit(["event": "ready", "pid": Int(getpid()), "t": Probe.uptimeMilliseconds()])
     let ticks = Int(seconds * 10)
     for _ in 0..<ticks {
         Thread.sleep(forTimeInterval: 0.1)
-        emit(["event": "position", "positionInFrames": engine.musicPositionInFrames() ?? -1,
-              "state": engine.sessionState.isActive ? "active" : "interrupted", "t": uptimeMilliseconds()])
+        Probe.emit(["event": "position", "positionInFrames": engine.musicPositionInFrames() ?? -1,
+              "state": engine.sessionState.isActive ? "active" : "interrupted", "t": Probe.uptimeMilliseconds()])
     }
     engine.shutdown()
     exit(0)

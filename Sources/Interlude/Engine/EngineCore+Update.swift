@@ -8,8 +8,8 @@ extension EngineCore {
                 return
             }
             groups.advance(bySeconds: elapsedSeconds)
-            withAL("update") { _ in
-                try serviceVoices()
+            withAL("update") { device in
+                try serviceVoices(on: device)
                 if groups.isDirty {
                     for voice in liveVoices { try applyParameters(of: voice) }
                 }

@@ -29,8 +29,10 @@ extension EngineCore {
     }
 
     /// Ends a voice: its handle goes stale and its source is freed (at once when active,
-    /// otherwise when the session is active again).
-    func removeVoice(_ voice: Voice) {
+    /// otherwise when the session is active again). `isInsideAL`: the caller already holds the
+    /// context (an update), so the source is released by the caller rather than through a second
+    /// `withAL`, which would take the process-wide context lock twice.
+    func removeVoice(_ voice: Voice, isInsideAL: Bool = false) {
         let slot = voice.handle.slot
         guard voiceSlots[slot] === voice else { return }
         voiceSlots[slot] = nil
@@ -40,7 +42,9 @@ extension EngineCore {
         if let source = voice.source {
             voice.source = nil
             sourcesToRelease.append(source)
-            withAL("stop") { device in try releaseDeferredSources(on: device) }
+            if !isInsideAL {
+                withAL("stop") { device in try releaseDeferredSources(on: device) }
+            }
         }
     }
 
@@ -194,14 +198,15 @@ extension EngineCore {
 
     /// Reads every playing voice's offset into the engine's own position, and ends one-shots
     /// that have finished.
-    func serviceVoices() throws {
+    func serviceVoices(on device: ALDevice) throws {
         for case let voice? in voiceSlots {
             guard let source = voice.source, voice.state == .playing else { continue }
             if try source.state() == .stopped {
-                removeVoice(voice)
+                removeVoice(voice, isInsideAL: true)
             } else {
                 voice.positionInFrames = try source.sampleOffset()
             }
         }
+        try releaseDeferredSources(on: device)
     }
 }

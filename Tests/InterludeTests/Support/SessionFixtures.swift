@@ -163,3 +163,53 @@ extension SessionEvent {
         }
     }
 }
+
+/// A scene rendered in memory: its samples and its log, parsed.
+struct SessionSceneRender {
+    let samples: [Float]
+    let channelCount: Int
+    let sampleRate: Int
+    let logLines: [String]
+    /// Each log line as a dictionary.
+    let log: [[String: Any]]
+
+    /// Parses `json` (sound paths absolute) and renders it through SceneRenderer.
+    init(json: String) throws {
+        let scene = try SceneParser.parse(data: Data(json.utf8), sceneFolder: SessionAssets.root, fileName: "session-scene.json")
+        var samples: [Float] = []
+        let result = try SceneRenderer(scene: scene, sceneName: "session-scene.json").render { block in
+            samples.append(contentsOf: block)
+        }
+        self.samples = samples
+        self.channelCount = scene.channelCount
+        self.sampleRate = scene.sampleRate
+        self.logLines = result.logLines
+        self.log = try result.logLines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    func frame(_ seconds: Double) -> Int { Int((seconds * Double(sampleRate)).rounded()) }
+
+    func isExactlySilent(_ frames: Range<Int>) -> Bool {
+        samples[frames.lowerBound * channelCount..<frames.upperBound * channelCount].allSatisfy { $0 == 0 }
+    }
+
+    func rms(_ frames: Range<Int>) -> Double {
+        let slice = samples[frames.lowerBound * channelCount..<frames.upperBound * channelCount]
+        return (slice.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, slice.count))).squareRoot()
+    }
+
+    func sweepSeconds(at frames: Range<Int>) -> Double {
+        SessionSignal.sweepSeconds(channel0Of: samples, channelCount: channelCount, frames: frames, sampleRate: sampleRate)
+    }
+
+    /// The session log lines (not the played events) as (frame, event, line).
+    var sessionLines: [(frame: Int, event: String, fields: [String: Any])] {
+        log.compactMap { line in
+            guard line["do"] == nil || line["event"] as? String == "commandDeferred" || line["event"] as? String == "commandDropped",
+                  let frame = line["frame"] as? Int, let event = line["event"] as? String else { return nil }
+            return (frame, event, line)
+        }
+    }
+}
