@@ -25,6 +25,7 @@ extension EngineSuites {
             case begin, end(shouldResume: Bool), activate
             case playOneShot, playLooping, stop(Int), pause(Int), resume(Int), systemSound
             case musicPlay, musicPause, musicResume, musicStop
+            case deviceLost, deviceRestored
 
             var description: String {
                 switch self {
@@ -41,12 +42,14 @@ extension EngineSuites {
                 case .musicPause: "music.pause"
                 case .musicResume: "music.resume"
                 case .musicStop: "music.stop"
+                case .deviceLost: "device.lost"
+                case .deviceRestored: "device.restored"
                 }
             }
 
             static func random(voiceCount: Int, using generator: inout SeededGenerator) -> Operation {
                 let voice = Int.random(in: 0..<max(1, voiceCount), using: &generator)
-                switch Int.random(in: 0..<16, using: &generator) {
+                switch Int.random(in: 0..<18, using: &generator) {
                 case 0, 1: return .begin
                 case 2, 3: return .end(shouldResume: Bool.random(using: &generator))
                 case 4: return .activate
@@ -60,6 +63,8 @@ extension EngineSuites {
                 case 12: return .musicPause
                 case 13: return .musicResume
                 case 14: return .musicStop
+                case 15: return .deviceLost
+                case 16: return .deviceRestored
                 default: return .begin
                 }
             }
@@ -70,6 +75,8 @@ extension EngineSuites {
             enum State { case playing, paused, held, pending, gone }
             let policy: ResumePolicy
             var isInterrupted = false
+            /// Interrupted by a device loss: only a restore ends it.
+            var isLost = false
             var music = State.gone
             var voices: [(isLooping: Bool, state: State)] = []
             var systemSoundsPlaying = 0
@@ -83,15 +90,19 @@ extension EngineSuites {
             mutating func apply(_ operation: Operation) {
                 switch operation {
                 case .begin:
-                    guard !isInterrupted else { return }
-                    isInterrupted = true
-                    if music == .playing { music = .held }
-                    for index in voices.indices where voices[index].state == .playing { voices[index].state = .held }
-                    systemSoundsPlaying = 0
+                    hold()
                 case .end(let shouldResume):
-                    end(resumesHeld: policy == .alwaysResume || shouldResume)
+                    if !isLost { end(resumesHeld: policy == .alwaysResume || shouldResume) }
                 case .activate:
-                    end(resumesHeld: true)
+                    if !isLost { end(resumesHeld: true) }
+                case .deviceLost:
+                    hold()
+                    isLost = true
+                case .deviceRestored:
+                    if isLost {
+                        isLost = false
+                        end(resumesHeld: true)
+                    }
                 case .playOneShot:
                     voices.append((false, isInterrupted ? .gone : .playing))
                 case .playLooping:
@@ -113,6 +124,14 @@ extension EngineSuites {
                 case .musicStop:
                     music = .gone
                 }
+            }
+
+            private mutating func hold() {
+                guard !isInterrupted else { return }
+                isInterrupted = true
+                if music == .playing { music = .held }
+                for index in voices.indices where voices[index].state == .playing { voices[index].state = .held }
+                systemSoundsPlaying = 0
             }
 
             private func resumed(_ state: State) -> State {
@@ -153,7 +172,7 @@ extension EngineSuites {
             try writer.finish()
         }
 
-        @Test("10,000 random sequences of interruptions and commands keep to the rules")
+        @Test("10,000 random sequences of interruptions, device losses and commands keep to the rules")
         func randomSequences() throws {
             let folder = try SessionAssets.temporaryFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -221,6 +240,8 @@ extension EngineSuites {
                 case .musicPause: engine.pauseMusic()
                 case .musicResume: engine.resumeMusic()
                 case .musicStop: try engine.stopMusic()
+                case .deviceLost: engine.disconnectDevice()
+                case .deviceRestored: if model.isLost { try engine.reconnectDevice() }
                 }
                 model.apply(operation)
 
@@ -259,10 +280,12 @@ extension EngineSuites {
             }
 
             // Stop everything: only pooled sources and the two sounds' buffers may remain.
+            if model.isLost { try engine.reconnectDevice() }
             engine.activate()
             for handle in handles { engine.stop(handle) }
             try engine.stopMusic()
             _ = try engine.render(frameCount: 160)
+            check(engine.sessionState == .active, "not active after the final restore and activate")
             let (device, pooled) = engine.core.withLock { ($0.device, $0.freeSources.count) }
             let statistics = engine.statistics
             check(statistics.voiceCount == 0, "voices left: \(statistics.voiceCount)")
