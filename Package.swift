@@ -41,7 +41,8 @@ let package = Package(
         ),
         .testTarget(
             name: "InterludeTests",
-            dependencies: ["Interlude"],
+            // COpenAL: the session tests read alcGetCurrentContext() directly.
+            dependencies: ["Interlude", "COpenAL"],
             exclude: []
         ),
         .target(name: "ExampleSupport", dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],
@@ -53,6 +54,12 @@ let package = Package(
             name: "Showcase",
             dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],
             path: "examples/Showcase"
+        ),
+        // Launched by JobControlTests: an engine on the null backend that handles Ctrl-Z.
+        .executableTarget(
+            name: "JobControlProbe",
+            dependencies: ["Interlude"],
+            path: "Tests/JobControlProbe"
         ),
         .executableTarget(
             name: "AssetGenerator",

@@ -2,17 +2,20 @@ extension EngineCore {
     /// Starts a streamed track on `channel`, replacing any. The file is opened now, so a missing
     /// or bad file throws here, naming it. While interrupted it starts when the session is active.
     func playStream(path: String, channel: StreamChannel, isLooping: Bool, gain: Float, fadeInSeconds: Double,
-                    loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String) throws {
+                    loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String,
+                    startFrame: Int = 0, startsPaused: Bool = false) throws {
         try Validate.gain(gain, in: command)
         try Validate.seconds(fadeInSeconds, "fadeIn", in: command)
         if let crossfadeSeconds { try Validate.seconds(crossfadeSeconds, "duration", in: command) }
         let decoder = try DecoderFactory.open(path: path)
         let stream = MusicStream(path: path, decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
-                                 state: session.state.isActive ? .playing : .pendingStart,
+                                 state: startsPaused ? .paused : session.state.isActive ? .playing : .pendingStart,
                                  bufferCount: configuration.streamBufferCount,
                                  bufferSeconds: configuration.streamBufferSeconds,
                                  loopRegion: nil, logger: logger)
         if let loopRegion { try stream.setLoopRegion(loopRegion) }
+        // Not attached yet: this only sets the frame the queue is first filled from.
+        if startFrame != 0 { try stream.seek(toFrame: startFrame) }
         let fadeSeconds = crossfadeSeconds ?? fadeInSeconds
         if fadeSeconds > 0 {
             stream.fade = Fade(startGain: 0, targetGain: 1, durationSeconds: fadeSeconds, curve: .equalPower)
@@ -38,9 +41,9 @@ extension EngineCore {
         if session.state.isActive {
             withAL(command) { device in
                 try stream.attach(to: device, groupGain: groups.effectiveGain(of: channel.groupIndex))
-                try stream.play()
+                if stream.state == .playing { try stream.play() }
             }
-        } else {
+        } else if !startsPaused {
             emit(.commandDeferred(command: command))
         }
     }

@@ -55,8 +55,10 @@ extension EngineCore {
     /// Starts a new voice. While interrupted, a looping voice is deferred to the end and a
     /// one-shot is dropped (its handle is already stale). When every real source is taken, the
     /// voice takes the source of the least important real voice if it matters more, and is
-    /// virtual otherwise.
-    func play(_ sound: Sound, parameters: VoiceParameters, isSystemSound: Bool, command: String) throws -> VoiceHandle {
+    /// virtual otherwise. `startFrame` and `startsPaused` serve snapshot restores: a paused
+    /// voice gets its source on its first resume.
+    func play(_ sound: Sound, parameters: VoiceParameters, isSystemSound: Bool, command: String,
+              startFrame: Int = 0, startsPaused: Bool = false) throws -> VoiceHandle {
         guard sound.engineID == engineID, sounds[sound.id] != nil else {
             throw InterludeError(.foreignObject, "\(command): \(sound.name) was not loaded by this engine, or was unloaded")
         }
@@ -73,9 +75,14 @@ extension EngineCore {
             return handle
         }
         let voice = Voice(handle: handle, sound: sound, parameters: parameters, groupIndex: groups.index(of: parameters.group),
-                          state: session.state.isActive ? .playing : .pendingStart, isSystemSound: isSystemSound)
+                          state: startsPaused ? .paused : session.state.isActive ? .playing : .pendingStart,
+                          isSystemSound: isSystemSound)
+        voice.positionInFrames = max(0, startFrame) % max(1, sound.frameCount)
         voiceSlots[handle.slot] = voice
         liveVoiceCount += 1
+        if startsPaused {
+            return handle
+        }
         if session.state.isActive {
             withAL(command) { device in try admit(voice, on: device) }
         } else {

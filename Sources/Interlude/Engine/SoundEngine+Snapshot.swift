@@ -1,0 +1,54 @@
+extension SoundEngine {
+    /// Puts back what a ``Snapshot`` saved, so a game picks up where the player left off: the
+    /// listener, the group gains, each track at its saved frame (playing if it was playing or
+    /// held by an interruption, otherwise loaded and paused there) and each looping voice at its
+    /// frame (its sound loaded again from its path).
+    ///
+    /// Restoring does not stop what already plays: call it on a fresh engine. Each track and
+    /// voice is restored on its own: one that fails (a file gone since the snapshot was saved, a
+    /// frame past the end of a shorter file) is skipped, the rest are restored, and then the call
+    /// throws an error with the first failure's code whose message names every item that could
+    /// not be restored. A missing or corrupt snapshot file is ``Snapshot/read(from:)``'s
+    /// `.badSnapshot`: the game then starts fresh. Any thread.
+    public func restore(_ snapshot: Snapshot) throws {
+        var failures: [InterludeError] = []
+        func attempt(_ body: () throws -> Void) {
+            do {
+                try body()
+            } catch let error as InterludeError {
+                failures.append(error)
+            } catch {
+                failures.append(InterludeError(.invalidArgument, "\(error)"))
+            }
+        }
+        attempt { try setListener(snapshot.listener) }
+        for (group, gain) in snapshot.groupGains.sorted(by: { $0.key < $1.key }) {
+            attempt { try setGroupGain(gain, of: group) }
+        }
+        for track in snapshot.tracks {
+            attempt {
+                try withCore("restore(\(track.path))") { core in
+                    try core.playStream(path: track.path, channel: track.channel, isLooping: track.isLooping,
+                                        gain: track.gain, fadeInSeconds: 0, loopRegion: nil, crossfadeSeconds: nil,
+                                        command: "music.play", startFrame: track.positionInFrames,
+                                        startsPaused: !track.wasPlaying)
+                }
+            }
+        }
+        var loaded: [String: Sound] = [:]
+        for voice in snapshot.loopingVoices {
+            attempt {
+                let sound = try loaded[voice.soundPath] ?? loadSound(path: voice.soundPath)
+                loaded[voice.soundPath] = sound
+                _ = try withCore("restore(\(voice.soundPath))") { core in
+                    try core.play(sound, parameters: voice.parameters, isSystemSound: false, command: "play",
+                                  startFrame: voice.positionInFrames, startsPaused: !voice.wasPlaying)
+                }
+            }
+        }
+        if let first = failures.first {
+            let list = failures.map(\.message).joined(separator: "; ")
+            throw InterludeError(first.code, "restore: \(failures.count) item(s) not restored: \(list)")
+        }
+    }
+}

@@ -1,0 +1,397 @@
+import Foundation
+import Testing
+@testable import Interlude
+
+/// SCENARIO.md rules 2 to 5, sample by sample through the loopback device (48 kHz stereo).
+extension EngineSuites {
+    @Suite struct InterruptionRuleTests {
+        /// 50 ms windows for reading the sweep's frequency.
+        static let window = 2_400
+
+        /// Plays the sweep, interrupts at 1 s, ends at 1.5 s; returns the rig and the frames.
+        private func interruptedSweep(policy: ResumePolicy, shouldResume: Bool)
+            throws -> (rig: SessionRig, beginFrame: Int, endFrame: Int, positionBefore: Int?, positionAfter: Int?) {
+            let rig = try SessionRig(policy: policy)
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            try rig.render(seconds: 1.0)
+            let positionBefore = rig.engine.musicPositionInFrames()
+            let beginFrame = rig.frame
+            rig.engine.beginInterruption(reason: .call)
+            #expect(SessionRig.noContextIsCurrent)
+            #expect(!rig.engineContextIsCurrent)
+            try rig.render(seconds: 0.5)
+            let endFrame = rig.frame
+            rig.engine.endInterruption(shouldResume: shouldResume)
+            #expect(rig.engineContextIsCurrent)
+            let positionAfter = rig.engine.musicPositionInFrames()
+            return (rig, beginFrame, endFrame, positionBefore, positionAfter)
+        }
+
+        /// Resume error in ms: the sweep's time just after the end less its time at the begin.
+        private func resumeErrorMilliseconds(_ rig: SessionRig, beginFrame: Int, endFrame: Int) -> Double {
+            let before = rig.sweepSeconds(at: beginFrame - Self.window..<beginFrame) + Double(Self.window) / Double(rig.sampleRate)
+            let after = rig.sweepSeconds(at: endFrame..<endFrame + Self.window)
+            return (after - before) * 1000
+        }
+
+        @Test("Rule 2 and 3: exact zeros while interrupted, the soundtrack resumes within 5 ms", arguments: [
+            (ResumePolicy.alwaysResume, false), (.alwaysResume, true), (.honorShouldResume, true),
+        ])
+        func silenceThenResume(policy: ResumePolicy, shouldResume: Bool) throws {
+            let (rig, beginFrame, endFrame, before, after) = try interruptedSweep(policy: policy, shouldResume: shouldResume)
+            try rig.render(seconds: 0.5)
+            #expect(rig.isExactlySilent(beginFrame..<endFrame))
+            #expect(before != nil && before == after)
+            #expect(rig.engine.isMusicPlaying())
+            let error = resumeErrorMilliseconds(rig, beginFrame: beginFrame, endFrame: endFrame)
+            print("resume error (\(policy), shouldResume \(shouldResume)): \(error) ms")
+            #expect(abs(error) < 5, "resumed \(error) ms away from where it stopped")
+            // Position sanity: the sweep's time at the end frame is the tracked position.
+            let tracked = Double(after ?? 0) / Double(SessionAssets.sweepSampleRate)
+            #expect(abs(rig.sweepSeconds(at: endFrame..<endFrame + Self.window) - tracked) < 0.005)
+            let events = rig.takeEvents()
+            #expect(events.contains(.began(reason: .call)))
+            #expect(events.contains(.musicSuspended(positionInFrames: before ?? -1)))
+            #expect(events.contains(.musicResumed(positionInFrames: after ?? -1)))
+            #expect(events.contains(.ended(shouldResume: shouldResume, resumed: ResumeSummary(music: true, voiceCount: 0))))
+            #expect(rig.engine.statistics.internalErrorCount == 0)
+        }
+
+        @Test("Rule 3: honorShouldResume with shouldResume false resumes nothing until resumeMusic / resume")
+        func honorShouldResumeFalseWaits() throws {
+            let rig = try SessionRig(policy: .honorShouldResume)
+            let tone = try rig.engine.loadSound(path: SessionAssets.tone440)
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            let voice = try rig.engine.play(tone, parameters: VoiceParameters(position: nil, gain: 0.01, isLooping: true))
+            try rig.render(seconds: 1.0)
+            let position = rig.engine.musicPositionInFrames()
+            rig.engine.beginInterruption(reason: .call)
+            try rig.render(seconds: 0.2)
+            rig.engine.endInterruption(shouldResume: false)
+            let waited = try rig.render(seconds: 0.5)
+            #expect(rig.isExactlySilent(waited))
+            #expect(!rig.engine.isMusicPlaying())
+            #expect(!rig.engine.isPlaying(voice))
+            #expect(rig.engine.musicPositionInFrames() == position)
+            #expect(rig.takeEvents().contains(.ended(shouldResume: false, resumed: ResumeSummary(music: false, voiceCount: 0))))
+            try rig.engine.setGroupGain(0, of: "sfx") // only the music, for the frequency
+            rig.engine.resumeMusic()
+            let resumedFrame = rig.frame
+            try rig.render(seconds: 0.3)
+            #expect(rig.engine.isMusicPlaying())
+            let expected = Double(position ?? 0) / Double(SessionAssets.sweepSampleRate)
+            let error = (rig.sweepSeconds(at: resumedFrame..<resumedFrame + Self.window) - expected) * 1000
+            print("resumeMusic after honorShouldResume/false: \(error) ms from the saved frame")
+            #expect(abs(error) < 5)
+            try rig.engine.stopMusic()
+            try rig.engine.setGroupGain(1, of: "sfx")
+            rig.engine.resume(voice)
+            let voiceFrames = try rig.render(seconds: 0.2)
+            #expect(rig.engine.isPlaying(voice))
+            #expect(rig.rms(voiceFrames) > 0.001)
+        }
+
+        // MARK: Rule 4: tracked commands
+
+        @Test("Rule 4: music.pause during the interruption: the soundtrack does not resume", arguments: ResumePolicy.allCases)
+        func musicPauseDuring(policy: ResumePolicy) throws {
+            let rig = try SessionRig(policy: policy)
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            try rig.render(seconds: 0.5)
+            let position = rig.engine.musicPositionInFrames()
+            rig.engine.beginInterruption()
+            rig.engine.pauseMusic()
+            try rig.render(seconds: 0.2)
+            rig.engine.endInterruption(shouldResume: true)
+            let after = try rig.render(seconds: 0.5)
+            #expect(rig.isExactlySilent(after))
+            #expect(!rig.engine.isMusicPlaying())
+            #expect(rig.engine.musicPositionInFrames() == position)
+            #expect(rig.takeEvents().contains(.commandDeferred(command: "music.pause")))
+        }
+
+        @Test("Rule 4: music.stop during the interruption: the soundtrack does not resume", arguments: ResumePolicy.allCases)
+        func musicStopDuring(policy: ResumePolicy) throws {
+            let rig = try SessionRig(policy: policy)
+            let baseSources = rig.engine.statistics.alSourceCount
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            try rig.render(seconds: 0.5)
+            rig.engine.beginInterruption()
+            try rig.engine.stopMusic()
+            try rig.render(seconds: 0.2)
+            rig.engine.endInterruption(shouldResume: true)
+            let after = try rig.render(seconds: 0.5)
+            #expect(rig.isExactlySilent(after))
+            #expect(!rig.engine.isMusicPlaying())
+            #expect(rig.engine.musicPositionInFrames() == nil)
+            #expect(rig.engine.statistics.alSourceCount == baseSources)
+            #expect(rig.takeEvents().contains(.commandDeferred(command: "music.stop")))
+        }
+
+        @Test("Rule 4: music.play during the interruption plays from the end on, whatever the end says",
+              arguments: [(ResumePolicy.alwaysResume, false), (.honorShouldResume, false), (.honorShouldResume, true)])
+        func musicPlayDuring(policy: ResumePolicy, shouldResume: Bool) throws {
+            let rig = try SessionRig(policy: policy)
+            try rig.render(seconds: 0.2)
+            rig.engine.beginInterruption()
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            let during = try rig.render(seconds: 0.5)
+            #expect(rig.isExactlySilent(during))
+            #expect(rig.engine.musicPositionInFrames() == 0)
+            let endFrame = rig.frame
+            rig.engine.endInterruption(shouldResume: shouldResume)
+            try rig.render(seconds: 0.5)
+            #expect(rig.engine.isMusicPlaying())
+            let startError = rig.sweepSeconds(at: endFrame..<endFrame + Self.window) * 1000
+            print("music.play during (\(policy), \(shouldResume)): started \(startError) ms into the track at the end")
+            #expect(abs(startError) < 5)
+            let events = rig.takeEvents()
+            #expect(events.contains(.commandDeferred(command: "music.play")))
+            #expect(events.contains(.musicResumed(positionInFrames: 0)))
+        }
+
+        @Test("Rule 4: music.resume during the interruption plays from the end on, whatever the end says",
+              arguments: [(ResumePolicy.alwaysResume, false), (.honorShouldResume, false)])
+        func musicResumeDuring(policy: ResumePolicy, shouldResume: Bool) throws {
+            let rig = try SessionRig(policy: policy)
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            try rig.render(seconds: 0.8)
+            rig.engine.pauseMusic()
+            let position = rig.engine.musicPositionInFrames()
+            try rig.render(seconds: 0.2)
+            rig.engine.beginInterruption()
+            rig.engine.resumeMusic()
+            let during = try rig.render(seconds: 0.3)
+            #expect(rig.isExactlySilent(during))
+            let endFrame = rig.frame
+            rig.engine.endInterruption(shouldResume: shouldResume)
+            try rig.render(seconds: 0.3)
+            #expect(rig.engine.isMusicPlaying())
+            let expected = Double(position ?? 0) / Double(SessionAssets.sweepSampleRate)
+            let error = (rig.sweepSeconds(at: endFrame..<endFrame + Self.window) - expected) * 1000
+            print("music.resume during (\(policy), \(shouldResume)): \(error) ms from the paused frame")
+            #expect(abs(error) < 5)
+            #expect(rig.takeEvents().contains(.commandDeferred(command: "music.resume")))
+        }
+
+        @Test("Rule 4: pause of a voice during the interruption sticks", arguments: ResumePolicy.allCases)
+        func voicePauseDuring(policy: ResumePolicy) throws {
+            let rig = try SessionRig(policy: policy)
+            let tone = try rig.engine.loadSound(path: SessionAssets.tone440)
+            let voice = try rig.engine.play(tone, parameters: VoiceParameters(position: nil, isLooping: true))
+            try rig.render(seconds: 0.3)
+            rig.engine.beginInterruption()
+            rig.engine.pause(voice)
+            try rig.render(seconds: 0.2)
+            rig.engine.endInterruption(shouldResume: true)
+            let after = try rig.render(seconds: 0.3)
+            #expect(rig.isExactlySilent(after))
+            #expect(!rig.engine.isPlaying(voice))
+            #expect(rig.takeEvents().contains(.commandDeferred(command: "pause")))
+            rig.engine.resume(voice)
+            let resumed = try rig.render(seconds: 0.1)
+            #expect(rig.rms(resumed) > 0.1)
+        }
+
+        @Test("Rule 4: stop of a voice during the interruption sticks, and frees its source", arguments: ResumePolicy.allCases)
+        func voiceStopDuring(policy: ResumePolicy) throws {
+            let rig = try SessionRig(policy: policy)
+            let tone = try rig.engine.loadSound(path: SessionAssets.tone440)
+            let voice = try rig.engine.play(tone, parameters: VoiceParameters(position: nil, isLooping: true))
+            try rig.render(seconds: 0.3)
+            let sources = rig.engine.statistics.alSourceCount
+            rig.engine.beginInterruption()
+            rig.engine.stop(voice)
+            try rig.render(seconds: 0.2)
+            rig.engine.endInterruption(shouldResume: true)
+            let after = try rig.render(seconds: 0.3)
+            #expect(rig.isExactlySilent(after))
+            #expect(!rig.engine.isPlaying(voice))
+            #expect(rig.engine.positionInFrames(of: voice) == nil)
+            #expect(rig.engine.statistics.voiceCount == 0)
+            #expect(rig.engine.statistics.alSourceCount == sources) // pooled, not leaked
+            #expect(rig.takeEvents().contains(.commandDeferred(command: "stop")))
+        }
+
+        @Test("Rule 4: play of a looping voice during the interruption starts at the end",
+              arguments: [(ResumePolicy.alwaysResume, false), (.honorShouldResume, false)])
+        func loopingPlayDuring(policy: ResumePolicy, shouldResume: Bool) throws {
+            let rig = try SessionRig(policy: policy)
+            let tone = try rig.engine.loadSound(path: SessionAssets.tone440)
+            try rig.render(seconds: 0.1)
+            rig.engine.beginInterruption()
+            let voice = try rig.engine.play(tone, parameters: VoiceParameters(position: nil, isLooping: true))
+            #expect(rig.engine.isPlaying(voice))
+            let during = try rig.render(seconds: 0.3)
+            #expect(rig.isExactlySilent(during))
+            let endFrame = rig.frame
+            rig.engine.endInterruption(shouldResume: shouldResume)
+            try rig.render(seconds: 0.3)
+            #expect(rig.engine.isPlaying(voice))
+            let onset = rig.firstNonZeroFrame(in: endFrame..<rig.frame)
+            #expect(onset != nil && onset! - endFrame <= 240, "first sound \(String(describing: onset.map { $0 - endFrame })) frames after the end")
+            #expect(rig.rms(endFrame + 480..<rig.frame) > 0.1)
+            let events = rig.takeEvents()
+            #expect(events.contains(.commandDeferred(command: "play")))
+            #expect(events.contains(.voiceResumed(handle: voice, positionInFrames: 0)))
+        }
+
+        @Test("Rule 4: one-shot play and systemSound during the interruption are dropped", arguments: ResumePolicy.allCases)
+        func oneShotsDropped(policy: ResumePolicy) throws {
+            let rig = try SessionRig(policy: policy)
+            let beep = try rig.engine.loadSound(path: SessionAssets.beep)
+            try rig.render(seconds: 0.1)
+            rig.engine.beginInterruption()
+            let voice = try rig.engine.play(beep)
+            try rig.engine.playSystemSound(beep)
+            #expect(!rig.engine.isPlaying(voice))
+            try rig.render(seconds: 0.2)
+            rig.engine.endInterruption(shouldResume: true)
+            let after = try rig.render(seconds: 0.5)
+            #expect(rig.isExactlySilent(after))
+            #expect(rig.engine.statistics.voiceCount == 0)
+            let events = rig.takeEvents()
+            #expect(events.contains(.commandDropped(command: "play")))
+            #expect(events.contains(.commandDropped(command: "systemSound")))
+        }
+
+        // MARK: Activation
+
+        @Test("Rule 3: a begin whose end never comes; activate() resumes", arguments: ResumePolicy.allCases)
+        func activateEndsInterruption(policy: ResumePolicy) throws {
+            let rig = try SessionRig(policy: policy)
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            try rig.render(seconds: 1.0)
+            let position = rig.engine.musicPositionInFrames()
+            let beginFrame = rig.frame
+            rig.engine.beginInterruption(reason: .focusLost)
+            try rig.render(seconds: 0.4)
+            let endFrame = rig.frame
+            rig.engine.activate()
+            #expect(rig.engine.sessionState == .active)
+            #expect(rig.engineContextIsCurrent)
+            #expect(rig.engine.musicPositionInFrames() == position)
+            try rig.render(seconds: 0.3)
+            #expect(rig.isExactlySilent(beginFrame..<endFrame))
+            let error = resumeErrorMilliseconds(rig, beginFrame: beginFrame, endFrame: endFrame)
+            print("activate() resume error (\(policy)): \(error) ms")
+            #expect(abs(error) < 5)
+            #expect(rig.takeEvents().contains(.activated(resumed: ResumeSummary(music: true, voiceCount: 0))))
+        }
+
+        @Test("activate() while active is ignored and changes nothing")
+        func activateWhileActive() throws {
+            let rig = try SessionRig()
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            try rig.render(seconds: 0.5)
+            _ = rig.takeEvents()
+            rig.engine.activate()
+            try rig.render(seconds: 0.5)
+            #expect(rig.takeEvents() == [.ignored])
+            #expect(rig.engine.isMusicPlaying())
+            // Continuous: the sweep's time at 0.9 s of output is 0.9 s.
+            #expect(abs(rig.sweepSeconds(at: 43_200..<43_200 + Self.window) - 0.9) < 0.005)
+        }
+
+        @Test("activate() cannot end a device loss; reconnectDevice() resumes at the tracked frame")
+        func activateCannotEndDeviceLoss() throws {
+            let rig = try SessionRig()
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            try rig.render(seconds: 1.0)
+            let position = rig.engine.musicPositionInFrames()
+            let lostFrame = rig.frame
+            rig.engine.disconnectDevice()
+            rig.engine.activate()
+            #expect(rig.engine.sessionState == .interrupted(reason: .deviceLost))
+            #expect(rig.engine.statistics.deviceName == nil)
+            try rig.render(seconds: 0.5)
+            let restoredFrame = rig.frame
+            try rig.engine.reconnectDevice()
+            #expect(rig.engine.sessionState == .active)
+            #expect(rig.engineContextIsCurrent)
+            #expect(rig.engine.musicPositionInFrames() == position)
+            try rig.render(seconds: 0.3)
+            #expect(rig.isExactlySilent(lostFrame..<restoredFrame))
+            let error = resumeErrorMilliseconds(rig, beginFrame: lostFrame, endFrame: restoredFrame)
+            print("device loss (activate refused, then reconnect) resume error: \(error) ms")
+            #expect(abs(error) < 5)
+            let events = rig.takeEvents()
+            #expect(events.contains(.servicesLost))
+            #expect(events.contains(.ignored))
+            #expect(events.contains(.servicesReset))
+        }
+
+        // MARK: Rule 5
+
+        @Test("Rule 5: a double begin is absorbed and one end resumes; an end while active is ignored",
+              arguments: ResumePolicy.allCases)
+        func doubleBeginAndStrayEnd(policy: ResumePolicy) throws {
+            let rig = try SessionRig(policy: policy)
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            try rig.render(seconds: 1.0)
+            let beginFrame = rig.frame
+            rig.engine.beginInterruption(reason: .call)
+            try rig.render(seconds: 0.2)
+            rig.engine.beginInterruption(reason: .other)
+            #expect(rig.engine.sessionState == .interrupted(reason: .call))
+            try rig.render(seconds: 0.2)
+            let endFrame = rig.frame
+            rig.engine.endInterruption(shouldResume: true)
+            #expect(rig.engine.sessionState == .active)
+            rig.engine.endInterruption(shouldResume: true)
+            try rig.render(seconds: 0.3)
+            #expect(rig.isExactlySilent(beginFrame..<endFrame))
+            let error = resumeErrorMilliseconds(rig, beginFrame: beginFrame, endFrame: endFrame)
+            #expect(abs(error) < 5)
+            let events = rig.takeEvents()
+            #expect(events.filter { if case .began = $0 { true } else { false } }.count == 1)
+            #expect(events.contains(.absorbed(reason: .other)))
+            #expect(events.filter { if case .ended = $0 { true } else { false } }.count == 1)
+            #expect(events.last == .ignored)
+        }
+
+        // MARK: System sounds
+
+        @Test("System sounds go silent during an interruption, are never resumed, and are usable right after",
+              arguments: ResumePolicy.allCases)
+        func systemSounds(policy: ResumePolicy) throws {
+            let rig = try SessionRig(policy: policy)
+            let beep = try rig.engine.loadSound(path: SessionAssets.beep)
+            try rig.engine.playSystemSound(beep)
+            let playing = try rig.render(seconds: 0.1)
+            #expect(rig.rms(playing) > 0.1)
+            let beginFrame = rig.frame
+            rig.engine.beginInterruption()
+            #expect(rig.engine.statistics.voiceCount == 0)
+            try rig.render(seconds: 0.2)
+            rig.engine.endInterruption(shouldResume: true)
+            let after = try rig.render(seconds: 0.3)
+            #expect(rig.isExactlySilent(beginFrame..<after.upperBound), "the cut-off beep came back")
+            try rig.engine.playSystemSound(beep)
+            let again = try rig.render(seconds: 0.1)
+            #expect(rig.rms(again) > 0.1)
+            #expect(rig.engine.statistics.internalErrorCount == 0)
+        }
+
+        // MARK: Context
+
+        @Test("The current context is NULL while interrupted and the engine's after, for every way out")
+        func currentContext() throws {
+            let rig = try SessionRig()
+            #expect(rig.engineContextIsCurrent)
+            rig.engine.beginInterruption()
+            #expect(SessionRig.noContextIsCurrent)
+            rig.engine.endInterruption(shouldResume: false)
+            #expect(rig.engineContextIsCurrent)
+            rig.engine.beginInterruption()
+            #expect(SessionRig.noContextIsCurrent)
+            rig.engine.activate()
+            #expect(rig.engineContextIsCurrent)
+            rig.engine.disconnectDevice()
+            #expect(SessionRig.noContextIsCurrent)
+            try rig.engine.reconnectDevice()
+            #expect(rig.engineContextIsCurrent)
+            #expect(rig.engine.statistics.internalErrorCount == 0)
+        }
+    }
+}
