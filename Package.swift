@@ -44,6 +44,7 @@ let package = Package(
             dependencies: ["Interlude"],
             exclude: []
         ),
+        .executableTarget(name: "PulseProbe", dependencies: ["Interlude"], path: "Tests/PulseProbe"),
         .executableTarget(
             name: "AssetGenerator",
             dependencies: ["Interlude"]
