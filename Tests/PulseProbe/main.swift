@@ -51,6 +51,11 @@ while let argument = arguments.popFirst() {
 
 let stopRequested = Atomic<Int>(0)
 signal(SIGTERM) { _ in stopRequested.store(1, ordering: .relaxed) }
+// A parent may have spawned us with signals blocked: take SIGTERM whatever the inherited mask.
+var terminate = sigset_t()
+sigemptyset(&terminate)
+sigaddset(&terminate, SIGTERM)
+pthread_sigmask(SIG_UNBLOCK, &terminate, nil)
 signal(SIGPIPE, SIG_IGN)
 
 let roleBefore = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
