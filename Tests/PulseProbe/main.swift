@@ -1,11 +1,11 @@
 // PulseProbe: runs a SoundEngine on the system default device (a private PulseAudio server in
 // the integration tests) in its own process, since OpenAL Soft picks its backend once per
 // process. Prints JSON lines, flushed: session events as they happen, and every 50 ms the
-// soundtrack's position, the engine's statistics and the process's thread and fd counts.
+// soundtrack's position (or every --tick-ms), the engine's statistics and the process's thread and fd counts.
 // Exits after --seconds, on stdin EOF or on SIGTERM, with a clean shutdown whose duration it
 // prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`.
 //
-// Usage: PulseProbe --music PATH [--seconds S]
+// Usage: PulseProbe --music PATH [--seconds S] [--tick-ms MS]
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,11 +38,13 @@ func count(_ directory: String) -> Int {
 
 var musicPath: String?
 var seconds = 30.0
+var tickSeconds = 0.05
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--music": musicPath = arguments.popFirst()
     case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
+    case "--tick-ms": tickSeconds = (Double(arguments.popFirst() ?? "") ?? 50) / 1000
     default:
         FileHandle.standardError.write(Data("PulseProbe: unknown argument \(argument)\n".utf8))
         exit(2)
@@ -134,7 +136,7 @@ while milliseconds() < seconds * 1000 && stopRequested.load(ordering: .relaxed) 
           "sources": statistics.alSourceCount, "buffers": statistics.alBufferCount,
           "device": statistics.deviceName ?? NSNull(), "errors": statistics.internalErrorCount,
           "threads": count("/proc/self/task"), "fds": count("/proc/self/fd")])
-    Thread.sleep(forTimeInterval: 0.05)
+    Thread.sleep(forTimeInterval: tickSeconds)
 }
 let why = ["time", "SIGTERM", "stdin closed"][stopRequested.load(ordering: .relaxed)]
 let shutdownStart = ContinuousClock.now
