@@ -61,6 +61,7 @@ let package = Package(
             dependencies: ["Interlude"],
             path: "Tests/JobControlProbe"
         ),
+        .executableTarget(name: "PulseProbe", dependencies: ["Interlude"], path: "Tests/PulseProbe"),
         .executableTarget(
             name: "AssetGenerator",
             dependencies: ["Interlude"]

@@ -28,7 +28,7 @@ struct RenderCommand: ParsableCommand {
         do {
             let parsed = try SceneParser.parse(fileAt: scene)
             let renderer = SceneRenderer(scene: parsed, sceneName: scene)
-            let bar = ProgressBar(label: "rendering \(scene)")
+            let bar = ProgressBar(label: "rendering \(URL(fileURLWithPath: scene).lastPathComponent)")
             try renderer.render(to: output, sampleType: float ? .float32 : .int16, logPath: log, plotPath: plot,
                                 progress: { bar.update(fraction: $0) })
             bar.finish()

@@ -16,7 +16,7 @@ public struct DeviceReport: Sendable {
                                              stereoSourceCount: configuration.stereoSourceCount, hrtf: false)
         let session = AudioSession(policy: .alwaysResume, logger: Logger(label: "Interlude.info"))
         let names = ALDevice.playbackDeviceNames()
-        lines.append("Output devices (switchDevice(to: .named(...)) or --device NAME):")
+        lines.append("Output devices: the devices SoundEngine.switchDevice(to: .named(NAME)) can use (and --device NAME):")
         if names.isEmpty {
             lines.append("  (none listed)")
         } else {

@@ -126,23 +126,36 @@ extension EngineCore {
     /// - Parameter isReachable: the device still answers (an offline teardown), so the exact
     ///   positions can be read from it first.
     func loseDevice(isReachable: Bool) {
-        guard let device else { return }
+        guard device != nil else { return }
         let wasActive = session.state.isActive
         var held: [SessionEvent] = []
-        if wasActive {
-            if isReachable {
-                withAL("device lost") { _ in
-                    for voice in liveVoices where voice.state == .playing {
-                        if let source = voice.source { voice.positionInFrames = try source.sampleOffset() }
-                    }
-                    for stream in Array(streams.values) + outgoingStreams where stream.state == .playing {
-                        try stream.syncPosition()
-                    }
-                }
-            }
-            held = holdPlayingForSession()
-        }
+        if wasActive && isReachable { syncPlayingPositions() }
+        if wasActive { held = holdPlayingForSession() }
         session.markDeviceLost()
+        releaseDevice(isReachable: isReachable)
+        if wasActive { emit(.began(reason: .deviceLost)) }
+        held.forEach(emit)
+        emit(.servicesLost)
+        reopenBackoffSeconds = 0.1
+        nextReopenInstant = ContinuousClock.now.advanced(by: .seconds(reopenBackoffSeconds))
+        saveSnapshotIfConfigured()
+    }
+
+    /// Reads every playing voice's and stream's position from OpenAL (the device answers).
+    func syncPlayingPositions() {
+        withAL("record positions") { _ in
+            for voice in liveVoices where voice.state == .playing {
+                if let source = voice.source { voice.positionInFrames = try source.sampleOffset() }
+            }
+            for stream in Array(streams.values) + outgoingStreams where stream.state == .playing {
+                try stream.syncPosition()
+            }
+        }
+    }
+
+    /// Forgets every AL name (the model keeps the positions) and closes the device.
+    private func releaseDevice(isReachable: Bool) {
+        guard let device else { return }
         for voice in liveVoices { voice.source = nil }
         realVoiceCount = 0
         for stream in Array(streams.values) + outgoingStreams { stream.forgetDevice() }
@@ -154,19 +167,11 @@ extension EngineCore {
         forgetEffects()
         session.tearDown(device, isReachable: isReachable)
         self.device = nil
-        if wasActive { emit(.began(reason: .deviceLost)) }
-        held.forEach(emit)
-        emit(.servicesLost)
-        reopenBackoffSeconds = 0.1
-        nextReopenInstant = ContinuousClock.now.advanced(by: .seconds(reopenBackoffSeconds))
-        saveSnapshotIfConfigured()
     }
 
-    /// Opens a new device and rebuilds every audio object from the model, then resumes as after
-    /// an interruption end with shouldResume. Throws when no device can be opened yet.
-    func rebuildDevice() throws {
-        guard device == nil, session.isDeviceLost else { return }
-        let newDevice = try Self.openDevice(for: configuration)
+    /// Takes `newDevice` as the engine's device and re-creates every sound's buffers on it
+    /// (when the session is active; otherwise they are made when it is).
+    private func installDevice(_ newDevice: ALDevice) throws {
         do {
             try session.attach(newDevice)
         } catch {
@@ -174,14 +179,81 @@ extension EngineCore {
             throw error
         }
         device = newDevice
-        session.endDeviceLoss()
+    }
+
+    private func uploadAllSounds() {
         withAL("rebuild") { device in
             for sound in sounds.values { _ = try buffers(for: sound, on: device) }
         }
+    }
+
+    /// Opens a new device and rebuilds every audio object from the model, then resumes as after
+    /// an interruption end with shouldResume. Throws when no device can be opened yet.
+    func rebuildDevice() throws {
+        guard device == nil, session.isDeviceLost else { return }
+        try installDevice(try Self.openDevice(currentOutput, configuration: configuration))
+        session.endDeviceLoss()
+        uploadAllSounds()
         let summary = resumeAfterInterruption(resumesHeld: true)
         nextReopenInstant = nil
         emit(.servicesReset)
         emit(.ended(shouldResume: true, resumed: summary))
+    }
+
+    /// Moves playback to `output` with every voice, stream, position and setting kept: records
+    /// the positions, tears the old device down, opens the new one, rebuilds and resumes what
+    /// played (what was paused stays paused). The new device is opened first, so a failing open
+    /// leaves the engine on its old device. During a device loss it only changes the device the
+    /// retries open (and tries it now); during an interruption the new device waits, silent,
+    /// for the end.
+    func switchDevice(to output: OutputDevice) throws {
+        let call = "switchDevice(to: \(output))"
+        guard output.isOffline == currentOutput.isOffline else {
+            throw InterludeError(.invalidArgument, "\(call): cannot switch between offline and real-time output (the engine is on \(currentOutput))")
+        }
+        let newDevice: ALDevice
+        do {
+            newDevice = try Self.openDevice(output, configuration: configuration)
+        } catch let error as InterludeError {
+            let code: InterludeError.Code = error.code == .invalidArgument ? .invalidArgument : .deviceUnavailable
+            throw InterludeError(code, "\(call): \(error.message); still on \(currentOutput)")
+        }
+        guard device != nil else {
+            // Lost: the rebuild path takes it from here, on the new output.
+            session.tearDown(newDevice, isReachable: true)
+            currentOutput = output
+            nextReopenInstant = .now
+            retryReopenIfDue(now: .now)
+            return
+        }
+        let wasActive = session.state.isActive
+        if wasActive {
+            syncPlayingPositions()
+            holdPlayingForSession().forEach(emit)
+        }
+        releaseDevice(isReachable: true)
+        currentOutput = output
+        do {
+            try installDevice(newDevice)
+        } catch {
+            // The new context would not go current: behave as a loss, the retries reopen `output`.
+            logger.error("\(call): \(error)")
+            if wasActive { _ = session.begin(reason: .deviceLost) }
+            session.markDeviceLost()
+            if wasActive { emit(.began(reason: .deviceLost)) }
+            emit(.servicesLost)
+            reopenBackoffSeconds = 0.1
+            nextReopenInstant = ContinuousClock.now.advanced(by: .seconds(reopenBackoffSeconds))
+            return
+        }
+        logger.info("switched output to \(output) (\(newDevice.name))")
+        if wasActive {
+            uploadAllSounds()
+            _ = resumeAfterInterruption(resumesHeld: true)
+        } else {
+            // Interrupted: keep output stopped and the context NULL until the end.
+            session.deactivate(newDevice)
+        }
     }
 
     /// Tries to reopen a lost device when its backoff has passed: 100 ms, doubling to 2 s.

@@ -33,7 +33,7 @@ extension EngineCore {
 
     /// Frames between offline updates.
     var updateIntervalFrames: Int {
-        guard case .offline(let sampleRate, _) = configuration.output else { return 0 }
+        guard case .offline(let sampleRate, _) = currentOutput else { return 0 }
         return max(1, Int((Double(sampleRate) * configuration.updateIntervalSeconds).rounded()))
     }
 
@@ -70,7 +70,7 @@ extension EngineCore {
 
     /// The output rate.
     var sampleRate: Int {
-        if case .offline(let sampleRate, _) = configuration.output { return sampleRate }
+        if case .offline(let sampleRate, _) = currentOutput { return sampleRate }
         return device?.sampleRate ?? 48_000
     }
 }

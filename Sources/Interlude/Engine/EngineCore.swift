@@ -18,6 +18,9 @@ final class EngineCore: @unchecked Sendable {
 
     /// The open device, nil while it is lost or after shutdown.
     var device: ALDevice?
+    /// The output in use: the configured one until ``switchDevice(to:)`` moves to another.
+    /// A reopen after a loss opens this one.
+    var currentOutput: OutputDevice
     var isShutDown = false
 
     // Sounds
@@ -86,7 +89,8 @@ final class EngineCore: @unchecked Sendable {
         self.distanceModel = configuration.distanceModel
         self.dopplerFactor = configuration.dopplerFactor
         self.speedOfSound = configuration.speedOfSoundMetresPerSecond
-        let opened = try Self.openDevice(for: configuration)
+        self.currentOutput = configuration.output
+        let opened = try Self.openDevice(configuration.output, configuration: configuration)
         do {
             try session.attach(opened)
             try session.withContext(opened) { try applyWorld() }
@@ -97,13 +101,13 @@ final class EngineCore: @unchecked Sendable {
         device = opened
     }
 
-    /// Opens the configured device.
-    static func openDevice(for configuration: SoundEngine.Configuration) throws -> ALDevice {
+    /// Opens `output` with the configuration's source counts, HRTF and media role.
+    static func openDevice(_ output: OutputDevice, configuration: SoundEngine.Configuration) throws -> ALDevice {
         if let role = configuration.mediaRole, getenv("PULSE_PROP_media.role") == nil {
             setenv("PULSE_PROP_media.role", role, 0)
         }
         let kind: ALDevice.Kind
-        switch configuration.output {
+        switch output {
         case .offline(let sampleRate, let channelCount):
             kind = .loopback(format: AudioFormat(sampleRate: sampleRate, channelCount: channelCount))
         case .systemDefault:

@@ -58,6 +58,24 @@ extension SoundEngine {
         try withCore("reconnectDevice()") { try $0.rebuildDevice() }
     }
 
+    /// Moves playback to another output with all state kept: voices, streams, positions,
+    /// listener and groups. What played plays on, from where it was; what was paused stays
+    /// paused. Real devices switch to real devices (`.systemDefault`, `.named(...)` from the
+    /// list `interlude info` prints, `.null`) and offline engines to another offline format.
+    /// ``configuration`` keeps the output the engine was made with; ``currentOutput`` says
+    /// where it plays now, and a reopen after a device loss reopens that one.
+    /// Throws `.invalidArgument` when mixing offline and real-time outputs, and
+    /// `.deviceUnavailable` when the new device does not open: the engine stays on its old
+    /// device with nothing lost. Any thread.
+    public func switchDevice(to output: OutputDevice) throws {
+        try withCore("switchDevice(to: \(output))") { try $0.switchDevice(to: output) }
+    }
+
+    /// The output the engine plays to now (see ``switchDevice(to:)``). Any thread.
+    public var currentOutput: OutputDevice {
+        core.withLock { $0.currentOutput }
+    }
+
     // MARK: Snapshots
 
     /// The engine's state now, for saving. Any thread.

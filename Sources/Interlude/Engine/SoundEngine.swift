@@ -133,19 +133,21 @@ public final class SoundEngine: Sendable {
     /// updating every ``Configuration/updateIntervalSeconds`` of rendered audio. Deterministic:
     /// the same calls give the same samples. Throws `.invalidArgument` on a real device.
     public func render(frameCount: Int) throws -> [Float] {
-        guard case .offline(_, let channelCount) = configuration.output else {
+        guard configuration.output.isOffline else {
             throw InterludeError(.invalidArgument, "render(frameCount:): the engine is not offline; use OutputDevice.offline")
         }
         guard frameCount >= 0 else {
             throw InterludeError(.invalidArgument, "render(frameCount:): frameCount must be >= 0, got \(frameCount)")
         }
-        var samples = [Float](repeating: 0, count: frameCount * channelCount)
-        try samples.withUnsafeMutableBufferPointer { output in
-            try withCore("render(frameCount:)") { core in
+        return try withCore("render(frameCount:)") { core in
+            // The current format: switchDevice(to:) may have moved to another offline format.
+            guard case .offline(_, let channelCount) = core.currentOutput else { return [] }
+            var samples = [Float](repeating: 0, count: frameCount * channelCount)
+            samples.withUnsafeMutableBufferPointer { output in
                 core.render(into: output, frameCount: frameCount, channelCount: channelCount)
             }
+            return samples
         }
-        return samples
     }
 
     // MARK: Sounds

@@ -88,8 +88,9 @@ final class MusicStream {
         let newSource = try device.makeSource()
         source = newSource
         for _ in 0..<bufferCount { freeBuffers.append(try device.makeBuffer()) }
-        if format.channelCount == 2 {
+        if format.channelCount == 2 && !device.isMono {
             // Stereo music plays straight to the output channels: no panning, no crosstalk.
+            // Not on a mono device: OpenAL Soft 1.19 drops direct channels it has no output for.
             try newSource.setDirectChannels(true)
         }
         try newSource.setRelativeToListener(true)

@@ -107,6 +107,12 @@ final class ALDevice {
     /// True while the device is open.
     var isOpen: Bool { device != nil }
 
+    /// True for a mono loopback device: AL_DIRECT_CHANNELS_SOFT would drop a stereo source there.
+    var isMono: Bool {
+        if case .loopback(let format) = kind { return format.channelCount == 1 }
+        return false
+    }
+
     /// True for a loopback (offline) device.
     var isLoopback: Bool {
         if case .loopback = kind { return true }

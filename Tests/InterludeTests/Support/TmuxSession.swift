@@ -41,25 +41,24 @@ final class TmuxSession {
         return last
     }
 
-    /// Runs tmux. Only capture-pane's output is read: the first command forks the tmux server,
-    /// which would inherit a pipe and keep it open for good.
+    /// Runs tmux through ``ChildProcess`` (Foundation's Process never reaps its children under
+    /// the test runner). Only capture-pane's output is read: the first command forks the tmux
+    /// server, which would keep an inherited pipe open for good.
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = ["-L", socketName] + arguments
-        process.standardError = FileHandle.nullDevice
+        let command = ["/usr/bin/tmux", "-L", socketName] + arguments
+        let environment = ProcessInfo.processInfo.environment
         guard arguments.first == "capture-pane" else {
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
+            let child = try ChildProcess(command, environment: environment)
+            child.waitForExit(timeoutSeconds: 10)
             return ""
         }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw TestFailure("pipe: \(String(cString: strerror(errno)))") }
+        let child = try ChildProcess(command, environment: environment, stdout: fds[1])
+        close(fds[1])
+        let output = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true).readDataToEndOfFile()
+        child.waitForExit(timeoutSeconds: 10)
+        return String(decoding: output, as: UTF8.self)
     }
 }

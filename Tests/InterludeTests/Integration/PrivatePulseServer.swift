@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A private PulseAudio server for the device-loss tests (DESIGN.md, section 3): its own HOME,
+/// XDG_RUNTIME_DIR and PULSE_RUNTIME_PATH under a fresh temporary folder, a unix socket there
+/// with anonymous auth, and a null sink "spk" whose monitor records what was played. It never
+/// touches the user's own server, and is stopped by its PID only.
+final class PrivatePulseServer: @unchecked Sendable {
+    let folder: URL
+    var socketPath: String { folder.appendingPathComponent("native").path }
+    private var process: ChildProcess?
+    private var startCount = 0
+
+    /// Whether `pulseaudio` and `parecord` are on the PATH.
+    static var isInstalled: Bool {
+        ["pulseaudio", "parecord", "pactl"].allSatisfy { tool in
+            (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+                FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
+            }
+        }
+    }
+
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-pulse-\(getpid())-\(UUID().uuidString.prefix(8))")
+        folder = base
+        for name in ["home", "xdg-runtime", "pulse-runtime"] {
+            try FileManager.default.createDirectory(at: base.appendingPathComponent(name), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        try "autospawn = no\n".write(to: base.appendingPathComponent("client.conf"), atomically: true, encoding: .utf8)
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The private folders: the server's and every client's.
+    var privateEnvironment: [String: String] {
+        [
+            "HOME": folder.appendingPathComponent("home").path,
+            "XDG_RUNTIME_DIR": folder.appendingPathComponent("xdg-runtime").path,
+            "PULSE_RUNTIME_PATH": folder.appendingPathComponent("pulse-runtime").path,
+        ]
+    }
+
+    /// What a client needs to reach this server and nothing else.
+    var clientEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "PULSE_PROP_media.role")
+        for (key, value) in privateEnvironment { environment[key] = value }
+        environment["PULSE_SERVER"] = "unix:\(socketPath)"
+        environment["PULSE_CLIENTCONFIG"] = folder.appendingPathComponent("client.conf").path
+        environment["ALSOFT_DRIVERS"] = "pulse"
+        return environment
+    }
+
+    /// The server's PID while it runs.
+    var pid: pid_t? { process?.isRunning == true ? process?.pid : nil }
+
+    /// Starts the server (again, on the same socket) and waits until its socket accepts.
+    func start(timeoutSeconds: Double = 5) throws {
+        precondition(process == nil, "the server is already running")
+        startCount += 1
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in privateEnvironment { environment[key] = value }
+        environment.removeValue(forKey: "PULSE_SERVER")
+        let log = folder.appendingPathComponent("server-\(startCount).log")
+        let descriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        defer { close(descriptor) }
+        let server = try ChildProcess([
+            "pulseaudio", "--daemonize=no", "--system=false", "-n", "--exit-idle-time=-1", "--use-pid-file=no",
+            "--disallow-exit=yes",
+            "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socketPath)",
+            "--load=module-null-sink sink_name=spk",
+        ], environment: environment, stdout: descriptor, stderr: descriptor)
+        process = server
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+        while ContinuousClock.now < deadline {
+            if !server.isRunning {
+                process = nil
+                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                throw TestFailure("pulseaudio exited (status \(server.status ?? -1)): \(text)")
+            }
+            if Self.socketAccepts(socketPath) { return }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        throw TestFailure("pulseaudio's socket \(socketPath) did not accept within \(timeoutSeconds) s")
+    }
+
+    /// SIGKILL by PID: the server vanishes as if it crashed. Waits until it has exited.
+    func kill() {
+        process?.stop(SIGKILL)
+        process = nil
+    }
+
+    /// SIGTERM by PID (SIGKILL after 2 s). Idempotent.
+    func stop() {
+        process?.stop(SIGTERM)
+        process = nil
+    }
+
+    /// Starts `parecord` on the sink's monitor, writing a WAV file.
+    func record(to file: URL, device: String = "spk.monitor") throws -> ChildProcess {
+        try ChildProcess(["parecord", "-d", device, "--file-format=wav", file.path], environment: clientEnvironment)
+    }
+
+    /// Stops a recorder with SIGINT (it finishes the WAV header), SIGKILL after 2 s.
+    static func stopRecorder(_ recorder: ChildProcess) {
+        recorder.stop(SIGINT)
+    }
+
+    /// Runs `pactl` against this server and returns its output.
+    func pactl(_ arguments: [String]) throws -> String {
+        let output = folder.appendingPathComponent("pactl.out")
+        let descriptor = open(output.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let tool = try ChildProcess(["pactl"] + arguments, environment: clientEnvironment, stdout: descriptor)
+        close(descriptor)
+        if !tool.waitForExit(timeoutSeconds: 5) { tool.stop(SIGKILL) }
+        return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    }
+
+    /// True when a unix socket at `path` accepts a connection.
+    static func socketAccepts(_ path: String) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+}
+
+/// A failure a helper reports to the test that called it.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+

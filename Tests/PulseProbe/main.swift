@@ -1,0 +1,145 @@
+// PulseProbe: runs a SoundEngine on the system default device (a private PulseAudio server in
+// the integration tests) in its own process, since OpenAL Soft picks its backend once per
+// process. Prints JSON lines, flushed: session events as they happen, and every 50 ms the
+// soundtrack's position (or every --tick-ms), the engine's statistics and the process's thread and fd counts.
+// Exits after --seconds, on stdin EOF or on SIGTERM, with a clean shutdown whose duration it
+// prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`.
+//
+// Usage: PulseProbe --music PATH [--seconds S] [--tick-ms MS]
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Interlude
+import Synchronization
+
+let start = ContinuousClock.now
+let outputLock = Mutex(())
+
+func milliseconds(since instant: ContinuousClock.Instant = start) -> Double {
+    let parts = (ContinuousClock.now - instant).components
+    return (Double(parts.seconds) + Double(parts.attoseconds) * 1e-18) * 1000
+}
+
+func emit(_ fields: [String: Any]) {
+    var object = fields
+    object["t"] = (milliseconds() * 10).rounded() / 10
+    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+          let line = String(data: data, encoding: .utf8) else { return }
+    outputLock.withLock { _ in
+        // Unbuffered: each line reaches the test as soon as it happens.
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+func count(_ directory: String) -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? -1
+}
+
+var musicPath: String?
+var seconds = 30.0
+var tickSeconds = 0.05
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--music": musicPath = arguments.popFirst()
+    case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
+    case "--tick-ms": tickSeconds = (Double(arguments.popFirst() ?? "") ?? 50) / 1000
+    default:
+        FileHandle.standardError.write(Data("PulseProbe: unknown argument \(argument)\n".utf8))
+        exit(2)
+    }
+}
+
+let stopRequested = Atomic<Int>(0)
+signal(SIGTERM) { _ in stopRequested.store(1, ordering: .relaxed) }
+// A parent may have spawned us with signals blocked: take SIGTERM whatever the inherited mask.
+var terminate = sigset_t()
+sigemptyset(&terminate)
+sigaddset(&terminate, SIGTERM)
+pthread_sigmask(SIG_UNBLOCK, &terminate, nil)
+signal(SIGPIPE, SIG_IGN)
+
+let roleBefore = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
+let engine: SoundEngine
+do {
+    engine = try SoundEngine(configuration: .init(output: .systemDefault))
+} catch {
+    emit(["event": "openFailed", "error": "\(error)"])
+    exit(1)
+}
+let roleAfter = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
+emit(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": roleAfter ?? NSNull(),
+      "device": engine.statistics.deviceName ?? NSNull(), "sampleRate": engine.statistics.sampleRate])
+
+engine.setSessionEventHandler { event in
+    var fields: [String: Any] = ["position": engine.musicPositionInFrames() ?? -1]
+    switch event {
+    case .began(let reason): fields["event"] = "began"; fields["reason"] = "\(reason)"
+    case .ended(let shouldResume, let resumed):
+        fields["event"] = "ended"; fields["shouldResume"] = shouldResume; fields["music"] = resumed.music
+    case .activated: fields["event"] = "activated"
+    case .absorbed(let reason): fields["event"] = "absorbed"; fields["reason"] = "\(reason)"
+    case .ignored: fields["event"] = "ignored"
+    case .commandDeferred(let command): fields["event"] = "commandDeferred"; fields["command"] = command
+    case .commandDropped(let command): fields["event"] = "commandDropped"; fields["command"] = command
+    case .musicSuspended(let frame): fields["event"] = "musicSuspended"; fields["frame"] = frame
+    case .musicResumed(let frame): fields["event"] = "musicResumed"; fields["frame"] = frame
+    case .voiceResumed(_, let frame): fields["event"] = "voiceResumed"; fields["frame"] = frame
+    case .servicesLost: fields["event"] = "servicesLost"
+    case .servicesReset: fields["event"] = "servicesReset"
+    }
+    emit(fields)
+}
+
+if let musicPath {
+    do {
+        try engine.playMusic(path: musicPath, isLooping: true)
+        emit(["event": "musicStarted", "sampleRate": engine.musicDuration()?.sampleRate ?? 0])
+    } catch {
+        emit(["event": "musicFailed", "error": "\(error)"])
+    }
+}
+
+// Stdin: commands, and EOF means stop.
+let stdinThread = Thread {
+    while let line = readLine() {
+        let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+        switch words.first {
+        case "switch" where words.count == 2:
+            do {
+                try engine.switchDevice(to: .named(words[1]))
+                emit(["event": "switched", "device": engine.statistics.deviceName ?? NSNull()])
+            } catch {
+                emit(["event": "switchFailed", "error": "\(error)", "device": engine.statistics.deviceName ?? NSNull()])
+            }
+        case "switch-default":
+            do {
+                try engine.switchDevice(to: .systemDefault)
+                emit(["event": "switched", "device": engine.statistics.deviceName ?? NSNull()])
+            } catch {
+                emit(["event": "switchFailed", "error": "\(error)"])
+            }
+        case "pause": engine.pauseMusic()
+        case "resume": engine.resumeMusic()
+        default: emit(["event": "unknownCommand", "line": line])
+        }
+    }
+    stopRequested.store(2, ordering: .relaxed)
+}
+stdinThread.start()
+
+while milliseconds() < seconds * 1000 && stopRequested.load(ordering: .relaxed) == 0 {
+    let statistics = engine.statistics
+    emit(["event": "tick", "position": engine.musicPositionInFrames() ?? -1,
+          "playing": engine.isMusicPlaying(), "state": "\(engine.sessionState)",
+          "sources": statistics.alSourceCount, "buffers": statistics.alBufferCount,
+          "device": statistics.deviceName ?? NSNull(), "errors": statistics.internalErrorCount,
+          "threads": count("/proc/self/task"), "fds": count("/proc/self/fd")])
+    Thread.sleep(forTimeInterval: tickSeconds)
+}
+let why = ["time", "SIGTERM", "stdin closed"][stopRequested.load(ordering: .relaxed)]
+let shutdownStart = ContinuousClock.now
+engine.shutdown()
+emit(["event": "shutdown", "why": why, "ms": milliseconds(since: shutdownStart)])
+exit(0)
