@@ -53,7 +53,8 @@ extension EngineCore {
                 guard try advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }
             }
             if let source = voice.source {
-                if try source.state() == .stopped {
+                // Only a one-shot stops by itself: a looping source is stopped by the engine alone.
+                if !voice.parameters.isLooping, try source.state() == .stopped {
                     removeVoice(voice)
                     continue
                 }
@@ -70,11 +71,22 @@ extension EngineCore {
     /// Gives the most important playing voices, up to the budget, a real source, and makes the
     /// rest virtual. Voices that stay in the budget keep their source: no AL churn.
     func assignSources(on device: ALDevice) throws {
+        let budget = realVoiceBudget
+        var playingCount = 0
+        for case let voice? in voiceSlots where voice.state == .playing && !groups.pauses(voice.groupIndex) {
+            playingCount += 1
+        }
+        if playingCount <= budget {
+            // Everything fits: no scores to compute, only voices still without a source to start.
+            for case let voice? in voiceSlots where voice.state == .playing && voice.source == nil && !groups.pauses(voice.groupIndex) {
+                try startOnAL(voice, on: device)
+            }
+            return
+        }
         candidates.removeAll(keepingCapacity: true)
         for case let voice? in voiceSlots where voice.state == .playing && !groups.pauses(voice.groupIndex) {
             candidates.append(ScoredSlot(score: score(of: voice, realBonus: 1.01), slot: Int32(voice.handle.slot)))
         }
-        let budget = realVoiceBudget
         if candidates.count > budget {
             selectHighest(budget)
             for index in budget..<candidates.count {

@@ -230,7 +230,7 @@ public final class SoundEngine: Sendable {
 
     /// Moves a positional voice. Any thread.
     public func setPosition(_ position: Vector3, of voice: VoiceHandle) throws {
-        try withCore("setPosition") { try $0.update(voice, command: "set", call: "setPosition") { $0.position = position } }
+        try withCore("setPosition") { try $0.setPosition(position, of: voice) }
     }
 
     /// Sets a positional voice's velocity, for doppler. Any thread.
