@@ -9,8 +9,8 @@ extension EngineCore {
             }
             groups.advance(bySeconds: elapsedSeconds)
             withAL("update") { device in
-                try serviceVoices(elapsedSeconds: elapsedSeconds)
-                try assignSources(on: device)
+                let playingCount = try serviceVoices(elapsedSeconds: elapsedSeconds)
+                try assignSources(on: device, knownPlayingCount: playingCount)
                 if groups.isDirty { try applyGroupGains() }
                 try serviceStreams(elapsedSeconds: elapsedSeconds)
             }

@@ -45,8 +45,10 @@ extension EngineCore {
 
     /// One update of the voices: fades, finished one-shots, positions read from OpenAL for real
     /// voices and advanced by time for virtual ones, and the count of playing voices per group.
-    func serviceVoices(elapsedSeconds: Double) throws {
+    @discardableResult
+    func serviceVoices(elapsedSeconds: Double) throws -> Int {
         for index in groups.playingCounts.indices { groups.playingCounts[index] = 0 }
+        var playingCount = 0
         for case let voice? in voiceSlots {
             guard voice.state == .playing, !groups.pauses(voice.groupIndex) else { continue }
             if voice.gainFade != nil || voice.pitchFade != nil {
@@ -65,16 +67,24 @@ extension EngineCore {
                 continue
             }
             groups.playingCounts[voice.groupIndex] += 1
+            playingCount += 1
         }
+        return playingCount
     }
 
     /// Gives the most important playing voices, up to the budget, a real source, and makes the
     /// rest virtual. Voices that stay in the budget keep their source: no AL churn.
-    func assignSources(on device: ALDevice) throws {
+    /// - Parameter knownPlayingCount: the voices playing in unpaused groups, when the caller has
+    ///   just counted them (the update has, in ``serviceVoices(elapsedSeconds:)``).
+    func assignSources(on device: ALDevice, knownPlayingCount: Int? = nil) throws {
         let budget = realVoiceBudget
         var playingCount = 0
-        for case let voice? in voiceSlots where voice.state == .playing && !groups.pauses(voice.groupIndex) {
-            playingCount += 1
+        if let knownPlayingCount {
+            playingCount = knownPlayingCount
+        } else {
+            for case let voice? in voiceSlots where voice.state == .playing && !groups.pauses(voice.groupIndex) {
+                playingCount += 1
+            }
         }
         if playingCount <= budget {
             // Everything fits: no scores to compute, only voices still without a source to start.
