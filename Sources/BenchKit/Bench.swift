@@ -46,8 +46,8 @@ public final class Bench {
     func compareScene(_ spec: SceneSpec) throws -> (engine: [Double], baseline: [Double]) {
         try Measure.alternate(
             rounds: sizes.rounds,
-            engine: { ProcessInfo.processInfo.environment["XSIDE"] == "c" ? 1 : try Measure.cpuSeconds { try runner.renderEngine(spec) } },
-            baseline: { ProcessInfo.processInfo.environment["XSIDE"] == "e" ? 1 : try Measure.cpuSeconds { try runner.renderBaseline(spec) } })
+            engine: { try Measure.cpuSeconds { try runner.renderEngine(spec) } },
+            baseline: { try Measure.cpuSeconds { try runner.renderBaseline(spec) } })
     }
 
     public func referenceScene() throws -> [BenchRow] {
@@ -55,7 +55,11 @@ public final class Bench {
         let spec = SceneSpec(emitterCount: sizes.referenceEmitterCount, seconds: sizes.sceneSeconds, musicPath: sceneTrackPath)
         let (engine, baseline) = try compareScene(spec)
         let ratio = Measure.median(engine) / Measure.median(baseline)
-        return [BenchRow(scenario: "1. Reference scene", measure: "\(spec.emitterCount) voices + soundtrack, \(Int(spec.seconds)) s offline: CPU time",
+        let renders = try referenceRenders(seconds: min(10, sizes.sceneSeconds))
+        let relativeDifference = rootMeanSquareDifference(renders.engine, renders.baseline) / rootMeanSquare(renders.baseline)
+        return [BenchRow(scenario: "1. Reference scene", measure: "engine vs C render, first \(Int(min(10, sizes.sceneSeconds))) s: RMS difference / RMS signal",
+                         unit: "", engine: relativeDifference, goal: "< 0.01 (asserted in make test)", isGoalMet: relativeDifference < 0.01),
+                BenchRow(scenario: "1. Reference scene", measure: "\(spec.emitterCount) voices + soundtrack, \(Int(spec.seconds)) s offline: CPU time",
                          unit: "s", engine: Measure.median(engine), baseline: Measure.median(baseline), ratio: ratio,
                          ratioMeaning: "engine / C", goal: "<= 1.05", isGoalMet: ratio <= 1.05,
                          engineSamples: engine, baselineSamples: baseline)]
@@ -176,6 +180,15 @@ public final class Bench {
                 for _ in 0..<calls { engine.update() }
                 allocationsPerCall = Double(counter.stop()) / Double(calls)
             }
+            // With audio rendering too, so stream refills are in the count: render(frameCount:)
+            // returns a new array (1 allocation) and runs one update per 480 frames.
+            var allocationsPerRender: Double?
+            if let counter = allocationCounter {
+                let renders = 200
+                counter.start()
+                for _ in 0..<renders { _ = try engine.render(frameCount: BenchAssets.updateFrames) }
+                allocationsPerRender = Double(counter.stop()) / Double(renders)
+            }
             let milliseconds = Measure.median(perCall) * 1_000
             let goalApplies = voiceCount == 10_000
             rows.append(BenchRow(scenario: "4. Update cost", measure: "\(voiceCount) logical voices (64 real): time per update()",
@@ -186,6 +199,10 @@ public final class Bench {
             if let allocationsPerCall {
                 rows.append(BenchRow(scenario: "4. Update cost", measure: "\(voiceCount) logical voices: heap allocations per update(), steady state",
                                      unit: "", engine: allocationsPerCall, goal: "0", isGoalMet: allocationsPerCall == 0))
+            }
+            if let allocationsPerRender {
+                rows.append(BenchRow(scenario: "4. Update cost", measure: "\(voiceCount) logical voices: heap allocations per render(frameCount: 480) incl. its update and stream refills (1 = the returned array)",
+                                     unit: "", engine: allocationsPerRender))
             }
         }
         return rows
