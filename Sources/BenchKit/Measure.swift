@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 
 /// CPU time and wall time, medians.
 public enum Measure {
@@ -12,8 +13,14 @@ public enum Measure {
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
     }
 
-    /// Peak resident memory of this process, in KiB.
+    /// Peak resident memory of this process, in KiB: VmHWM from /proc/self/status. (ru_maxrss
+    /// is no good in a child: it starts from the parent's resident size at the fork.)
     public static func peakResidentKiB() -> Int {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+            for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+                return Int(line.dropFirst(6).filter { $0.isNumber }) ?? 0
+            }
+        }
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return Int(usage.ru_maxrss)
