@@ -11,6 +11,9 @@ public struct SceneSpec: Sendable {
     /// Real sources the baseline may use (raw OpenAL has no virtual voices).
     public var baselineSourceLimit = 255
     public var musicPath: String?
+    /// The engine moves its voices with one setPositions call per update instead of one
+    /// setPosition per voice.
+    public var movesInBatches = false
 
     public init(emitterCount: Int, seconds: Double, engineRealVoiceBudget: Int? = nil, musicPath: String?) {
         self.emitterCount = emitterCount
@@ -75,9 +78,15 @@ public final class SceneRunner {
         }
         var output: [Float] = []
         if keep { output.reserveCapacity(spec.frameCount * 2) }
+        var positions: [Vector3] = []
+        positions.reserveCapacity(voices.count)
         var frame = 0
         while frame < spec.frameCount {
-            if frame > 0 {
+            if frame > 0 && spec.movesInBatches {
+                positions.removeAll(keepingCapacity: true)
+                for index in voices.indices { positions.append(Self.emitterPosition(index, frame: frame)) }
+                try engine.setPositions(positions, of: voices)
+            } else if frame > 0 {
                 for (index, voice) in voices.enumerated() {
                     try engine.setPosition(Self.emitterPosition(index, frame: frame), of: voice)
                 }

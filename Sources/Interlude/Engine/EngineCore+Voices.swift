@@ -266,6 +266,33 @@ extension EngineCore {
         }
     }
 
+    /// Moves many positional voices in one go: everything is validated first, then sent in one
+    /// AL block (one context lock for all), or tracked with one deferred event while interrupted.
+    func setPositions(_ positions: [Vector3], of handles: [VoiceHandle]) throws {
+        guard positions.count == handles.count else {
+            throw InterludeError(.invalidArgument, "setPositions: \(positions.count) positions for \(handles.count) voices")
+        }
+        for index in handles.indices {
+            guard let voice = voice(for: handles[index]) else { continue }
+            try Validate.vector(positions[index], "position", in: "setPositions")
+            guard voice.parameters.position != nil else {
+                throw InterludeError(.invalidArgument, "setPositions: a voice cannot switch between positional and unpositioned while playing")
+            }
+        }
+        if session.state.isActive {
+            withAL("set") { _ in
+                for index in handles.indices {
+                    guard let voice = voice(for: handles[index]) else { continue }
+                    voice.parameters.position = positions[index]
+                    try voice.source?.setPosition(positions[index])
+                }
+            }
+        } else {
+            for index in handles.indices { voice(for: handles[index])?.parameters.position = positions[index] }
+            emit(.commandDeferred(command: "set"))
+        }
+    }
+
     /// Starts a gain or pitch fade on a voice; a fade of the gain to 0 may stop it at the end.
     func fade(_ handle: VoiceHandle, gainTo targetGain: Float?, pitchTo targetPitch: Float?, durationSeconds: Double,
               curve: FadeCurve, stopsAtEnd: Bool, command: String) throws {

@@ -233,6 +233,13 @@ public final class SoundEngine: Sendable {
         try withCore("setPosition") { try $0.setPosition(position, of: voice) }
     }
 
+    /// Moves many positional voices under one lock: `positions[i]` goes to `voices[i]`. For a game
+    /// moving its emitters every frame. Stale handles are skipped. Throws `.invalidArgument`, moving
+    /// none, when the counts differ, a position is not finite or a voice is unpositioned. Any thread.
+    public func setPositions(_ positions: [Vector3], of voices: [VoiceHandle]) throws {
+        try withCore("setPositions") { try $0.setPositions(positions, of: voices) }
+    }
+
     /// Sets a positional voice's velocity, for doppler. Any thread.
     public func setVelocity(_ velocity: Vector3, of voice: VoiceHandle) throws {
         try withCore("setVelocity") { try $0.update(voice, command: "set", call: "setVelocity") { $0.velocity = velocity } }

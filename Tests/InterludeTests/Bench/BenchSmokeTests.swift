@@ -24,6 +24,15 @@ extension EngineSuites {
             #expect(difference < signal * 0.01, "engine vs baseline RMS difference \(difference), signal \(signal)")
         }
 
+        @Test func movingVoicesInBatchesRendersTheSameAsOneByOne() throws {
+            var spec = SceneSpec(emitterCount: 16, seconds: 0.5, musicPath: nil)
+            let oneByOne = try bench.runner.renderEngine(spec, keep: true).samples
+            spec.movesInBatches = true
+            let batched = try bench.runner.renderEngine(spec, keep: true).samples
+            #expect(rootMeanSquare(oneByOne) > 0.01)
+            #expect(batched == oneByOne)
+        }
+
         @Test func everyScenarioRunsAndReportsItsRows() throws {
             var rows = try bench.referenceScene()
             rows += try bench.scaling()
