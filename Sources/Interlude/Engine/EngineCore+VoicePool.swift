@@ -45,9 +45,12 @@ extension EngineCore {
 
     /// One update of the voices: fades, finished one-shots, positions read from OpenAL for real
     /// voices and advanced by time for virtual ones, and the count of playing voices per group.
+    /// - Parameter scoresCandidates: also fill ``candidates`` for ``assignSources(on:knownPlayingCount:candidatesAreScored:)``
+    ///   in this same pass: with thousands of voices, each pass over them is mostly cache misses.
     @discardableResult
-    func serviceVoices(elapsedSeconds: Double) throws -> Int {
+    func serviceVoices(elapsedSeconds: Double, scoresCandidates: Bool = false) throws -> Int {
         for index in groups.playingCounts.indices { groups.playingCounts[index] = 0 }
+        if scoresCandidates { candidates.removeAll(keepingCapacity: true) }
         var playingCount = 0
         for case let voice? in voiceSlots {
             guard voice.state == .playing, !groups.pauses(voice.groupIndex) else { continue }
@@ -68,6 +71,9 @@ extension EngineCore {
             }
             groups.playingCounts[voice.groupIndex] += 1
             playingCount += 1
+            if scoresCandidates {
+                candidates.append(ScoredSlot(score: score(of: voice, realBonus: 1.01), slot: Int32(voice.handle.slot)))
+            }
         }
         return playingCount
     }
@@ -76,7 +82,8 @@ extension EngineCore {
     /// rest virtual. Voices that stay in the budget keep their source: no AL churn.
     /// - Parameter knownPlayingCount: the voices playing in unpaused groups, when the caller has
     ///   just counted them (the update has, in ``serviceVoices(elapsedSeconds:)``).
-    func assignSources(on device: ALDevice, knownPlayingCount: Int? = nil) throws {
+    /// - Parameter candidatesAreScored: ``candidates`` already holds every such voice, scored.
+    func assignSources(on device: ALDevice, knownPlayingCount: Int? = nil, candidatesAreScored: Bool = false) throws {
         let budget = realVoiceBudget
         var playingCount = 0
         if let knownPlayingCount {
@@ -93,9 +100,11 @@ extension EngineCore {
             }
             return
         }
-        candidates.removeAll(keepingCapacity: true)
-        for case let voice? in voiceSlots where voice.state == .playing && !groups.pauses(voice.groupIndex) {
-            candidates.append(ScoredSlot(score: score(of: voice, realBonus: 1.01), slot: Int32(voice.handle.slot)))
+        if !candidatesAreScored {
+            candidates.removeAll(keepingCapacity: true)
+            for case let voice? in voiceSlots where voice.state == .playing && !groups.pauses(voice.groupIndex) {
+                candidates.append(ScoredSlot(score: score(of: voice, realBonus: 1.01), slot: Int32(voice.handle.slot)))
+            }
         }
         if candidates.count > budget {
             selectHighest(budget)
