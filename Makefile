@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: deps build release demo test assets clean
+.PHONY: deps build release demo test assets bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -23,6 +23,13 @@ test: deps
 
 assets: deps
 	$(SWIFT) run $(SWIFT_FLAGS) AssetGenerator assets
+
+# The engine against a raw C OpenAL Soft + libvorbisfile baseline; a Markdown table on stdout,
+# JSON in bench-results.json (BENCH_FLAGS: --quick, --output FILE, --only 1,3).
+BENCH_FLAGS ?=
+bench: deps
+	$(SWIFT) build -c release --product InterludeBench $(SWIFT_FLAGS)
+	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) InterludeBench $(BENCH_FLAGS)
 
 clean:
 	rm -rf .build

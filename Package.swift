@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Interlude", targets: ["Interlude"]),
         .executable(name: "interlude", targets: ["InterludeCLI"]),
+        .executable(name: "InterludeBench", targets: ["InterludeBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -39,10 +40,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The raw C baseline the bench measures the engine against: OpenAL Soft and
+        // libvorbisfile driven directly, in the same process.
+        .target(
+            name: "BenchBaseline",
+            dependencies: ["COpenAL", "CVorbisFile"]
+        ),
+        // Counts malloc calls by interposition; linked into the bench executable only.
+        .target(
+            name: "MallocCounter"
+        ),
+        // The bench scenarios, shared by the bench executable and the smoke tests.
+        .target(
+            name: "BenchKit",
+            dependencies: ["Interlude", "BenchBaseline"]
+        ),
+        .executableTarget(
+            name: "InterludeBench",
+            dependencies: ["BenchKit", "MallocCounter"]
+        ),
         .testTarget(
             name: "InterludeTests",
             // COpenAL: the session tests read alcGetCurrentContext() directly.
-            dependencies: ["Interlude", "COpenAL"],
+            dependencies: ["Interlude", "COpenAL", "BenchKit"],
             exclude: []
         ),
         .target(name: "ExampleSupport", dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],

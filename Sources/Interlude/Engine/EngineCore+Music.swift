@@ -134,18 +134,24 @@ extension EngineCore {
         return stream.positionInFrames
     }
 
+    /// One stream's fade, gain and refill.
+    private func service(_ stream: MusicStream, elapsedSeconds: Double) throws {
+        if stream.state == .playing, var fade = stream.fade {
+            fade.advance(bySeconds: elapsedSeconds)
+            stream.fade = fade.isFinished && !stream.stopsWhenFadeEnds ? nil : fade
+            try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.groupIndex))
+        } else if groups.isDirty {
+            try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.groupIndex))
+        }
+        if stream.state == .playing { try stream.service() }
+    }
+
     /// Refills every stream, applies fades and releases streams whose fade-out ended.
     func serviceStreams(elapsedSeconds: Double) throws {
-        for stream in Array(streams.values) + outgoingStreams {
-            if stream.state == .playing, var fade = stream.fade {
-                fade.advance(bySeconds: elapsedSeconds)
-                stream.fade = fade.isFinished && !stream.stopsWhenFadeEnds ? nil : fade
-                try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.groupIndex))
-            } else if groups.isDirty {
-                try stream.applyGain(groupGain: groups.effectiveGain(of: stream.channel.groupIndex))
-            }
-            if stream.state == .playing { try stream.service() }
-        }
+        // Two loops rather than one over `Array(streams.values) + outgoingStreams`: that array
+        // was a heap allocation on every update.
+        for stream in streams.values { try service(stream, elapsedSeconds: elapsedSeconds) }
+        for stream in outgoingStreams { try service(stream, elapsedSeconds: elapsedSeconds) }
         if let device {
             for (index, stream) in outgoingStreams.enumerated().reversed()
             where stream.stopsWhenFadeEnds && (stream.fade?.isFinished ?? true) {

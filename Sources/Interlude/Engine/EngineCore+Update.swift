@@ -9,8 +9,10 @@ extension EngineCore {
             }
             groups.advance(bySeconds: elapsedSeconds)
             withAL("update") { device in
-                try serviceVoices(elapsedSeconds: elapsedSeconds)
-                try assignSources(on: device)
+                // Scores are only needed when the voices may not all fit the budget.
+                let scores = liveVoiceCount > realVoiceBudget
+                let playingCount = try serviceVoices(elapsedSeconds: elapsedSeconds, scoresCandidates: scores)
+                try assignSources(on: device, knownPlayingCount: playingCount, candidatesAreScored: scores)
                 if groups.isDirty { try applyGroupGains() }
                 try serviceStreams(elapsedSeconds: elapsedSeconds)
             }

@@ -2,6 +2,9 @@
 struct ScoredSlot {
     var score: Double
     var slot: Int32
+    /// The voice held a source when scored: only those need looking at again when they lose,
+    /// which saves a cache miss per virtual voice on every update.
+    var isReal: Bool
 }
 
 extension EngineCore {
@@ -45,15 +48,21 @@ extension EngineCore {
 
     /// One update of the voices: fades, finished one-shots, positions read from OpenAL for real
     /// voices and advanced by time for virtual ones, and the count of playing voices per group.
-    func serviceVoices(elapsedSeconds: Double) throws {
+    /// - Parameter scoresCandidates: also fill ``candidates`` for ``assignSources(on:knownPlayingCount:candidatesAreScored:)``
+    ///   in this same pass: with thousands of voices, each pass over them is mostly cache misses.
+    @discardableResult
+    func serviceVoices(elapsedSeconds: Double, scoresCandidates: Bool = false) throws -> Int {
         for index in groups.playingCounts.indices { groups.playingCounts[index] = 0 }
+        if scoresCandidates { candidates.removeAll(keepingCapacity: true) }
+        var playingCount = 0
         for case let voice? in voiceSlots {
             guard voice.state == .playing, !groups.pauses(voice.groupIndex) else { continue }
             if voice.gainFade != nil || voice.pitchFade != nil {
                 guard try advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }
             }
             if let source = voice.source {
-                if try source.state() == .stopped {
+                // Only a one-shot stops by itself: a looping source is stopped by the engine alone.
+                if !voice.parameters.isLooping, try source.state() == .stopped {
                     removeVoice(voice)
                     continue
                 }
@@ -64,20 +73,45 @@ extension EngineCore {
                 continue
             }
             groups.playingCounts[voice.groupIndex] += 1
+            playingCount += 1
+            if scoresCandidates {
+                candidates.append(ScoredSlot(score: score(of: voice, realBonus: 1.01), slot: Int32(voice.handle.slot), isReal: voice.source != nil))
+            }
         }
+        return playingCount
     }
 
     /// Gives the most important playing voices, up to the budget, a real source, and makes the
     /// rest virtual. Voices that stay in the budget keep their source: no AL churn.
-    func assignSources(on device: ALDevice) throws {
-        candidates.removeAll(keepingCapacity: true)
-        for case let voice? in voiceSlots where voice.state == .playing && !groups.pauses(voice.groupIndex) {
-            candidates.append(ScoredSlot(score: score(of: voice, realBonus: 1.01), slot: Int32(voice.handle.slot)))
-        }
+    /// - Parameter knownPlayingCount: the voices playing in unpaused groups, when the caller has
+    ///   just counted them (the update has, in ``serviceVoices(elapsedSeconds:)``).
+    /// - Parameter candidatesAreScored: ``candidates`` already holds every such voice, scored.
+    func assignSources(on device: ALDevice, knownPlayingCount: Int? = nil, candidatesAreScored: Bool = false) throws {
         let budget = realVoiceBudget
+        var playingCount = 0
+        if let knownPlayingCount {
+            playingCount = knownPlayingCount
+        } else {
+            for case let voice? in voiceSlots where voice.state == .playing && !groups.pauses(voice.groupIndex) {
+                playingCount += 1
+            }
+        }
+        if playingCount <= budget {
+            // Everything fits: no scores to compute, only voices still without a source to start.
+            for case let voice? in voiceSlots where voice.state == .playing && voice.source == nil && !groups.pauses(voice.groupIndex) {
+                try startOnAL(voice, on: device)
+            }
+            return
+        }
+        if !candidatesAreScored {
+            candidates.removeAll(keepingCapacity: true)
+            for case let voice? in voiceSlots where voice.state == .playing && !groups.pauses(voice.groupIndex) {
+                candidates.append(ScoredSlot(score: score(of: voice, realBonus: 1.01), slot: Int32(voice.handle.slot), isReal: voice.source != nil))
+            }
+        }
         if candidates.count > budget {
             selectHighest(budget)
-            for index in budget..<candidates.count {
+            for index in budget..<candidates.count where candidates[index].isReal {
                 if let voice = voiceSlots[Int(candidates[index].slot)], voice.source != nil { try makeVirtual(voice) }
             }
         }

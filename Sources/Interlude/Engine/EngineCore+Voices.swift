@@ -167,6 +167,32 @@ extension EngineCore {
         try applyEffects(of: voice)
     }
 
+    /// Sends only what changed since `previous` to a voice's source: a game moving many voices
+    /// every frame costs one AL call per voice, not a dozen.
+    func applyChangedParameters(of voice: Voice, previous: VoiceParameters, previousGroupIndex: Int) throws {
+        guard let source = voice.source else { return }
+        let parameters = voice.parameters
+        if parameters.gain != previous.gain || voice.groupIndex != previousGroupIndex {
+            try source.setGain(parameters.gain * groups.effectiveGain(of: voice.groupIndex))
+        }
+        if parameters.pitch != previous.pitch { try source.setPitch(parameters.pitch) }
+        if parameters.isLooping != previous.isLooping { try source.setLooping(parameters.isLooping) }
+        if let position = parameters.position {
+            if parameters.isRelativeToListener != previous.isRelativeToListener {
+                try source.setRelativeToListener(parameters.isRelativeToListener)
+            }
+            if position != previous.position { try source.setPosition(position) }
+            if parameters.velocity != previous.velocity { try source.setVelocity(parameters.velocity) }
+            if parameters.referenceDistance != previous.referenceDistance { try source.setReferenceDistance(parameters.referenceDistance) }
+            if parameters.maxDistance != previous.maxDistance { try source.setMaxDistance(parameters.maxDistance) }
+            if parameters.rolloffFactor != previous.rolloffFactor { try source.setRolloffFactor(parameters.rolloffFactor) }
+        }
+        if parameters.reverbZone != previous.reverbZone || parameters.lowPassGainHF != previous.lowPassGainHF
+            || voice.groupIndex != previousGroupIndex {
+            try applyEffects(of: voice)
+        }
+    }
+
     /// Stops a voice: its handle goes stale. Tracked while interrupted.
     func stop(_ handle: VoiceHandle) {
         guard let voice = voice(for: handle) else { return }
@@ -218,12 +244,59 @@ extension EngineCore {
         if (parameters.position == nil) != (voice.parameters.position == nil) {
             throw InterludeError(.invalidArgument, "\(call): a voice cannot switch between positional and unpositioned while playing")
         }
+        let previous = voice.parameters
+        let previousGroupIndex = voice.groupIndex
         voice.parameters = parameters
         voice.groupIndex = groups.index(of: parameters.group)
         if session.state.isActive {
-            withAL(command) { _ in try applyParameters(of: voice) }
+            withAL(command) { _ in try applyChangedParameters(of: voice, previous: previous, previousGroupIndex: previousGroupIndex) }
         } else {
             emit(.commandDeferred(command: command))
+        }
+    }
+
+    /// Moves a positional voice: the hot path of a game moving its emitters every frame, so it
+    /// validates and sends only the position, and makes no AL call for a virtual voice.
+    func setPosition(_ position: Vector3, of handle: VoiceHandle) throws {
+        guard let voice = voice(for: handle) else { return }
+        try Validate.vector(position, "position", in: "setPosition")
+        guard voice.parameters.position != nil else {
+            throw InterludeError(.invalidArgument, "setPosition: a voice cannot switch between positional and unpositioned while playing")
+        }
+        voice.parameters.position = position
+        if session.state.isActive {
+            if let source = voice.source {
+                withAL("set") { _ in try source.setPosition(position) }
+            }
+        } else {
+            emit(.commandDeferred(command: "set"))
+        }
+    }
+
+    /// Moves many positional voices in one go: everything is validated first, then sent in one
+    /// AL block (one context lock for all), or tracked with one deferred event while interrupted.
+    func setPositions(_ positions: [Vector3], of handles: [VoiceHandle]) throws {
+        guard positions.count == handles.count else {
+            throw InterludeError(.invalidArgument, "setPositions: \(positions.count) positions for \(handles.count) voices")
+        }
+        for index in handles.indices {
+            guard let voice = voice(for: handles[index]) else { continue }
+            try Validate.vector(positions[index], "position", in: "setPositions")
+            guard voice.parameters.position != nil else {
+                throw InterludeError(.invalidArgument, "setPositions: a voice cannot switch between positional and unpositioned while playing")
+            }
+        }
+        if session.state.isActive {
+            withAL("set") { _ in
+                for index in handles.indices {
+                    guard let voice = voice(for: handles[index]) else { continue }
+                    voice.parameters.position = positions[index]
+                    try voice.source?.setPosition(positions[index])
+                }
+            }
+        } else {
+            for index in handles.indices { voice(for: handles[index])?.parameters.position = positions[index] }
+            emit(.commandDeferred(command: "set"))
         }
     }
 

@@ -232,7 +232,14 @@ public final class SoundEngine: Sendable {
 
     /// Moves a positional voice. Any thread.
     public func setPosition(_ position: Vector3, of voice: VoiceHandle) throws {
-        try withCore("setPosition") { try $0.update(voice, command: "set", call: "setPosition") { $0.position = position } }
+        try withCore("setPosition") { try $0.setPosition(position, of: voice) }
+    }
+
+    /// Moves many positional voices under one lock: `positions[i]` goes to `voices[i]`. For a game
+    /// moving its emitters every frame. Stale handles are skipped. Throws `.invalidArgument`, moving
+    /// none, when the counts differ, a position is not finite or a voice is unpositioned. Any thread.
+    public func setPositions(_ positions: [Vector3], of voices: [VoiceHandle]) throws {
+        try withCore("setPositions") { try $0.setPositions(positions, of: voices) }
     }
 
     /// Sets a positional voice's velocity, for doppler. Any thread.

@@ -1,0 +1,60 @@
+// The raw C baseline of Interlude's bench: OpenAL Soft and libvorbisfile driven directly,
+// rendering the same scenes through a loopback device, in the same process as the engine.
+#ifndef BENCH_BASELINE_H
+#define BENCH_BASELINE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A scene: `emitter_count` positional looping emitters moved every `update_frames`, plus an
+/// optional streamed, looping soundtrack, rendered at `sample_rate` Hz stereo float.
+typedef struct {
+    int sample_rate;
+    int emitter_count;
+    /// Emitters past this many get no source (raw OpenAL has no virtual voices).
+    int source_limit;
+    /// ALC_MONO_SOURCES / ALC_STEREO_SOURCES of the context.
+    int mono_source_count;
+    int stereo_source_count;
+    /// Mono float PCM of each sound at `sound_sample_rate`; emitter i plays sound i % sound_count.
+    const float *const *sounds;
+    const int *sound_frame_counts;
+    int sound_count;
+    int sound_sample_rate;
+    /// An Ogg Vorbis file streamed with ov_read_float and alSourceQueueBuffers; NULL: none.
+    const char *music_path;
+    int music_buffer_count;
+    double music_buffer_seconds;
+    long long frame_count;
+    int update_frames;
+    /// frame_count * 2 floats to keep the render, or NULL to discard it.
+    float *output;
+} bb_scene;
+
+/// Renders `scene`. Returns 0, or a negative code naming the failing step.
+int bb_render_scene(const bb_scene *scene);
+
+/// Where emitter `index` is at `frame`: the one definition the engine side of the bench uses too.
+void bb_emitter_position(int index, long long frame, int sample_rate, float out_xyz[3]);
+
+/// Emitter `index`'s gain.
+float bb_emitter_gain(int index);
+
+/// Decodes all of an Ogg Vorbis file in `buffer_frames` chunks: mode 0 ov_read_float into
+/// interleaved float (what the engine's decoder produces), mode 1 ov_read into int16.
+/// Returns the frames decoded, or a negative code.
+long long bb_decode_vorbis(const char *path, int buffer_frames, int mode);
+
+/// Opens a loopback device and context, uploads `sound_count` mono float sounds into buffers,
+/// then tears everything down. Returns 0, or a negative code.
+int bb_startup(int sample_rate, const float *const *sounds, const int *sound_frame_counts, int sound_count,
+               int sound_sample_rate);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

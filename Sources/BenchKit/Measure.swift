@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// CPU time and wall time, medians.
+public enum Measure {
+    /// User + system CPU time of the whole process, in seconds (every thread OpenAL starts counts).
+    public static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
+    }
+
+    /// Peak resident memory of this process, in KiB: VmHWM from /proc/self/status. (ru_maxrss
+    /// is no good in a child: it starts from the parent's resident size at the fork.)
+    public static func peakResidentKiB() -> Int {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+            for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+                return Int(line.dropFirst(6).filter { $0.isNumber }) ?? 0
+            }
+        }
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Int(usage.ru_maxrss)
+    }
+
+    /// Monotonic wall time in seconds.
+    public static func wallSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
+    /// CPU seconds `body` takes.
+    public static func cpuSeconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = processCPUSeconds()
+        try body()
+        return processCPUSeconds() - start
+    }
+
+    /// Wall seconds `body` takes.
+    public static func wallSeconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = wallSeconds()
+        try body()
+        return wallSeconds() - start
+    }
+
+    /// The median (the mean of the middle two for an even count).
+    public static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// Runs `engine` and `baseline` alternately, `rounds` times each (the engine first on even
+    /// rounds, the baseline first on odd ones), and returns each side's measurements.
+    public static func alternate(rounds: Int, engine: () throws -> Double, baseline: () throws -> Double) rethrows
+        -> (engine: [Double], baseline: [Double]) {
+        var engineValues: [Double] = []
+        var baselineValues: [Double] = []
+        for round in 0..<rounds {
+            if round % 2 == 0 {
+                engineValues.append(try engine())
+                baselineValues.append(try baseline())
+            } else {
+                baselineValues.append(try baseline())
+                engineValues.append(try engine())
+            }
+        }
+        return (engineValues, baselineValues)
+    }
+}

@@ -1,0 +1,85 @@
+// InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...]
+// Prints a Markdown table to stdout and writes the JSON to --output.
+import BenchKit
+import Foundation
+import MallocCounter
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+
+/// Memory children: `--memory-child idle|stream|full PATH` prints this process's peak RSS in KiB.
+if arguments.first == "--memory-child", arguments.count == 3 {
+    let path = arguments[2]
+    switch arguments[1] {
+    case "stream": _ = try Bench.streamThroughEngine(path: path)
+    case "full":
+        // The same start as the others (an engine opened), then the whole track in memory.
+        try SceneRunner.offlineEngine().shutdown()
+        _ = try Bench.decodeFully(path: path)
+    default: _ = try SceneRunner.offlineEngine().shutdown()
+    }
+    print(Measure.peakResidentKiB())
+    exit(0)
+}
+
+var isQuick = false
+var outputPath = "bench-results.json"
+var only: Set<Int>?
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    switch argument {
+    case "--quick": isQuick = true
+    case "--output" where !arguments.isEmpty: outputPath = arguments.removeFirst()
+    case "--only" where !arguments.isEmpty: only = Set(arguments.removeFirst().split(separator: ",").compactMap { Int($0) })
+    default:
+        FileHandle.standardError.write(Data("usage: InterludeBench [--quick] [--output FILE] [--only 1,2,...]\n".utf8))
+        exit(2)
+    }
+}
+
+let selected = only
+@MainActor func runs(_ scenario: Int) -> Bool { selected?.contains(scenario) ?? true }
+
+let counter: AllocationCounter? = malloc_counter_is_active() != 0
+    ? AllocationCounter(start: { malloc_counter_start() }, stop: { UInt64(malloc_counter_stop()) })
+    : nil
+let bench = try Bench(sizes: isQuick ? .quick : .full, allocationCounter: counter) { message in
+    FileHandle.standardError.write(Data("[bench] \(message)\n".utf8))
+}
+
+func memoryChild(_ mode: String, _ path: String) throws -> Int {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = ["--memory-child", mode, path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, let kib = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw NSError(domain: "InterludeBench", code: 1, userInfo: [NSLocalizedDescriptionKey: "memory child \(mode) failed: \(text)"])
+    }
+    return kib
+}
+
+var rows: [BenchRow] = []
+if runs(1) { rows += try bench.referenceScene() }
+if runs(2) { rows += try bench.scaling() }
+if runs(3) { rows += try bench.vorbisDecode() }
+if runs(4) { rows += try bench.updateCost() }
+if runs(5) { rows += try bench.interruption() }
+if runs(6) { rows += try bench.rebuild() }
+if runs(7) {
+    FileHandle.standardError.write(Data("[bench] 7. memory\n".utf8))
+    let path = try bench.longTrackPath
+    rows += bench.memoryRows(idleKiB: try memoryChild("idle", path), streamKiB: try memoryChild("stream", path),
+                             fullKiB: try memoryChild("full", path))
+}
+if runs(8) { rows += try bench.startup() }
+
+var notes: [String] = []
+if counter == nil { notes.append("The malloc interposer was not active: allocations were not counted.") }
+let report = BenchReport(rounds: bench.sizes.rounds, isQuick: isQuick, rows: rows, notes: notes)
+print(report.markdown)
+try report.json().write(to: URL(fileURLWithPath: outputPath))
+FileHandle.standardError.write(Data("[bench] wrote \(outputPath)\n".utf8))

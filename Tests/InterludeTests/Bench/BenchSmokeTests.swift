@@ -1,0 +1,94 @@
+import BenchKit
+import Interlude
+import Testing
+
+extension EngineSuites {
+    /// The bench's code paths at a tiny size, so they cannot rot. These check what the bench
+    /// computes (renders, frame counts, byte bounds), never how fast it ran.
+    @Suite struct BenchSmokeTests {
+        let bench: Bench
+
+        init() throws {
+            bench = try Bench(sizes: .quick)
+        }
+
+        @Test func engineAndBaselineRenderTheSameReferenceScene() throws {
+            let (engine, baseline) = try bench.referenceRenders(seconds: 1)
+            #expect(engine.count == 48_000 * 2)
+            #expect(baseline.count == engine.count)
+            let signal = rootMeanSquare(baseline)
+            #expect(signal > 0.05, "the baseline scene must be audible, RMS \(signal)")
+            #expect(rootMeanSquare(engine) > 0.05)
+            // Same OpenAL mixer, same data, same positions: only the order of float sums differs.
+            let difference = rootMeanSquareDifference(engine, baseline)
+            #expect(difference < signal * 0.01, "engine vs baseline RMS difference \(difference), signal \(signal)")
+        }
+
+        @Test func movingVoicesInBatchesRendersTheSameAsOneByOne() throws {
+            var spec = SceneSpec(emitterCount: 16, seconds: 0.5, musicPath: nil)
+            let oneByOne = try bench.runner.renderEngine(spec, keep: true).samples
+            spec.movesInBatches = true
+            let batched = try bench.runner.renderEngine(spec, keep: true).samples
+            #expect(rootMeanSquare(oneByOne) > 0.01)
+            #expect(batched == oneByOne)
+        }
+
+        @Test func everyScenarioRunsAndReportsItsRows() throws {
+            var rows = try bench.referenceScene()
+            rows += try bench.scaling()
+            rows += try bench.vorbisDecode()
+            rows += try bench.updateCost()
+            rows += try bench.rebuild()
+            rows += try bench.startup()
+            rows += bench.memoryRows(idleKiB: 1_000, streamKiB: 1_500, fullKiB: 3_000)
+            for row in rows {
+                #expect(row.engine.map { $0.isFinite && $0 >= 0 } ?? false, "\(row.scenario): \(row.measure)")
+            }
+            let report = BenchReport(rounds: 1, isQuick: true, rows: rows, notes: [])
+            #expect(report.markdown.contains("| 1 | Reference scene |"))
+            #expect(try report.json().count > 100)
+        }
+
+        @Test func scalingPastTheBudgetKeepsTheEngineOnItsSources() throws {
+            let spec = SceneSpec(emitterCount: 300, seconds: 0.2, engineRealVoiceBudget: 64, musicPath: nil)
+            let (samples, realVoiceCount) = try bench.runner.renderEngine(spec, keep: true)
+            #expect(realVoiceCount == 64)
+            #expect(rootMeanSquare(samples) > 0.05)
+        }
+
+        @Test func decodersAgreeOnTheTrackLength() throws {
+            let path = try bench.longTrackPath
+            let engineFrames = try Bench.engineDecode(path: path)
+            #expect(engineFrames == 3 * 48_000)
+            #expect(try Bench.baselineDecode(path: path, mode: 0) == engineFrames)
+            #expect(try Bench.baselineDecode(path: path, mode: 1) == engineFrames)
+            #expect(try Bench.streamThroughEngine(path: path) >= engineFrames)
+            #expect(try Bench.decodeFully(path: path) == engineFrames)
+        }
+
+        @Test func interruptionMeetsItsFrameGoals() throws {
+            let figures = try bench.interruptionFigures()
+            #expect(figures.framesAfterBegin == 0)
+            #expect(figures.framesToAudible <= 480)
+            #expect(figures.positionErrorFrames <= 48)
+            #expect(figures.reportedPositionErrorFrames <= 48)
+        }
+
+        @Test func rebuildIsAudibleWithinOneUpdate() throws {
+            let rebuilt = try bench.rebuildOnce()
+            #expect(rebuilt.framesToAudible <= 480)
+            #expect(rebuilt.realVoiceCount == BenchSizes.quick.rebuildVoiceCount)
+        }
+
+        @Test func streamingKeepsAtMostOneMebibyteOfPCMInFlight() {
+            #expect(Bench.streamPCMBytesInFlight <= 1_048_576)
+        }
+
+        @Test func updateSceneHoldsItsVoicesOnTheBudget() throws {
+            let engine = try bench.updateScene(voiceCount: 500)
+            defer { engine.shutdown() }
+            #expect(engine.statistics.voiceCount == 500)
+            #expect(engine.statistics.realVoiceCount == 64)
+        }
+    }
+}
