@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: deps build release demo test assets clean
+.PHONY: deps build release demo test assets clean fuzz sanitize leaks soak
 
 deps:
 	@bash scripts/install-deps.sh
@@ -24,5 +24,29 @@ test: deps
 assets: deps
 	$(SWIFT) run $(SWIFT_FLAGS) AssetGenerator assets
 
+# Reliability (docs/bad-input.md lists the bad inputs these try).
+FUZZ_SECONDS ?= 60
+SOAK_MINUTES ?= 120
+
+# libFuzzer + address sanitizer on the WAV reader, the Ogg Vorbis path and the scene parser.
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
+
+# The whole test suite under thread sanitizer, then under address sanitizer.
+sanitize: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(SWIFT_FLAGS)
+	$(SWIFT) test --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS)
+
+# A full engine lifecycle under valgrind memcheck; suppressions in scripts/valgrind.supp.
+leaks: deps
+	$(SWIFT) build --product LeakProbe --scratch-path .build-leaks $(SWIFT_FLAGS)
+	valgrind --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=1 --suppressions=scripts/valgrind.supp .build-leaks/debug/LeakProbe
+
+# SOAK_MINUTES of game time of a busy scene, rendered offline as fast as possible.
+soak: deps
+	$(SWIFT) build -c release --product Soak $(SWIFT_FLAGS)
+	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) Soak --minutes $(SOAK_MINUTES)
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-tsan .build-asan .build-leaks
