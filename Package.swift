@@ -41,8 +41,25 @@ let package = Package(
         ),
         .testTarget(
             name: "InterludeTests",
-            dependencies: ["Interlude"],
+            dependencies: ["Interlude", "SoakScenario"],
             exclude: []
+        ),
+        // Reliability: the soak scene (shared by `make soak` and a short test), its runner, and
+        // the lifecycle that `make leaks` runs under valgrind.
+        .target(
+            name: "SoakScenario",
+            dependencies: ["Interlude"],
+            path: "Tests/SoakScenario"
+        ),
+        .executableTarget(
+            name: "Soak",
+            dependencies: ["SoakScenario"],
+            path: "Tests/Soak"
+        ),
+        .executableTarget(
+            name: "LeakProbe",
+            dependencies: ["Interlude"],
+            path: "Tests/LeakProbe"
         ),
         .executableTarget(
             name: "Showcase",
