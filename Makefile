@@ -40,7 +40,7 @@ sanitize: deps
 # A full engine lifecycle under valgrind memcheck; suppressions in scripts/valgrind.supp.
 leaks: deps
 	$(SWIFT) build --product LeakProbe --scratch-path .build-leaks $(SWIFT_FLAGS)
-	valgrind --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+	valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible \
 		--error-exitcode=1 --suppressions=scripts/valgrind.supp .build-leaks/debug/LeakProbe
 
 # SOAK_MINUTES of game time of a busy scene, rendered offline as fast as possible.
