@@ -35,7 +35,7 @@ fuzz: deps
 # The whole test suite under thread sanitizer, then under address sanitizer.
 sanitize: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(SWIFT_FLAGS)
-	$(SWIFT) test --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS)
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS)
 
 # A full engine lifecycle under valgrind memcheck; suppressions in scripts/valgrind.supp.
 leaks: deps

@@ -40,7 +40,7 @@ run() {
   echo "== $harness: ${FUZZ_SECONDS} s"
   # detect_leaks: libFuzzer's per-input leak check; -malloc_limit_mb catches a single huge
   # allocation (a 4 GB declared chunk must never become a 4 GB buffer).
-  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 LSAN_OPTIONS=suppressions=scripts/lsan.supp \
     "$SCRATCH/bin/$harness" "$corpus" "Tests/Fixtures/fuzz/$harness" \
       -max_total_time="$FUZZ_SECONDS" -timeout=1 -rss_limit_mb=2048 -malloc_limit_mb=512 \
       -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" 2>&1 \
