@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import Interlude
+@testable import Interlude
 import SoakScenario
 
 extension EngineSuites {
@@ -121,8 +121,8 @@ extension EngineSuites {
 /// What the stress threads share: the handles they play, the calls made, and any error the API
 /// does not document for these calls.
 private final class StressLog: Sendable {
-    let handles = Mutex<[VoiceHandle]>([])
-    let unexpected = Mutex<[String]>([])
+    let handles = AnnotatedMutex<[VoiceHandle]>([])
+    let unexpected = AnnotatedMutex<[String]>([])
     let calls = Atomic<Int>(0)
     /// Errors the API documents for these calls in these states; anything else is a failure.
     private let allowed: Set<InterludeError.Code> = [.tooManyVoices, .deviceUnavailable, .invalidArgument]
