@@ -22,6 +22,7 @@ while let argument = arguments.popFirst() {
 settings.gameSeconds = minutes * 60
 let report = try SoakRun(settings: settings).run { partial in
     print(String(format: "  %.0f min of game time, %.1f s of wall time", partial.gameSeconds / 60, partial.wallSeconds))
+    fflush(stdout)
 }
 print(report)
 exit(report.failures.isEmpty ? 0 : 1)
