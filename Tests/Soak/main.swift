@@ -21,8 +21,9 @@ while let argument = arguments.popFirst() {
 }
 settings.gameSeconds = minutes * 60
 let report = try SoakRun(settings: settings).run { partial in
-    print(String(format: "  %.0f min of game time, %.1f s of wall time", partial.gameSeconds / 60, partial.wallSeconds))
-    fflush(stdout)
+    print(String(format: "  %.0f min of game time, %.1f s of wall time, RSS %d KiB", partial.gameSeconds / 60, partial.wallSeconds,
+                 SoakRun.residentBytes() / 1024))
+    fflush(nil)
 }
 print(report)
 exit(report.failures.isEmpty ? 0 : 1)
