@@ -44,9 +44,13 @@ leaks: deps
 		--error-exitcode=1 --suppressions=scripts/valgrind.supp .build-leaks/debug/LeakProbe
 
 # SOAK_MINUTES of game time of a busy scene, rendered offline as fast as possible.
+# MALLOC_MMAP_THRESHOLD_ pins glibc's mmap threshold: by default the first free of a large mmapped
+# block (the first lost device's mixing buffers) raises it, so the rebuilt device's buffers come
+# from the heap instead, and resident memory steps up once by about 8 MB (measured: 47.8 -> 56.1 MB
+# at the first device loss, flat through the next ten). Pinned, the memory check sees only ours.
 soak: deps
 	$(SWIFT) build -c release --product Soak $(SWIFT_FLAGS)
-	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) Soak --minutes $(SOAK_MINUTES)
+	MALLOC_MMAP_THRESHOLD_=131072 $(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) Soak --minutes $(SOAK_MINUTES)
 
 clean:
 	rm -rf .build .build-fuzz .build-tsan .build-asan .build-leaks
