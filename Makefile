@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: deps build release demo test assets bench clean
+.PHONY: deps build release demo test assets bench clean fuzz sanitize leaks soak
 
 deps:
 	@bash scripts/install-deps.sh
@@ -31,5 +31,33 @@ bench: deps
 	$(SWIFT) build -c release --product InterludeBench $(SWIFT_FLAGS)
 	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) InterludeBench $(BENCH_FLAGS)
 
+# Reliability (docs/bad-input.md lists the bad inputs these try).
+FUZZ_SECONDS ?= 60
+SOAK_MINUTES ?= 120
+
+# libFuzzer + address sanitizer on the WAV reader, the Ogg Vorbis path and the scene parser.
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
+
+# The whole test suite under thread sanitizer, then under address sanitizer.
+sanitize: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(SWIFT_FLAGS)
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS)
+
+# A full engine lifecycle under valgrind memcheck; suppressions in scripts/valgrind.supp.
+leaks: deps
+	$(SWIFT) build --product LeakProbe --scratch-path .build-leaks $(SWIFT_FLAGS)
+	valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible \
+		--error-exitcode=1 --suppressions=scripts/valgrind.supp .build-leaks/debug/LeakProbe
+
+# SOAK_MINUTES of game time of a busy scene, rendered offline as fast as possible.
+# MALLOC_MMAP_THRESHOLD_ pins glibc's mmap threshold: by default the first free of a large mmapped
+# block (the first lost device's mixing buffers) raises it, so the rebuilt device's buffers come
+# from the heap instead, and resident memory steps up once by about 8 MB (measured: 47.8 -> 56.1 MB
+# at the first device loss, flat through the next ten). Pinned, the memory check sees only ours.
+soak: deps
+	$(SWIFT) build -c release --product Soak $(SWIFT_FLAGS)
+	MALLOC_MMAP_THRESHOLD_=131072 $(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) Soak --minutes $(SOAK_MINUTES)
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-tsan .build-asan .build-leaks

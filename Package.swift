@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(
             name: "InterludeTests",
             // COpenAL: the session tests read alcGetCurrentContext() directly.
-            dependencies: ["Interlude", "COpenAL", "BenchKit"],
+            dependencies: ["Interlude", "COpenAL", "BenchKit", "SoakScenario"],
             exclude: []
         ),
         .target(name: "ExampleSupport", dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],
@@ -70,6 +70,23 @@ let package = Package(
         .executableTarget(name: "Positional", dependencies: ["ExampleSupport", "Interlude"], path: "examples/Positional"),
         .executableTarget(name: "Streaming", dependencies: ["ExampleSupport", "Interlude"], path: "examples/Streaming"),
         .executableTarget(name: "Interruptions", dependencies: ["ExampleSupport", "Interlude"], path: "examples/Interruptions"),
+        // Reliability: the soak scene (shared by `make soak` and a short test), its runner, and
+        // the lifecycle that `make leaks` runs under valgrind.
+        .target(
+            name: "SoakScenario",
+            dependencies: ["Interlude"],
+            path: "Tests/SoakScenario"
+        ),
+        .executableTarget(
+            name: "Soak",
+            dependencies: ["SoakScenario"],
+            path: "Tests/Soak"
+        ),
+        .executableTarget(
+            name: "LeakProbe",
+            dependencies: ["Interlude"],
+            path: "Tests/LeakProbe"
+        ),
         .executableTarget(
             name: "Showcase",
             dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],

@@ -137,7 +137,9 @@ extension EngineCore {
         held.forEach(emit)
         emit(.servicesLost)
         reopenBackoffSeconds = 0.1
-        nextReopenInstant = ContinuousClock.now.advanced(by: .seconds(reopenBackoffSeconds))
+        // Offline, only reconnectDevice() restores the device: a retry timed by the wall clock
+        // would end the loss at a frame that depends on how fast the machine renders.
+        nextReopenInstant = configuration.output.isOffline ? nil : ContinuousClock.now.advanced(by: .seconds(reopenBackoffSeconds))
         saveSnapshotIfConfigured()
     }
 

@@ -16,9 +16,9 @@ import Synchronization
 /// try engine.playMusic(path: "assets/music/theme.ogg")
 /// ```
 public final class SoundEngine: Sendable {
-    let core: Mutex<EngineCore>
-    let events = Mutex(EventSinks())
-    private let driver: Mutex<DriverThread?>
+    let core: AnnotatedMutex<EngineCore>
+    let events = AnnotatedMutex(EventSinks())
+    private let driver: AnnotatedMutex<DriverThread?>
     /// This engine's configuration.
     public let configuration: Configuration
     let engineID: Int
@@ -34,8 +34,8 @@ public final class SoundEngine: Sendable {
         let engineID = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.engineID = engineID
         self.configuration = configuration
-        self.core = Mutex(try EngineCore(configuration: configuration, engineID: engineID, logger: logger))
-        self.driver = Mutex(nil)
+        self.core = AnnotatedMutex(try EngineCore(configuration: configuration, engineID: engineID, logger: logger))
+        self.driver = AnnotatedMutex(nil)
         if !configuration.output.isOffline && configuration.runsDriverThread {
             let thread = DriverThread(intervalSeconds: configuration.updateIntervalSeconds) { [weak self] in
                 self?.update()

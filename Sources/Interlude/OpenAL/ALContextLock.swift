@@ -6,7 +6,7 @@ import Synchronization
 /// engine does its AL work holding this lock, with its own context made current inside it.
 /// Taken inside an engine's own lock, never the other way round.
 enum ALContextLock {
-    private static let mutex = Mutex<Void>(())
+    private static let mutex = AnnotatedMutex<Void>(())
 
     /// Runs `body` holding the lock.
     static func run<Result>(_ body: () throws -> Result) rethrows -> Result {

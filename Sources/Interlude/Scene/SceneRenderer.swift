@@ -64,7 +64,7 @@ public struct SceneRenderer {
         configuration.loggerLabel = "Interlude.render"
         let engine = try SoundEngine(configuration: configuration)
         defer { engine.shutdown() }
-        let raised = Mutex<[SessionEvent]>([])
+        let raised = AnnotatedMutex<[SessionEvent]>([])
         engine.setSessionEventHandler { event in raised.withLock { $0.append(event) } }
 
         let director = try SceneDirector(scene: scene, sceneName: sceneName, engine: engine)

@@ -23,7 +23,7 @@ final class JobControlSource: Sendable {
         weak var engine: SoundEngine?
     }
 
-    private let state = Mutex(State())
+    private let state = AnnotatedMutex(State())
     private let queue = DispatchQueue(label: "Interlude job control")
 
     /// Starts watching for `engine`, installing the signal handlers on first use.

@@ -1,0 +1,18 @@
+// libFuzzer harness for the WAV reader: the chunk walk, the fmt parser (plain and
+// EXTENSIBLE), every sample encoding, reads past a lying data size, seeks, and decodeAll's
+// allocation (bounded by the real file size, never by a declared chunk size).
+import Interlude
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let path = FuzzInput.write(data, size)
+    if let decoder = try? WAVDecoder(path: path) {
+        // A WAV's frames are bounded by its bytes: a frame is at least one byte.
+        precondition(decoder.frameCount <= size, "frameCount \(decoder.frameCount) > file size \(size)")
+        FuzzInput.exercise(decoder, maximumFrames: size)
+    }
+    if let decoded = try? DecoderFactory.decodeAll(path: path) {
+        precondition(decoded.samples.count <= size, "decodeAll made \(decoded.samples.count) samples from \(size) bytes")
+    }
+    return 0
+}

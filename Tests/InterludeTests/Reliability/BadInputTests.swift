@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import Interlude
+
+extension EngineSuites {
+    /// API misuse from docs/bad-input.md: each call gets a typed error or does nothing, never
+    /// reaches OpenAL with a bad value, and leaves the engine working (no internal AL error).
+    @Suite struct BadInputTests {
+        /// "ok", or the error code the call threw.
+        static func outcome(_ body: () throws -> Void) -> String {
+            do {
+                try body()
+                return "ok"
+            } catch let error as InterludeError {
+                return error.code.rawValue
+            } catch {
+                return "other: \(error)"
+            }
+        }
+
+        static func offlineEngine() throws -> SoundEngine {
+            var configuration = SoundEngine.Configuration(output: .offline())
+            configuration.runsDriverThread = false
+            return try SoundEngine(configuration: configuration)
+        }
+
+        static func tone(_ engine: SoundEngine) throws -> Sound {
+            try engine.makeSound(name: "tone", format: AudioFormat(sampleRate: 48_000, channelCount: 1),
+                                 samples: (0..<4_800).map { sinf(Float($0) * 0.06) * 0.5 })
+        }
+
+        @Test func outOfRangeParametersThrowInvalidArgument() throws {
+            let engine = try Self.offlineEngine()
+            defer { engine.shutdown() }
+            let sound = try Self.tone(engine)
+            let nan = Float.nan
+            #expect(Self.outcome { try engine.play(sound, parameters: VoiceParameters(position: nil, gain: -1)) } == "invalidArgument")
+            #expect(Self.outcome { try engine.play(sound, parameters: VoiceParameters(position: nil, gain: .infinity)) } == "invalidArgument")
+            #expect(Self.outcome { try engine.play(sound, parameters: VoiceParameters(position: nil, pitch: 0)) } == "invalidArgument")
+            #expect(Self.outcome { try engine.play(sound, parameters: VoiceParameters(position: Vector3(nan, 0, 0))) } == "invalidArgument")
+            let voice = try engine.play(sound, parameters: VoiceParameters(position: Vector3(1, 0, 0), isLooping: true))
+            #expect(Self.outcome { try engine.setGain(-0.5, of: voice) } == "invalidArgument")
+            #expect(Self.outcome { try engine.setGain(nan, of: voice) } == "invalidArgument")
+            #expect(Self.outcome { try engine.setPitch(-2, of: voice) } == "invalidArgument")
+            #expect(Self.outcome { try engine.setPosition(Vector3(0, nan, 0), of: voice) } == "invalidArgument")
+            #expect(Self.outcome { try engine.setVelocity(Vector3(0, 0, .infinity), of: voice) } == "invalidArgument")
+            #expect(Self.outcome { try engine.updateListener { $0.position = Vector3(nan, nan, nan) } } == "invalidArgument")
+            #expect(Self.outcome { try engine.setDoppler(factor: nan, speedOfSoundMetresPerSecond: 343) } == "invalidArgument")
+            #expect(Self.outcome { try engine.setGroupGain(-1, of: "sfx") } == "invalidArgument")
+            #expect(Self.outcome { try engine.setGroupGain(1, of: "sfx", durationSeconds: .nan) } == "invalidArgument")
+            #expect(Self.outcome { _ = try engine.render(frameCount: -1) } == "invalidArgument")
+            #expect(Self.outcome { try engine.seekMusic(toFrame: 0) } == "invalidArgument")
+            #expect(Self.outcome { _ = try engine.makeSound(name: "empty", format: AudioFormat(sampleRate: 48_000, channelCount: 1), samples: []) } == "invalidArgument")
+            #expect(Self.outcome { _ = try engine.makeSound(name: "6ch", format: AudioFormat(sampleRate: 48_000, channelCount: 6), samples: [0, 0, 0, 0, 0, 0]) } == "unsupportedFormat")
+            #expect(Self.outcome { _ = try engine.makeSound(name: "odd", format: AudioFormat(sampleRate: 48_000, channelCount: 2), samples: [0, 0, 0]) } == "invalidArgument")
+            #expect(Self.outcome { _ = try engine.loadSound(path: "/nonexistent/sound.wav") } == "fileNotFound")
+            #expect(Self.outcome { _ = try engine.loadSound(path: "/tmp") } == "unreadableFile")
+            #expect(Self.outcome { try engine.playMusic(path: "/nonexistent/track.ogg") } == "fileNotFound")
+            // The voice kept its last good values and the engine is healthy.
+            #expect(engine.parameters(of: voice)?.gain == 1)
+            #expect(engine.parameters(of: voice)?.position == Vector3(1, 0, 0))
+            let samples = try engine.render(frameCount: 4_800)
+            #expect(samples.allSatisfy { $0.isFinite })
+            #expect(samples.contains { $0 != 0 })
+            #expect(engine.statistics.internalErrorCount == 0)
+        }
+
+        @Test func badConfigurationsThrowInvalidArgument() {
+            var configuration = SoundEngine.Configuration(output: .offline())
+            configuration.monoSourceCount = 0
+            #expect(Self.outcome { _ = try SoundEngine(configuration: configuration) } == "invalidArgument")
+            configuration = SoundEngine.Configuration(output: .offline(sampleRate: 1, channelCount: 2))
+            #expect(Self.outcome { _ = try SoundEngine(configuration: configuration) } == "invalidArgument")
+            configuration = SoundEngine.Configuration(output: .offline())
+            configuration.updateIntervalSeconds = .nan
+            #expect(Self.outcome { _ = try SoundEngine(configuration: configuration) } == "invalidArgument")
+        }
+
+        @Test func objectsFromAnotherEngineAreRejectedOrIgnored() throws {
+            let engine = try Self.offlineEngine()
+            defer { engine.shutdown() }
+            let other = try Self.offlineEngine()
+            defer { other.shutdown() }
+            let sound = try Self.tone(engine)
+            let foreignSound = try Self.tone(other)
+            #expect(Self.outcome { try engine.play(foreignSound) } == "foreignObject")
+            #expect(Self.outcome { try engine.unloadSound(foreignSound) } == "ok")
+            let voice = try engine.play(sound, parameters: VoiceParameters(position: nil, isLooping: true))
+            let foreignVoice = try other.play(foreignSound, parameters: VoiceParameters(position: nil, isLooping: true))
+            // A handle from another engine is stale here, even where its slot and generation match.
+            #expect(voice.slot == foreignVoice.slot)
+            engine.stop(foreignVoice)
+            engine.pause(foreignVoice)
+            #expect(Self.outcome { try engine.setGain(0, of: foreignVoice) } == "ok")
+            #expect(engine.parameters(of: foreignVoice) == nil)
+            #expect(engine.positionInFrames(of: foreignVoice) == nil)
+            #expect(engine.isPlaying(voice))
+            #expect(engine.parameters(of: voice)?.gain == 1)
+            #expect(other.isPlaying(foreignVoice))
+            // A stale handle of this engine does nothing too.
+            engine.stop(voice)
+            engine.stop(voice)
+            #expect(Self.outcome { try engine.setPitch(2, of: voice) } == "ok")
+            #expect(engine.statistics.voiceCount == 0)
+            #expect(engine.statistics.internalErrorCount == 0)
+            #expect(other.statistics.internalErrorCount == 0)
+        }
+
+        @Test func callsAfterShutdownThrowShutDownOrDoNothing() throws {
+            let engine = try Self.offlineEngine()
+            let sound = try Self.tone(engine)
+            let voice = try engine.play(sound, parameters: VoiceParameters(position: nil, isLooping: true))
+            engine.shutdown()
+            engine.shutdown()
+            #expect(Self.outcome { try engine.play(sound) } == "shutDown")
+            #expect(Self.outcome { _ = try engine.render(frameCount: 480) } == "shutDown")
+            #expect(Self.outcome { _ = try engine.makeSound(name: "late", format: AudioFormat(sampleRate: 48_000, channelCount: 1), samples: [0]) } == "shutDown")
+            #expect(Self.outcome { try engine.setGain(0.5, of: voice) } == "shutDown")
+            #expect(Self.outcome { try engine.playMusic(path: "/nonexistent.ogg") } == "shutDown")
+            #expect(Self.outcome { try engine.reconnectDevice() } == "shutDown")
+            #expect(Self.outcome { _ = try engine.snapshot() } == "shutDown")
+            #expect(Self.outcome { try engine.setListener(Listener()) } == "shutDown")
+            engine.stop(voice)
+            engine.beginInterruption()
+            engine.endInterruption(shouldResume: true)
+            engine.activate()
+            engine.disconnectDevice()
+            engine.update()
+            let statistics = engine.statistics
+            #expect(statistics.alSourceCount == 0)
+            #expect(statistics.alBufferCount == 0)
+            #expect(statistics.deviceName == nil)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import Interlude
+
+/// Every input a fuzz harness (Fuzz/, `make fuzz`) found a problem with, kept with its input in
+/// Tests/Fixtures/fuzz-regressions/ and checked to be rejected cleanly.
+@Suite struct FuzzRegressionTests {
+    static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/fuzz-regressions").path
+
+    /// VorbisFuzzer: a damaged header page makes ov_open_callbacks fail with OV_EREAD, and
+    /// libvorbisfile 1.3.7 leaks 8 bytes doing so (its bug; suppressed in scripts/lsan.supp).
+    /// Interlude must reject the file with a typed error, both ways it opens Vorbis files.
+    @Test func vorbisHeaderPageThatFailsWithAReadErrorIsRejected() throws {
+        let path = Self.folder + "/vorbis-eread-header-leak.ogg"
+        #expect(FileManager.default.fileExists(atPath: path))
+        for open in [{ _ = try VorbisDecoder(path: path) }, { _ = try DecoderFactory.decodeAll(path: path) }] as [() throws -> Void] {
+            #expect {
+                try open()
+            } throws: { error in
+                guard let error = error as? InterludeError else { return false }
+                return error.code == .corruptData && error.message.hasPrefix(path)
+            }
+        }
+    }
+
+    /// VorbisFuzzer: a crafted 400-frame stream that opens, reads, and seeks (to 0, then 200)
+    /// without any error, after which libvorbisfile 1.3.7 / libogg 1.3.5 call memmove with a
+    /// negative size inside ogg_stream_pagein (ASan: negative-size-param); without ASan that is
+    /// a wild memmove. Reproduced with plain C and libvorbisfile's own stdio callbacks
+    /// (vorbis-seek-pagein-negative-size.c next to the input), so it is upstream's, and no
+    /// call of ours fails first that we could act on. NOT FIXED: disabled because it crashes
+    /// the test process; enable it once the libraries (or a guard in VorbisDecoder) handle it.
+    @Test(.disabled("crashes inside libogg's ogg_stream_pagein (upstream bug, see the comment)"))
+    func vorbisSeekSequenceThatCorruptsLiboggStateIsRejected() throws {
+        let path = Self.folder + "/vorbis-seek-pagein-negative-size.ogg"
+        let decoder = try VorbisDecoder(path: path)
+        var buffer = [Float](repeating: 0, count: 1024 * decoder.format.channelCount)
+        for frame in [0, decoder.frameCount / 2, decoder.frameCount] {
+            do {
+                try decoder.seek(toFrame: frame)
+                _ = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+            } catch let error as InterludeError {
+                #expect(error.code == .corruptData)
+            }
+        }
+    }
+}

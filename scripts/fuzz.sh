@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses in Fuzz/ and runs each for FUZZ_SECONDS (default 60).
+#
+#   scripts/fuzz.sh            build, then run every harness
+#   scripts/fuzz.sh build      build only
+#   scripts/fuzz.sh run NAME   run one harness (WAVFuzzer, VorbisFuzzer, SceneFuzzer)
+#
+# The Interlude library (and swift-log under it) is built by SwiftPM with coverage and address
+# sanitizer instrumentation into .build-fuzz; each harness is then compiled by swiftc with
+# -sanitize=fuzzer,address and linked against those objects, so libFuzzer supplies main().
+# Corpora: Tests/Fixtures/fuzz/<harness>/ holds the committed seeds; what a run finds goes to
+# .build-fuzz/corpus/<harness>/ (not committed). Crashes and hangs are written to
+# .build-fuzz/artifacts/<harness>/ and the run fails; each becomes a regression test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SCRATCH=.build-fuzz
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+# FUZZ_RUNS: a fixed number of executions per harness from a fixed seed instead of a time
+# bound, so a pass is reproducible (CI uses it: a random pass could rediscover the open libogg
+# crash in Tests/Fixtures/fuzz-regressions and fail CI by chance).
+FUZZ_RUNS=${FUZZ_RUNS:-}
+HARNESSES=(WAVFuzzer VorbisFuzzer SceneFuzzer)
+
+build() {
+  swift build --scratch-path "$SCRATCH" --target Interlude -j 2 \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -g
+  local debug="$SCRATCH/debug"
+  local objects=("$debug"/Interlude.build/*.o "$debug"/Logging.build/*.o)
+  mkdir -p "$SCRATCH/bin"
+  for harness in "${HARNESSES[@]}"; do
+    swiftc -sanitize=fuzzer,address -parse-as-library -g -swift-version 6 \
+      -I "$debug/Modules" -I Sources/COpenAL -I Sources/CVorbisFile \
+      Fuzz/Support/*.swift "Fuzz/$harness/main.swift" "${objects[@]}" \
+      -lopenal -lvorbisfile -lvorbis -logg \
+      -use-ld=lld -o "$SCRATCH/bin/$harness"
+  done
+}
+
+run() {
+  local harness=$1
+  local corpus="$SCRATCH/corpus/$harness" artifacts="$SCRATCH/artifacts/$harness"
+  mkdir -p "$corpus" "$artifacts"
+  local budget=(-max_total_time="$FUZZ_SECONDS")
+  if [ -n "$FUZZ_RUNS" ]; then
+    budget=(-runs="$FUZZ_RUNS" -seed=1)
+    echo "== $harness: $FUZZ_RUNS runs from seed 1"
+  else
+    echo "== $harness: ${FUZZ_SECONDS} s"
+  fi
+  # detect_leaks: libFuzzer's per-input leak check; -malloc_limit_mb catches a single huge
+  # allocation (a 4 GB declared chunk must never become a 4 GB buffer).
+  set +e
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 LSAN_OPTIONS=suppressions=scripts/lsan.supp \
+    "$SCRATCH/bin/$harness" "$corpus" "Tests/Fixtures/fuzz/$harness" \
+      "${budget[@]}" -timeout=1 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+      -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" > "$SCRATCH/$harness.log" 2>&1
+  local status=$?
+  set -e
+  grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==ERROR|SUMMARY|artifact_prefix)' "$SCRATCH/$harness.log" || true
+  return $status
+}
+
+case "${1:-all}" in
+  build) build ;;
+  run) run "$2" ;;
+  all)
+    build
+    status=0
+    for harness in "${HARNESSES[@]}"; do run "$harness" || status=1; done
+    exit $status ;;
+  *) echo "usage: $0 [build | run HARNESS]" >&2; exit 2 ;;
+esac
