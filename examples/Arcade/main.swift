@@ -59,7 +59,8 @@ guard let engine = isNullBackend ? try? SoundEngine(configuration: configuration
                                  : quietly({ try? SoundEngine(configuration: configuration) }) else {
     if !isNullBackend {
         setenv("ALSOFT_DRIVERS", "null", 1)
-        execv("/proc/self/exe", CommandLine.unsafeArgv)
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        execv(executable, CommandLine.unsafeArgv)
     }
     FileHandle.standardError.write(Data("Arcade: no sound device, and the null backend would not open either\n".utf8))
     exit(1)
