@@ -25,7 +25,18 @@ import Testing
             var cArguments = argv.map { strdup($0) } + [nil]
             defer { for argument in cArguments { free(argument) } }
             var pid = pid_t()
-            let spawned = posix_spawnp(&pid, "tmux", &actions, nil, &cArguments, environ)
+            // The test process blocks signals on its threads; a tmux server inheriting that mask
+            // never sees SIGCHLD, so its panes never die and kill-server never finishes.
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var emptyMask = sigset_t(), defaults = sigset_t()
+            sigemptyset(&emptyMask)
+            sigfillset(&defaults)
+            posix_spawnattr_setsigmask(&attributes, &emptyMask)
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, &cArguments, environ)
             try #require(spawned == 0, "tmux could not be started: \(spawned)")
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
@@ -33,12 +44,30 @@ import Testing
             return ((status >> 8) & 0xFF, output)
         }
 
-        /// Starts `command` in a detached 100 x 24 session; the shell then says how the game exited
-        /// and stays, so the exit status can be read from the pane.
+        /// Starts `command` in a detached 100 x 24 session whose pane stays after the game exits
+        /// (remain-on-exit, set in the same tmux call), so its exit status can be read.
         func start(session: String, command: String) throws {
-            let shell = "\(command); echo \"arcade exited with status $?\"; sleep 120"
-            let result = try run(["new-session", "-d", "-s", session, "-x", "100", "-y", "24", shell])
+            let result = try run(["new-session", "-d", "-s", session, "-x", "100", "-y", "24", command,
+                                  ";", "set-option", "-w", "-t", session, "remain-on-exit", "on"])
             try #require(result.status == 0, "tmux new-session failed")
+        }
+
+        /// The game's exit status once its pane is dead, nil while it runs.
+        func exitStatus(_ session: String) throws -> Int32? {
+            let fields = try run(["display-message", "-p", "-t", session, "#{pane_dead} #{pane_dead_status}"]).output
+                .split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            guard fields.count == 2, fields[0] == "1" else { return nil }
+            return Int32(fields[1])
+        }
+
+        /// Polls until the game has exited; nil if it is still running after `seconds`.
+        func waitForExit(_ session: String, seconds: Double = 20) throws -> Int32? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if let status = try exitStatus(session) { return status }
+                usleep(50_000)
+            }
+            return try exitStatus(session)
         }
 
         func capture(_ session: String) throws -> String {
@@ -137,8 +166,7 @@ import Testing
 
         // Quit: the game exits with status 0 and leaves its snapshot.
         try tmux.send("first", "q")
-        screen = try tmux.waitFor("first") { $0.contains("arcade exited with status") }
-        #expect(screen.contains("arcade exited with status 0"), "\(screen)")
+        #expect(try tmux.waitForExit("first") == 0)
         #expect(FileManager.default.fileExists(atPath: statePath))
         try tmux.run(["kill-session", "-t", "first"])
 
@@ -150,7 +178,8 @@ import Testing
         let music = try #require(Self.seconds(after: "| music ", in: screen))
         #expect(music >= resumedAt, "the music restarted at \(music) s instead of resuming at \(resumedAt) s")
         try tmux.send("second", "q")
-        screen = try tmux.waitFor("second") { $0.contains("arcade exited with status") }
-        #expect(screen.contains("arcade exited with status 0"), "\(screen)")
+        let secondStatus = try tmux.waitForExit("second")
+        let lastScreen = try tmux.capture("second")
+        #expect(secondStatus == 0, "exit status \(String(describing: secondStatus)):\n\(lastScreen)")
     }
 }
