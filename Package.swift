@@ -92,6 +92,9 @@ let package = Package(
             dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],
             path: "examples/Showcase"
         ),
+        // A playable terminal game prototype; ArcadeTests drive it in tmux.
+        .executableTarget(name: "Arcade", dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],
+                          path: "examples/Arcade"),
         // Launched by JobControlTests: an engine on the null backend that handles Ctrl-Z.
         .executableTarget(
             name: "JobControlProbe",

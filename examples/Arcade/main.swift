@@ -1,0 +1,181 @@
+// Arcade: a small playable terminal game, to hear a game's audio session at work.
+//
+// You are the @ on a 30 x 12 map. The arrow keys walk: each step is a footstep at your feet, and
+// the listener walks with you, so the fires (F) and fountains (~) move around your head as you
+// pass them. Walk over a pickup (*) and it chimes where it lay. The soundtrack loops. There are
+// more looping emitters than the engine's real-voice budget, so the quieter, farther ones run on
+// as virtual voices: the status line counts both, next to the session state and the music's
+// position.
+//
+// Press `i` for an incoming call (an interruption begins: output stops, positions are saved) and
+// `e` to hang up (everything resumes where it was). Ctrl-Z and `fg` do the same through the
+// engine's job-control source. `q` quits and saves the state snapshot; the next launch resumes
+// the soundtrack where you left it (and puts you back where you stood). Without a sound device
+// it plays on OpenAL Soft's null backend, and a test drives it in tmux (ArcadeTests).
+//
+// Run: swift run Arcade                       (state in renders/arcade-state.json)
+//      swift run Arcade --state /tmp/s.json   (another state file)
+import Foundation
+import Interlude
+import Logging
+import Synchronization
+
+LoggingSystem.bootstrap { label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = .critical        // the screen is the game's; errors show on the status line
+    return handler
+}
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+func asset(_ path: String) -> String { packageRoot.appendingPathComponent("assets").appendingPathComponent(path).path }
+
+var statePath = packageRoot.appendingPathComponent("renders/arcade-state.json").path
+if let index = CommandLine.arguments.firstIndex(of: "--state"), index + 1 < CommandLine.arguments.count {
+    statePath = CommandLine.arguments[index + 1]
+}
+try? FileManager.default.createDirectory(atPath: (statePath as NSString).deletingLastPathComponent,
+                                         withIntermediateDirectories: true)
+
+/// Runs `body` with standard error muted: ALSA complains loudly when there is no card.
+func quietly<T>(_ body: () -> T) -> T {
+    let saved = dup(STDERR_FILENO), devNull = open("/dev/null", O_WRONLY)
+    dup2(devNull, STDERR_FILENO)
+    defer { dup2(saved, STDERR_FILENO); close(saved); close(devNull) }
+    return body()
+}
+
+var configuration = SoundEngine.Configuration(output: .systemDefault)
+configuration.handlesJobControl = true
+configuration.statePath = statePath
+configuration.realVoiceBudget = 4
+configuration.resumePolicy = .alwaysResume
+
+// The null backend has to be chosen before OpenAL Soft starts, and a failed attempt on the
+// default device has started it with the usual drivers. So without a device the game starts
+// itself again with ALSOFT_DRIVERS=null (before touching the terminal).
+let isNullBackend = getenv("ALSOFT_DRIVERS").map { String(cString: $0) } == "null"
+if isNullBackend { configuration.output = .null }
+guard let engine = isNullBackend ? try? SoundEngine(configuration: configuration)
+                                 : quietly({ try? SoundEngine(configuration: configuration) }) else {
+    if !isNullBackend {
+        setenv("ALSOFT_DRIVERS", "null", 1)
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        execv(executable, CommandLine.unsafeArgv)
+    }
+    FileHandle.standardError.write(Data("Arcade: no sound device, and the null backend would not open either\n".utf8))
+    exit(1)
+}
+
+// Resume the soundtrack (and the player's place) from the last session's snapshot; the
+// emitters are the world's, so they are made fresh rather than restored.
+var world = ArcadeWorld(fire: asset("ambience/fire.wav"), fountain: asset("ambience/wind.ogg"))
+var header = "new game"
+func formatTime(frames: Int, sampleRate: Int) -> String {
+    let milliseconds = Int((Double(frames) / Double(max(sampleRate, 1)) * 1000).rounded())
+    return String(format: "%d:%02d.%03d", milliseconds / 60_000, milliseconds / 1000 % 60, milliseconds % 1000)
+}
+var resumed = false
+if FileManager.default.fileExists(atPath: statePath) {
+    do {
+        var snapshot = try Snapshot.read(from: statePath)
+        snapshot.loopingVoices = []
+        try engine.restore(snapshot)
+        if let track = snapshot.tracks.first(where: { $0.channel == .music }), let duration = engine.musicDuration() {
+            header = "resumed at \(formatTime(frames: track.positionInFrames, sampleRate: duration.sampleRate))"
+            resumed = true
+        }
+        world.placePlayer(near: snapshot.listener.position)
+    } catch {
+        header = "saved state unreadable: new game"
+    }
+}
+if !resumed {
+    try engine.playMusic(path: asset("music/theme.ogg"), gain: 0.5)
+}
+if isNullBackend { header += "  (no sound device: null backend)" }
+
+try engine.updateListener { $0.position = world.playerPosition }
+for emitter in world.emitters {
+    let sound = try engine.loadSound(path: emitter.soundPath)
+    var parameters = VoiceParameters(position: ArcadeWorld.position(column: emitter.column, row: emitter.row),
+                                     gain: emitter.gain, pitch: emitter.pitch, isLooping: true)
+    parameters.referenceDistance = 2
+    try engine.play(sound, parameters: parameters)
+}
+let footstep = try engine.loadSound(path: asset("sfx/footstep.wav"))
+let chime = try engine.loadSound(path: asset("sfx/chime.wav"))
+
+let terminal = Terminal()
+let redrawAll = Atomic(false)
+let signalSources = terminal.installSignalHandlers(cleanUp: { engine.shutdown() },
+                                                   continued: { redrawAll.store(true, ordering: .relaxed) })
+terminal.enterGameMode()
+
+var message = ""
+@MainActor func statusLine() -> String {
+    let session: String
+    switch engine.sessionState {
+    case .active: session = "active"
+    case .interrupted(let reason): session = "INTERRUPTED (\(reason))"
+    }
+    let statistics = engine.statistics
+    var music = "music -"
+    if let frames = engine.musicPositionInFrames(), let duration = engine.musicDuration() {
+        music = "music \(formatTime(frames: frames, sampleRate: duration.sampleRate))"
+    }
+    return "session: \(session) | voices: \(statistics.realVoiceCount) real, "
+        + "\(statistics.voiceCount - statistics.realVoiceCount) virtual | \(music) | score \(world.score)"
+}
+@MainActor func draw() {
+    if redrawAll.exchange(false, ordering: .relaxed) { Terminal.write("\u{1B}[2J") }
+    var lines = ["Interlude Arcade: arrows move, i call, e end call, Ctrl-Z/fg, q quit and save", header]
+    lines += world.mapLines()
+    lines.append(statusLine())
+    lines.append(message)
+    Terminal.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n"))
+}
+
+var isRunning = true
+while isRunning {
+    draw()
+    for key in terminal.readKeys(waitingMilliseconds: 100) {
+        var move: (columns: Int, rows: Int)?
+        switch key {
+        case .up: move = (0, -1)
+        case .down: move = (0, 1)
+        case .left: move = (-1, 0)
+        case .right: move = (1, 0)
+        case .character("i"):
+            engine.beginInterruption(reason: .call)
+            message = "incoming call: the game's audio is interrupted (e to hang up)"
+        case .character("e"):
+            engine.endInterruption(shouldResume: false)
+            message = "call ended: everything resumes where it was"
+        case .character("q"):
+            isRunning = false
+        default:
+            break
+        }
+        guard let move else { continue }
+        let result = world.step(columns: move.columns, rows: move.rows)
+        guard result != .blocked else { continue }
+        do {
+            try engine.updateListener { $0.position = world.playerPosition }
+            var step = VoiceParameters(position: world.playerPosition, gain: 0.7, pitch: Float.random(in: 0.9...1.1))
+            step.priority = 1
+            try engine.play(footstep, parameters: step)
+            if case .pickedUp(let column, let row) = result {
+                var parameters = VoiceParameters(position: ArcadeWorld.position(column: column, row: row))
+                parameters.priority = 2
+                try engine.play(chime, parameters: parameters)
+                message = "pickup! score \(world.score)"
+            }
+        } catch {
+            message = "\(error)"
+        }
+    }
+}
+engine.shutdown()
+terminal.restore()
+_ = signalSources
+print("Arcade: state saved to \(statePath)")
