@@ -10,7 +10,7 @@ final class TmuxSession {
     /// Starts `command` (a shell command line) in a `columns` x `rows` terminal.
     init(command: String, columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws {
         let exports = environment.map { "export \($0.key)='\($0.value)'; " }.joined()
-        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", "\(exports)\(command); sleep 30"])
+        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", "\(exports)\(command); sleep 60"])
     }
 
     deinit {
