@@ -7,6 +7,7 @@ extension EngineCore {
                 loseDevice(isReachable: false)
                 return
             }
+            updateCount &+= 1
             groups.advance(bySeconds: elapsedSeconds)
             withAL("update") { device in
                 // Scores are only needed when the voices may not all fit the budget.

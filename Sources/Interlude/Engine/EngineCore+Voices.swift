@@ -288,10 +288,12 @@ extension EngineCore {
         }
         if session.state.isActive {
             withAL("set") { _ in
-                for index in handles.indices {
-                    guard let voice = voice(for: handles[index]) else { continue }
-                    voice.parameters.position = positions[index]
-                    try voice.source?.setPosition(positions[index])
+                try ALSource.setPositions { setPosition in
+                    for index in handles.indices {
+                        guard let voice = voice(for: handles[index]) else { continue }
+                        voice.parameters.position = positions[index]
+                        if let source = voice.source { setPosition(source, positions[index]) }
+                    }
                 }
             }
         } else {

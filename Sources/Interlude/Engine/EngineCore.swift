@@ -67,6 +67,8 @@ final class EngineCore: @unchecked Sendable {
     var lowPassFilter: UInt32?
 
     // Time
+    /// Updates run while active, for spreading periodic work across updates.
+    var updateCount = 0
     var framesUntilUpdate = 0
     var framesSinceUpdate = 0
     var lastUpdateInstant: ContinuousClock.Instant?
