@@ -89,11 +89,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "Showcase",
-            dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ExampleSupport", "Interlude", .product(name: "Logging", package: "swift-log")],
             path: "examples/Showcase"
         ),
         // A playable terminal game prototype; ArcadeTests drive it in tmux.
-        .executableTarget(name: "Arcade", dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],
+        .executableTarget(name: "Arcade", dependencies: ["ExampleSupport", "Interlude", .product(name: "Logging", package: "swift-log")],
                           path: "examples/Arcade"),
         // Launched by JobControlTests: an engine on the null backend that handles Ctrl-Z.
         .executableTarget(

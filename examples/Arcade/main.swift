@@ -16,6 +16,7 @@
 // Run: swift run Arcade                       (state in renders/arcade-state.json)
 //      swift run Arcade --state /tmp/s.json   (another state file)
 import Foundation
+import ExampleSupport
 import Interlude
 import Logging
 import Synchronization
@@ -36,13 +37,6 @@ if let index = CommandLine.arguments.firstIndex(of: "--state"), index + 1 < Comm
 try? FileManager.default.createDirectory(atPath: (statePath as NSString).deletingLastPathComponent,
                                          withIntermediateDirectories: true)
 
-/// Runs `body` with standard error muted: ALSA complains loudly when there is no card.
-func quietly<T>(_ body: () -> T) -> T {
-    let saved = dup(STDERR_FILENO), devNull = open("/dev/null", O_WRONLY)
-    dup2(devNull, STDERR_FILENO)
-    defer { dup2(saved, STDERR_FILENO); close(saved); close(devNull) }
-    return body()
-}
 
 var configuration = SoundEngine.Configuration(output: .systemDefault)
 configuration.handlesJobControl = true
@@ -56,7 +50,7 @@ configuration.resumePolicy = .alwaysResume
 let isNullBackend = getenv("ALSOFT_DRIVERS").map { String(cString: $0) } == "null"
 if isNullBackend { configuration.output = .null }
 guard let engine = isNullBackend ? try? SoundEngine(configuration: configuration)
-                                 : quietly({ try? SoundEngine(configuration: configuration) }) else {
+                                 : ExampleOutput.quietly({ try? SoundEngine(configuration: configuration) }) else {
     if !isNullBackend {
         setenv("ALSOFT_DRIVERS", "null", 1)
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path

@@ -79,7 +79,7 @@ public final class ExampleOutput {
     }
 
     /// Runs `body` with standard error muted: ALSA complains loudly when there is no card.
-    private static func quietly<T>(_ body: () -> T) -> T {
+    public static func quietly<T>(_ body: () -> T) -> T {
         let saved = dup(STDERR_FILENO)
         let devNull = open("/dev/null", O_WRONLY)
         dup2(devNull, STDERR_FILENO)

@@ -15,6 +15,7 @@
 // Run: swift run Showcase            (or `make demo`)
 //      swift run Showcase --offline  (always render)
 import Foundation
+import ExampleSupport
 import Interlude
 import Logging
 import Synchronization
@@ -78,21 +79,8 @@ let forceOffline = CommandLine.arguments.contains("--offline")
 let started = Date()
 func stamp() -> String { String(format: "[%5.2f s]", Date().timeIntervalSince(started)) }
 
-/// Opens the default device, or nil. ALSA prints its own complaints when there is no card; they
-/// say nothing the fallback message does not, so standard error is muted for the attempt.
-func openLiveEngine() -> SoundEngine? {
-    let savedError = dup(STDERR_FILENO)
-    let devNull = open("/dev/null", O_WRONLY)
-    dup2(devNull, STDERR_FILENO)
-    defer {
-        dup2(savedError, STDERR_FILENO)
-        close(savedError)
-        close(devNull)
-    }
-    return try? SoundEngine(configuration: SoundEngine.Configuration(output: .systemDefault))
-}
-
-if !forceOffline, let engine = openLiveEngine() {
+// ALSA prints its own complaints when there is no card; the fallback message says it better.
+if !forceOffline, let engine = ExampleOutput.quietly({ try? SoundEngine(configuration: SoundEngine.Configuration(output: .systemDefault)) }) {
     print("Showcase: playing live on \(engine.statistics.deviceName ?? "the default device") for \(Int(scene.durationSeconds)) s.")
     engine.setSessionEventHandler { event in
         if let line = printer.describe(event) { print("\(stamp()) \(line)") }

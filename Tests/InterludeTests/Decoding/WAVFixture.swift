@@ -1,21 +1,9 @@
 import Foundation
 
 /// Builds WAV files byte by byte in a private temporary folder, which it removes when released.
-final class WAVFixture {
-    let directory: URL
-
+final class WAVFixture: ScratchFolder {
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-decoding-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    /// The path of `name` inside the fixture folder.
-    func path(_ name: String) -> String {
-        directory.appendingPathComponent(name).path
+        try super.init(prefix: "interlude-decoding")
     }
 
     /// Writes `bytes` to `name` and returns its path.

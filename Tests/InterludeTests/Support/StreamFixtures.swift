@@ -2,20 +2,9 @@ import Foundation
 @testable import Interlude
 
 /// A private folder of generated tracks for the streaming tests, removed when released.
-final class StreamFixtureFolder {
-    let directory: URL
-
+final class StreamFixtureFolder: ScratchFolder {
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-stream-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    func path(_ name: String) -> String {
-        directory.appendingPathComponent(name).path
+        try super.init(prefix: "interlude-stream")
     }
 
     /// Writes interleaved 48 kHz `samples` as a WAV and returns its path.
