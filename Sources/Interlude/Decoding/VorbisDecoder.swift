@@ -60,6 +60,7 @@ public final class VorbisDecoder: AudioDecoder {
         var output = buffer.baseAddress!
         var framesDone = 0
         while framesDone < framesWanted {
+            try checkStreamState()
             var channels: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
             let result = ov_read_float(vorbisFile, &channels, Int32(clamping: framesWanted - framesDone), nil)
             if result == 0 { break }
@@ -83,12 +84,26 @@ public final class VorbisDecoder: AudioDecoder {
         return framesDone
     }
 
+    /// Refuses to call into libvorbisfile once libogg's stream state breaks its own invariants:
+    /// a crafted file can leave more body or lacing data "returned" than was ever filled, and
+    /// libogg 1.3.5's next `ogg_stream_pagein` then calls memmove with a negative size and
+    /// crashes the process (found by the Vorbis fuzzer; reproduced in plain C). The file is
+    /// reported corrupt instead.
+    private func checkStreamState() throws {
+        let stream = vorbisFile.pointee.os
+        guard stream.body_returned <= stream.body_fill, stream.lacing_returned <= stream.lacing_fill,
+              stream.lacing_packet <= stream.lacing_fill, stream.body_fill >= 0, stream.lacing_fill >= 0 else {
+            throw InterludeError(.corruptData, "\(path): corrupt Ogg stream (libogg's page state is inconsistent)")
+        }
+    }
+
     /// Moves the read position to `frame`, in 0 ... frameCount, sample-accurately (`ov_pcm_seek`).
     /// Throws `.invalidArgument` outside that range, `.corruptData` if the stream cannot be seeked.
     public func seek(toFrame frame: Int) throws {
         guard (0...frameCount).contains(frame) else {
             throw InterludeError(.invalidArgument, "\(path): seek to frame \(frame) outside 0...\(frameCount)")
         }
+        try checkStreamState()
         let result = ov_pcm_seek(vorbisFile, ogg_int64_t(frame))
         guard result == 0 else {
             throw InterludeError(.corruptData, "\(path): seek to frame \(frame) failed (libvorbisfile error \(result))")

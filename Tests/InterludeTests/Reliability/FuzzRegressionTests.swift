@@ -26,24 +26,28 @@ import Interlude
     }
 
     /// VorbisFuzzer: a crafted 400-frame stream that opens, reads, and seeks (to 0, then 200)
-    /// without any error, after which libvorbisfile 1.3.7 / libogg 1.3.5 call memmove with a
-    /// negative size inside ogg_stream_pagein (ASan: negative-size-param); without ASan that is
-    /// a wild memmove. Reproduced with plain C and libvorbisfile's own stdio callbacks
-    /// (vorbis-seek-pagein-negative-size.c next to the input), so it is upstream's, and no
-    /// call of ours fails first that we could act on. NOT FIXED: disabled because it crashes
-    /// the test process; enable it once the libraries (or a guard in VorbisDecoder) handle it.
-    @Test(.disabled("crashes inside libogg's ogg_stream_pagein (upstream bug, see the comment)"))
-    func vorbisSeekSequenceThatCorruptsLiboggStateIsRejected() throws {
+    /// without any error from libvorbisfile, after which libvorbisfile 1.3.7 / libogg 1.3.5 call
+    /// memmove with a negative size inside ogg_stream_pagein (ASan: negative-size-param; without
+    /// ASan a wild memmove). Reproduced with plain C and libvorbisfile's own stdio callbacks
+    /// (vorbis-seek-pagein-negative-size.c next to the input). The read after the first seek
+    /// leaves libogg's stream state inconsistent (more body "returned" than filled);
+    /// VorbisDecoder checks that invariant before every call into libvorbisfile and reports the
+    /// file corrupt instead of crashing.
+    @Test func vorbisSeekSequenceThatCorruptsLiboggStateIsRejected() throws {
         let path = Self.folder + "/vorbis-seek-pagein-negative-size.ogg"
         let decoder = try VorbisDecoder(path: path)
         var buffer = [Float](repeating: 0, count: 1024 * decoder.format.channelCount)
+        var rejections = 0
         for frame in [0, decoder.frameCount / 2, decoder.frameCount] {
             do {
                 try decoder.seek(toFrame: frame)
                 _ = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
             } catch let error as InterludeError {
                 #expect(error.code == .corruptData)
+                #expect(error.message.hasPrefix(path))
+                rejections += 1
             }
         }
+        #expect(rejections > 0)
     }
 }
