@@ -2,8 +2,7 @@
 struct ScoredSlot {
     var score: Double
     var slot: Int32
-    /// The voice held a source when scored: only those need looking at again when they lose,
-    /// which saves a cache miss per virtual voice on every update.
+    /// The voice held a source when scored: only those need looking at again when they lose.
     var isReal: Bool
 }
 
@@ -14,112 +13,140 @@ extension EngineCore {
         return min(configuration.realVoiceBudget ?? available, available)
     }
 
-    /// How much a voice matters: protected voices above all, then priority, then audibility
-    /// (its gain times its group's times the distance attenuation at the listener). Real voices
-    /// get `realBonus` on their audibility, so near-ties do not swap sources back and forth.
-    @inline(__always)
-    func score(of voice: Voice, realBonus: Double = 1) -> Double {
-        if voice.isProtected { return .infinity }
-        let parameters = voice.parameters
-        var audibility = Double(parameters.gain * groups.effectiveGain(of: voice.groupIndex))
-        if let position = parameters.position {
-            let distance = parameters.isRelativeToListener ? position.length : (position - listener.position).length
-            audibility *= Double(distanceModel.gain(atDistance: distance, referenceDistance: parameters.referenceDistance,
-                                                    maxDistance: parameters.maxDistance, rolloff: parameters.rolloffFactor))
-        }
-        if voice.source != nil { audibility *= realBonus }
-        let priority = Double(max(-999, min(999, parameters.priority)))
-        return priority * 1e6 + min(audibility, 999_999)
-    }
-
-    /// The least important voice holding a source that may be made virtual.
-    func weakestRealVoice() -> Voice? {
-        var weakest: Voice?
-        var weakestScore = Double.infinity
-        for case let voice? in voiceSlots where voice.source != nil && !voice.isProtected {
-            let voiceScore = score(of: voice)
-            if voiceScore < weakestScore {
-                weakest = voice
-                weakestScore = voiceScore
-            }
-        }
-        return weakest
-    }
-
     /// Real voices' positions are read from OpenAL every this many updates (staggered by slot),
     /// and advanced by the clock in between: the reads were a third of the engine's overhead over
     /// raw OpenAL. Exact positions (interruptions, teardown, queries) still read OpenAL directly.
     static let positionReadPeriod = 10
 
-    /// One update of the voices: fades, finished one-shots, positions read from OpenAL for real
-    /// voices and advanced by time for virtual ones, and the count of playing voices per group.
-    /// - Parameter scoresCandidates: also fill ``candidates`` for ``assignSources(on:knownPlayingCount:candidatesAreScored:)``
-    ///   in this same pass: with thousands of voices, each pass over them is mostly cache misses.
-    @discardableResult
+    /// How much a voice matters (see ``VoicePoolEntry/score(groupGains:listener:model:realBonus:)``).
+    func score(of voice: Voice, realBonus: Double = 1) -> Double {
+        groups.effective.withUnsafeBufferPointer { gains in
+            pool.entries[voice.handle.slot].score(groupGains: gains, listener: listener.position, model: distanceModel, realBonus: realBonus)
+        }
+    }
+
+    /// The least important voice holding a source that may be made virtual.
+    func weakestRealVoice() -> Voice? {
+        var weakestSlot: Int?
+        var weakestScore = Double.infinity
+        groups.effective.withUnsafeBufferPointer { gains in
+            pool.entries.withUnsafeBufferPointer { entries in
+                for slot in entries.indices where entries[slot].isPlaying && entries[slot].isReal && !entries[slot].isProtected {
+                    let slotScore = entries[slot].score(groupGains: gains, listener: listener.position, model: distanceModel, realBonus: 1)
+                    if slotScore < weakestScore {
+                        weakestSlot = slot
+                        weakestScore = slotScore
+                    }
+                }
+            }
+        }
+        return weakestSlot.flatMap { voiceSlots[$0] }
+    }
+
+    /// One update of the voices, in two passes so the thousands of virtual ones cost only a walk
+    /// over their pool entries. First the voices that need their object: real ones (finished
+    /// one-shots, positions read from OpenAL every ``positionReadPeriod`` updates and advanced by
+    /// the clock in between) and fading ones. Then every playing voice's entry: virtual time,
+    /// the count of playing voices per group (for ducking) and, over budget, the scores.
+    /// Returns how many voices are playing.
     func serviceVoices(elapsedSeconds: Double, scoresCandidates: Bool = false) throws -> Int {
-        for index in groups.playingCounts.indices { groups.playingCounts[index] = 0 }
-        if scoresCandidates { candidates.removeAll(keepingCapacity: true) }
-        var playingCount = 0
-        for case let voice? in voiceSlots {
-            guard voice.state == .playing, !groups.pauses(voice.groupIndex) else { continue }
+        var objectSlots: [Int32] = []
+        swap(&objectSlots, &slotScratch)
+        defer { swap(&objectSlots, &slotScratch) }
+        objectSlots.removeAll(keepingCapacity: true)
+        let isPaused = groups.isPaused
+        let isMasterPaused = isPaused[GroupTable.masterIndex]
+        pool.entries.withUnsafeBufferPointer { entries in
+            for slot in entries.indices where entries[slot].isPlaying && (entries[slot].isReal || entries[slot].hasFade)
+                && !isMasterPaused && !isPaused[entries[slot].groupIndex] {
+                objectSlots.append(Int32(slot))
+            }
+        }
+        for slot in objectSlots {
+            guard let voice = voiceSlots[Int(slot)] else { continue }
             if voice.gainFade != nil || voice.pitchFade != nil {
                 guard try advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }
             }
-            if let source = voice.source {
-                // Only a one-shot stops by itself: a looping source is stopped by the engine alone.
-                if !voice.parameters.isLooping, try source.state() == .stopped {
-                    removeVoice(voice)
-                    continue
-                }
-                if (updateCount &+ voice.handle.slot) % Self.positionReadPeriod == 0 {
-                    voice.positionInFrames = try source.sampleOffset()
-                    voice.virtualFrameRemainder = 0
-                } else {
-                    // Between reads the position runs on the clock, as a virtual voice's does; a
-                    // one-shot past its end stays there until its source reports it stopped.
-                    _ = voice.advanceVirtualTime(bySeconds: elapsedSeconds)
-                }
-            } else if !voice.advanceVirtualTime(bySeconds: elapsedSeconds) {
-                // A one-shot that ended while virtual is released.
+            guard let source = voice.source else { continue }
+            // Only a one-shot stops by itself: a looping source is stopped by the engine alone.
+            if !voice.parameters.isLooping, try source.state() == .stopped {
                 removeVoice(voice)
-                continue
+            } else if (updateCount &+ Int(slot)) % Self.positionReadPeriod == 0 {
+                voice.positionInFrames = try source.sampleOffset()
+            } else {
+                // A one-shot past its end stays there until its source reports it stopped.
+                _ = pool.entries[Int(slot)].advance(bySeconds: elapsedSeconds)
             }
-            groups.playingCounts[voice.groupIndex] += 1
-            playingCount += 1
-            if scoresCandidates {
-                candidates.append(ScoredSlot(score: score(of: voice, realBonus: 1.01), slot: Int32(voice.handle.slot), isReal: voice.source != nil))
+        }
+
+        var counts: [Int] = []
+        var scored: [ScoredSlot] = []
+        var ended: [Int32] = []
+        swap(&counts, &groups.playingCounts)
+        swap(&scored, &candidates)
+        swap(&ended, &endedScratch)
+        defer {
+            swap(&counts, &groups.playingCounts)
+            swap(&scored, &candidates)
+            swap(&ended, &endedScratch)
+        }
+        for index in counts.indices { counts[index] = 0 }
+        scored.removeAll(keepingCapacity: true)
+        ended.removeAll(keepingCapacity: true)
+        var playingCount = 0
+        let listenerPosition = listener.position
+        let model = distanceModel
+        groups.effective.withUnsafeBufferPointer { gains in
+            pool.entries.withUnsafeMutableBufferPointer { entries in
+                for slot in entries.indices where entries[slot].isPlaying {
+                    let group = entries[slot].groupIndex
+                    if isMasterPaused || isPaused[group] { continue }
+                    if !entries[slot].isReal && !entries[slot].advance(bySeconds: elapsedSeconds) {
+                        // A one-shot that ended while virtual is released.
+                        entries[slot].isPlaying = false
+                        ended.append(Int32(slot))
+                        continue
+                    }
+                    counts[group] += 1
+                    playingCount += 1
+                    if scoresCandidates {
+                        scored.append(ScoredSlot(score: entries[slot].score(groupGains: gains, listener: listenerPosition, model: model, realBonus: 1.01),
+                                                 slot: Int32(slot), isReal: entries[slot].isReal))
+                    }
+                }
             }
+        }
+        for slot in ended {
+            if let voice = voiceSlots[Int(slot)] { removeVoice(voice) }
         }
         return playingCount
     }
 
     /// Gives the most important playing voices, up to the budget, a real source, and makes the
     /// rest virtual. Voices that stay in the budget keep their source: no AL churn.
-    /// - Parameter knownPlayingCount: the voices playing in unpaused groups, when the caller has
-    ///   just counted them (the update has, in ``serviceVoices(elapsedSeconds:)``).
-    /// - Parameter candidatesAreScored: ``candidates`` already holds every such voice, scored.
     func assignSources(on device: ALDevice, knownPlayingCount: Int? = nil, candidatesAreScored: Bool = false) throws {
         let budget = realVoiceBudget
-        var playingCount = 0
-        if let knownPlayingCount {
-            playingCount = knownPlayingCount
-        } else {
-            for case let voice? in voiceSlots where voice.state == .playing && !groups.pauses(voice.groupIndex) {
-                playingCount += 1
-            }
-        }
+        let playingCount = try knownPlayingCount ?? serviceVoices(elapsedSeconds: 0, scoresCandidates: false)
         if playingCount <= budget {
             // Everything fits: no scores to compute, only voices still without a source to start.
-            for case let voice? in voiceSlots where voice.state == .playing && voice.source == nil && !groups.pauses(voice.groupIndex) {
-                try startOnAL(voice, on: device)
+            var waiting: [Int32] = []
+            swap(&waiting, &slotScratch)
+            defer { swap(&waiting, &slotScratch) }
+            waiting.removeAll(keepingCapacity: true)
+            let isPaused = groups.isPaused
+            pool.entries.withUnsafeBufferPointer { entries in
+                for slot in entries.indices where entries[slot].isPlaying && !entries[slot].isReal
+                    && !isPaused[GroupTable.masterIndex] && !isPaused[entries[slot].groupIndex] {
+                    waiting.append(Int32(slot))
+                }
+            }
+            for slot in waiting {
+                if let voice = voiceSlots[Int(slot)] { try startOnAL(voice, on: device) }
             }
             return
         }
         if !candidatesAreScored {
-            candidates.removeAll(keepingCapacity: true)
-            for case let voice? in voiceSlots where voice.state == .playing && !groups.pauses(voice.groupIndex) {
-                candidates.append(ScoredSlot(score: score(of: voice, realBonus: 1.01), slot: Int32(voice.handle.slot), isReal: voice.source != nil))
-            }
+            _ = try serviceVoices(elapsedSeconds: 0, scoresCandidates: true)
         }
         if candidates.count > budget {
             selectHighest(budget)
@@ -132,8 +159,6 @@ extension EngineCore {
         }
     }
 
-    /// Reorders ``candidates`` so its first `count` entries are the highest scores (Hoare's
-    /// selection, deterministic pivot: the same scene always picks the same voices).
     private func selectHighest(_ count: Int) {
         candidates.withUnsafeMutableBufferPointer { items in
             var low = 0

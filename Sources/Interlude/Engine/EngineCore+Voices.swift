@@ -27,6 +27,7 @@ extension EngineCore {
     func removeVoice(_ voice: Voice) {
         let slot = voice.handle.slot
         guard voiceSlots[slot] === voice else { return }
+        voice.markRemoved()
         voiceSlots[slot] = nil
         slotGenerations[slot] &+= 1
         freeSlots.append(slot)
@@ -76,7 +77,7 @@ extension EngineCore {
         }
         let voice = Voice(handle: handle, sound: sound, parameters: parameters, groupIndex: groups.index(of: parameters.group),
                           state: startsPaused ? .paused : session.state.isActive ? .playing : .pendingStart,
-                          isSystemSound: isSystemSound)
+                          isSystemSound: isSystemSound, pool: pool)
         voice.positionInFrames = max(0, startFrame) % max(1, sound.frameCount)
         voiceSlots[handle.slot] = voice
         liveVoiceCount += 1
@@ -118,7 +119,6 @@ extension EngineCore {
             if voice.positionInFrames > 0 {
                 try source.setSampleOffset(voice.positionInFrames % max(1, voice.sound.frameCount))
             }
-            voice.virtualFrameRemainder = 0
         }
         try voice.source?.play()
         voice.state = .playing
@@ -139,7 +139,7 @@ extension EngineCore {
     /// A voice goes virtual between updates: the next update must advance it only by the time
     /// since now, not since the last update.
     func startVirtualClock(of voice: Voice) {
-        voice.virtualFrameRemainder = -secondsSinceUpdate * Double(voice.sound.format.sampleRate) * Double(voice.parameters.pitch)
+        voice.discountTime(seconds: secondsSinceUpdate)
     }
 
     /// Sends a voice's parameters to its source.

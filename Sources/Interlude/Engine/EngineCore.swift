@@ -36,6 +36,11 @@ final class EngineCore: @unchecked Sendable {
     var realVoiceCount = 0
     /// The voice pool's selection buffer, reused on every update.
     var candidates: [ScoredSlot] = []
+    /// What the pool's update needs of each voice, by slot, in one contiguous array.
+    let pool = VoicePoolStorage()
+    /// Scratch lists of slots for the update, reused so it allocates nothing.
+    var slotScratch: [Int32] = []
+    var endedScratch: [Int32] = []
     var freeSources: [ALSource] = []
     /// Sources of voices stopped while interrupted: stopped and freed when the session is active.
     var sourcesToRelease: [ALSource] = []

@@ -17,7 +17,7 @@ struct GroupTable {
     private var duckFactors: [Float] = []
     private var duckRules: [DuckRule] = []
     /// Effective gain per group, recomputed when anything changes.
-    private var effective: [Float] = []
+    private(set) var effective: [Float] = []
     /// Voices playing per group in the last update, for ducking.
     var playingCounts: [Int] = []
     /// Set when an effective gain changed and voices must be brought in line.

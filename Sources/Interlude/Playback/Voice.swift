@@ -3,37 +3,67 @@
 ///
 /// A voice is real while it holds an AL source, and virtual otherwise: a virtual voice that
 /// is playing keeps its time moving, so when it gets a source again it starts where it would be.
+/// What the voice pool's update needs lives in the voice's ``VoicePoolEntry``, which the voice
+/// rewrites whenever one of the properties it mirrors changes.
 final class Voice {
     let handle: VoiceHandle
     let sound: Sound
-    var parameters: VoiceParameters
+    var parameters: VoiceParameters { didSet { writeEntry() } }
     /// The index of ``VoiceParameters/group`` in the engine's group table.
-    var groupIndex: Int
-    var state: PlayState
+    var groupIndex: Int { didSet { writeEntry() } }
+    var state: PlayState { didSet { writeEntry() } }
     /// The AL source while the voice is real.
-    var source: ALSource?
-    /// How far into its sound the voice has played, in frames of the sound. Kept by the engine
-    /// from OpenAL's offset on every update, and advanced by the engine while virtual, so it
-    /// survives the device.
-    var positionInFrames = 0
-    /// The fraction of a frame a virtual voice has advanced beyond ``positionInFrames``.
-    var virtualFrameRemainder = 0.0
+    var source: ALSource? { didSet { writeEntry() } }
     /// A short UI sound: dropped during an interruption, never resumed.
     let isSystemSound: Bool
     /// A gain fade running on the update.
-    var gainFade: Fade?
+    var gainFade: Fade? { didSet { writeEntry() } }
     /// A pitch fade running on the update.
-    var pitchFade: Fade?
+    var pitchFade: Fade? { didSet { writeEntry() } }
     /// Stop the voice when its gain fade ends (a fade-out).
     var stopsWhenFadeEnds = false
+    /// Set once the voice has ended: its slot (and entry) may already belong to another voice.
+    private(set) var isRemoved = false
+    private unowned let pool: VoicePoolStorage
 
-    init(handle: VoiceHandle, sound: Sound, parameters: VoiceParameters, groupIndex: Int, state: PlayState, isSystemSound: Bool) {
+    init(handle: VoiceHandle, sound: Sound, parameters: VoiceParameters, groupIndex: Int, state: PlayState,
+         isSystemSound: Bool, pool: VoicePoolStorage) {
         self.handle = handle
         self.sound = sound
         self.parameters = parameters
         self.groupIndex = groupIndex
         self.state = state
         self.isSystemSound = isSystemSound
+        self.pool = pool
+        while pool.entries.count <= handle.slot { pool.entries.append(VoicePoolEntry()) }
+        pool.entries[handle.slot] = VoicePoolEntry()
+        writeEntry()
+    }
+
+    /// How far into its sound the voice has played, in frames of the sound. Kept by the engine
+    /// from OpenAL's offset, and advanced by the clock between reads and while virtual, so it
+    /// survives the device.
+    var positionInFrames: Int {
+        get { pool.entries[handle.slot].positionInFrames }
+        set {
+            guard !isRemoved else { return }
+            pool.entries[handle.slot].positionInFrames = newValue
+            pool.entries[handle.slot].frameRemainder = 0
+        }
+    }
+
+    /// The voice is going virtual between updates: the next update must advance it only by the
+    /// time from now, so `seconds` of the current interval are not counted.
+    func discountTime(seconds: Double) {
+        guard !isRemoved else { return }
+        pool.entries[handle.slot].frameRemainder = -seconds * pool.entries[handle.slot].framesPerSecond
+    }
+
+    /// Marks the voice ended: its entry stops playing, and later changes to this object no
+    /// longer touch the slot.
+    func markRemoved() {
+        pool.entries[handle.slot].isPlaying = false
+        isRemoved = true
     }
 
     /// The AL buffer layout this voice needs: positional voices play the mono downmix.
@@ -42,18 +72,28 @@ final class Voice {
     /// Never made virtual: ``VoiceParameters/protectedPriority`` or more.
     var isProtected: Bool { parameters.priority >= VoiceParameters.protectedPriority }
 
-    /// Moves a virtual voice's time on by `seconds`. Returns false when a one-shot has ended.
-    func advanceVirtualTime(bySeconds seconds: Double) -> Bool {
-        let frames = seconds * Double(sound.format.sampleRate) * Double(parameters.pitch) + virtualFrameRemainder
-        let wholeFrames = frames.rounded(.down)
-        virtualFrameRemainder = frames - wholeFrames
-        let position = positionInFrames + Int(wholeFrames)
-        if position >= sound.frameCount {
-            guard parameters.isLooping else { return false }
-            positionInFrames = position % max(1, sound.frameCount)
-        } else {
-            positionInFrames = position
-        }
-        return true
+    /// Rewrites the entry from the voice, keeping the position the entry owns.
+    private func writeEntry() {
+        guard !isRemoved else { return }
+        let slot = handle.slot
+        guard slot < pool.entries.count else { return }
+        var entry = pool.entries[slot]
+        entry.isPlaying = state == .playing
+        entry.isReal = source != nil
+        entry.isLooping = parameters.isLooping
+        entry.isProtected = isProtected
+        entry.hasFade = gainFade != nil || pitchFade != nil
+        entry.hasPosition = parameters.position != nil
+        entry.isRelativeToListener = parameters.isRelativeToListener
+        entry.groupIndex = groupIndex
+        entry.priority = parameters.priority
+        entry.gain = parameters.gain
+        entry.position = parameters.position ?? .zero
+        entry.referenceDistance = parameters.referenceDistance
+        entry.maxDistance = parameters.maxDistance
+        entry.rolloffFactor = parameters.rolloffFactor
+        entry.framesPerSecond = Double(sound.format.sampleRate) * Double(parameters.pitch)
+        entry.frameCount = sound.frameCount
+        pool.entries[slot] = entry
     }
 }
