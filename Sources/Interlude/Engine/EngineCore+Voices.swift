@@ -263,7 +263,7 @@ extension EngineCore {
         guard voice.parameters.position != nil else {
             throw InterludeError(.invalidArgument, "setPosition: a voice cannot switch between positional and unpositioned while playing")
         }
-        voice.parameters.position = position
+        voice.move(to: position)
         if session.state.isActive {
             if let source = voice.source {
                 withAL("set") { _ in try source.setPosition(position) }
@@ -291,13 +291,13 @@ extension EngineCore {
                 try ALSource.setPositions { setPosition in
                     for index in handles.indices {
                         guard let voice = voice(for: handles[index]) else { continue }
-                        voice.parameters.position = positions[index]
+                        voice.move(to: positions[index])
                         if let source = voice.source { setPosition(source, positions[index]) }
                     }
                 }
             }
         } else {
-            for index in handles.indices { voice(for: handles[index])?.parameters.position = positions[index] }
+            for index in handles.indices { voice(for: handles[index])?.move(to: positions[index]) }
             emit(.commandDeferred(command: "set"))
         }
     }

@@ -8,7 +8,17 @@
 final class Voice {
     let handle: VoiceHandle
     let sound: Sound
-    var parameters: VoiceParameters { didSet { writeEntry() } }
+    /// Everything about how it plays. Setting it rewrites the pool entry; ``move(to:)`` is the
+    /// cheap way to change only the position.
+    /// (Yielded in place: a plain getter would copy the struct, strings and all, on every read.)
+    var parameters: VoiceParameters {
+        _read { yield storedParameters }
+        _modify {
+            yield &storedParameters
+            writeEntry()
+        }
+    }
+    private var storedParameters: VoiceParameters
     /// The index of ``VoiceParameters/group`` in the engine's group table.
     var groupIndex: Int { didSet { writeEntry() } }
     var state: PlayState { didSet { writeEntry() } }
@@ -30,7 +40,7 @@ final class Voice {
          isSystemSound: Bool, pool: VoicePoolStorage) {
         self.handle = handle
         self.sound = sound
-        self.parameters = parameters
+        self.storedParameters = parameters
         self.groupIndex = groupIndex
         self.state = state
         self.isSystemSound = isSystemSound
@@ -50,6 +60,14 @@ final class Voice {
             pool.entries[handle.slot].positionInFrames = newValue
             pool.entries[handle.slot].frameRemainder = 0
         }
+    }
+
+    /// Moves a positional voice: the hot path of a game moving its emitters every frame, so only
+    /// the entry's position is written.
+    func move(to position: Vector3) {
+        storedParameters.position = position
+        guard !isRemoved else { return }
+        pool.entries[handle.slot].position = position
     }
 
     /// The voice is going virtual between updates: the next update must advance it only by the

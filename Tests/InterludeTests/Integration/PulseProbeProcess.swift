@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+@testable import Interlude
 import Synchronization
 
 /// One JSON line from the PulseProbe child, stamped with when the test received it.
@@ -34,8 +35,8 @@ final class PulseProbeProcess: @unchecked Sendable {
 
     private let process: ChildProcess
     private let input: FileHandle
-    private let lines = Mutex<[ProbeLine]>([])
-    private let errorText = Mutex("")
+    private let lines = AnnotatedMutex<[ProbeLine]>([])
+    private let errorText = AnnotatedMutex("")
     private let readers = DispatchGroup()
 
     init(environment: [String: String], arguments: [String]) throws {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Interlude
 import Synchronization
 import Testing
 
@@ -28,8 +29,8 @@ import Testing
 
     /// The probe's output, kept as text lines (Sendable) and parsed when read.
     final class Lines: Sendable {
-        private let text = Mutex<[String]>([])
-        private let partial = Mutex<[UInt8]>([])
+        private let text = AnnotatedMutex<[String]>([])
+        private let partial = AnnotatedMutex<[UInt8]>([])
 
         func feed(_ data: Data) {
             let complete: [String] = partial.withLock { buffer in

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+@testable import Interlude
 import Synchronization
 
 /// A child process started with posix_spawn and reaped with waitpid by PID. Foundation's
@@ -11,7 +12,7 @@ import Synchronization
 /// starts with an empty signal mask and default handlers.
 final class ChildProcess: Sendable {
     let pid: pid_t
-    private let exitStatus = Mutex<Int32?>(nil)
+    private let exitStatus = AnnotatedMutex<Int32?>(nil)
 
     /// Starts `arguments` (looked up on PATH). nil descriptors become /dev/null.
     init(_ arguments: [String], environment: [String: String], stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Interlude
 import Synchronization
 import Testing
 
@@ -42,7 +43,7 @@ enum ProductProcess {
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
-        let collected = Mutex<(output: Data, error: Data)>((Data(), Data()))
+        let collected = AnnotatedMutex<(output: Data, error: Data)>((Data(), Data()))
         let readers = DispatchGroup()
         for (pipe, isError) in [(output, false), (error, true)] {
             DispatchQueue.global().async(group: readers) {

@@ -103,7 +103,7 @@ final class SessionRig {
 
 /// Session events collected from any thread.
 final class SessionEventLog: Sendable {
-    private let events = Mutex<[SessionEvent]>([])
+    private let events = AnnotatedMutex<[SessionEvent]>([])
 
     func append(_ event: SessionEvent) {
         events.withLock { $0.append(event) }
