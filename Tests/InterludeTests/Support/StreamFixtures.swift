@@ -87,27 +87,13 @@ enum StreamTone {
 enum StreamMeasure {
     /// RMS of one channel over frames `range`.
     static func rms(_ samples: [Float], channel: Int = 0, channelCount: Int = 2, frames range: Range<Int>) -> Float {
-        guard !range.isEmpty else { return 0 }
-        var sum = 0.0
-        for frame in range {
-            let value = Double(samples[frame * channelCount + channel])
-            sum += value * value
-        }
-        return Float((sum / Double(range.count)).squareRoot())
+        Float(SignalMeasure.rms(samples, channel: channel, channelCount: channelCount, frames: range))
     }
 
     /// Frequency of one channel over `range`, from its rising zero crossings (interpolated).
     static func frequency(_ samples: [Float], channel: Int = 0, channelCount: Int = 2, frames range: Range<Int>) -> Double {
-        var crossings: [Double] = []
-        for frame in (range.lowerBound + 1)..<range.upperBound {
-            let previous = samples[(frame - 1) * channelCount + channel]
-            let current = samples[frame * channelCount + channel]
-            if previous < 0 && current >= 0 {
-                crossings.append(Double(frame - 1) + Double(-previous / (current - previous)))
-            }
-        }
-        guard crossings.count >= 2 else { return 0 }
-        return Double(crossings.count - 1) * Double(StreamTone.sampleRate) / (crossings.last! - crossings.first!)
+        SignalMeasure.zeroCrossingFrequency(samples, channel: channel, channelCount: channelCount,
+                                            sampleRate: StreamTone.sampleRate, frames: range)
     }
 
     /// The largest absolute difference between consecutive frames of one channel.
