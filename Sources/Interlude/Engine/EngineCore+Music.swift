@@ -148,8 +148,8 @@ extension EngineCore {
 
     /// Refills every stream, applies fades and releases streams whose fade-out ended.
     func serviceStreams(elapsedSeconds: Double) throws {
-        // Two loops rather than one over `Array(streams.values) + outgoingStreams`: that array
-        // was a heap allocation on every update.
+        // Two loops rather than one over `allStreams`: that array would be a heap allocation on
+        // every update.
         for stream in streams.values { try service(stream, elapsedSeconds: elapsedSeconds) }
         for stream in outgoingStreams { try service(stream, elapsedSeconds: elapsedSeconds) }
         if let device {

@@ -16,7 +16,7 @@ extension EngineCore {
                     playingSources.append(source)
                 }
             }
-            for stream in Array(streams.values) + outgoingStreams where stream.state == .playing {
+            for stream in allStreams where stream.state == .playing {
                 try stream.syncPosition()
                 if let source = stream.alSource { playingSources.append(source) }
             }
@@ -96,7 +96,7 @@ extension EngineCore {
                 summary.voiceCount += 1
                 emit(.voiceResumed(handle: voice.handle, positionInFrames: voice.positionInFrames))
             }
-            for stream in Array(streams.values) + outgoingStreams {
+            for stream in allStreams {
                 let resumes = stream.state == .pendingStart || (stream.state == .heldBySession && resumesHeld)
                 if stream.state == .heldBySession && !resumesHeld { stream.state = .paused }
                 guard resumes else { continue }
@@ -149,7 +149,7 @@ extension EngineCore {
             for voice in liveVoices where voice.state == .playing {
                 if let source = voice.source { voice.positionInFrames = try source.sampleOffset() }
             }
-            for stream in Array(streams.values) + outgoingStreams where stream.state == .playing {
+            for stream in allStreams where stream.state == .playing {
                 try stream.syncPosition()
             }
         }
@@ -160,7 +160,7 @@ extension EngineCore {
         guard let device else { return }
         for voice in liveVoices { voice.source = nil }
         realVoiceCount = 0
-        for stream in Array(streams.values) + outgoingStreams { stream.forgetDevice() }
+        for stream in allStreams { stream.forgetDevice() }
         outgoingStreams.removeAll { $0.stopsWhenFadeEnds }
         freeSources.removeAll()
         sourcesToRelease.removeAll()

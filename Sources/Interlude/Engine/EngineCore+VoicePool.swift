@@ -46,8 +46,7 @@ extension EngineCore {
     /// One update of the voices, in two passes so the thousands of virtual ones cost only a walk
     /// over their pool entries. First the voices that need their object: real ones (finished
     /// one-shots, positions read from OpenAL every ``positionReadPeriod`` updates and advanced by
-    /// the clock in between) and fading ones. Then every playing voice's entry: virtual time,
-    /// the count of playing voices per group (for ducking) and, over budget, the scores.
+    /// the clock in between) and fading ones. Then ``scanPlayingVoices(elapsedSeconds:scoresCandidates:)``.
     /// Returns how many voices are playing.
     func serviceVoices(elapsedSeconds: Double, scoresCandidates: Bool = false) throws -> Int {
         var objectSlots: [Int32] = []
@@ -79,6 +78,16 @@ extension EngineCore {
             }
         }
 
+        return scanPlayingVoices(elapsedSeconds: elapsedSeconds, scoresCandidates: scoresCandidates)
+    }
+
+    /// Walks every playing voice's pool entry: moves virtual voices' time on by `elapsedSeconds`
+    /// (releasing one-shots that end while virtual), counts playing voices per group (for
+    /// ducking) and, with `scoresCandidates`, scores them into ``candidates``. Makes no AL call.
+    /// Returns how many voices are playing.
+    func scanPlayingVoices(elapsedSeconds: Double, scoresCandidates: Bool) -> Int {
+        let isPaused = groups.isPaused
+        let isMasterPaused = isPaused[GroupTable.masterIndex]
         var counts: [Int] = []
         var scored: [ScoredSlot] = []
         var ended: [Int32] = []
@@ -126,7 +135,7 @@ extension EngineCore {
     /// rest virtual. Voices that stay in the budget keep their source: no AL churn.
     func assignSources(on device: ALDevice, knownPlayingCount: Int? = nil, candidatesAreScored: Bool = false) throws {
         let budget = realVoiceBudget
-        let playingCount = try knownPlayingCount ?? serviceVoices(elapsedSeconds: 0, scoresCandidates: false)
+        let playingCount = knownPlayingCount ?? scanPlayingVoices(elapsedSeconds: 0, scoresCandidates: false)
         if playingCount <= budget {
             // Everything fits: no scores to compute, only voices still without a source to start.
             var waiting: [Int32] = []
@@ -146,7 +155,7 @@ extension EngineCore {
             return
         }
         if !candidatesAreScored {
-            _ = try serviceVoices(elapsedSeconds: 0, scoresCandidates: true)
+            _ = scanPlayingVoices(elapsedSeconds: 0, scoresCandidates: true)
         }
         if candidates.count > budget {
             selectHighest(budget)

@@ -352,7 +352,7 @@ extension EngineCore {
                     if paused { try source.pause() } else if !groups.pauses(voice.groupIndex) { try source.play() }
                 }
             }
-            for stream in Array(streams.values) + outgoingStreams where stream.state == .playing
+            for stream in allStreams where stream.state == .playing
                 && (stream.channel.groupIndex == group || group == GroupTable.masterIndex) {
                 if paused { try stream.pause() } else if !groups.pauses(stream.channel.groupIndex) { try stream.play() }
             }

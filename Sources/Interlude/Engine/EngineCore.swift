@@ -54,6 +54,8 @@ final class EngineCore: @unchecked Sendable {
     var streams: [StreamChannel: MusicStream] = [:]
     /// Streams on their way out: fading out, or replaced while interrupted.
     var outgoingStreams: [MusicStream] = []
+    /// Every stream, current and outgoing (a new array: not for the update's hot path).
+    var allStreams: [MusicStream] { Array(streams.values) + outgoingStreams }
     /// The decode error that ended each channel's last track, kept after the track is released
     /// so the game can still read it; cleared when the channel plays another track.
     var streamErrors: [StreamChannel: InterludeError] = [:]
@@ -179,7 +181,7 @@ final class EngineCore: @unchecked Sendable {
     /// Stops everything, frees every AL name and closes the device. Idempotent.
     func shutDown() {
         guard !isShutDown else { return }
-        for stream in Array(streams.values) + outgoingStreams { stream.forgetDevice() }
+        for stream in allStreams { stream.forgetDevice() }
         streams.removeAll()
         outgoingStreams.removeAll()
         for index in voiceSlots.indices { voiceSlots[index] = nil }
