@@ -26,47 +26,7 @@ import Testing
         return url
     }
 
-    /// A parsed WAV: format tag, bits, channels, rate and the samples as Double.
-    struct WAV {
-        var formatTag: Int
-        var bitsPerSample: Int
-        var channelCount: Int
-        var sampleRate: Int
-        var samples: [Double]
-
-        init(_ data: Data) throws {
-            let bytes = [UInt8](data)
-            func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
-            func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-            try #require(bytes.count >= 44 && String(decoding: bytes[0..<4], as: UTF8.self) == "RIFF" && String(decoding: bytes[8..<12], as: UTF8.self) == "WAVE")
-            var offset = 12
-            var tag = 0, bits = 0, channels = 0, rate = 0
-            var values: [Double] = []
-            while offset + 8 <= bytes.count {
-                let id = String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self)
-                let size = u32(offset + 4)
-                let body = offset + 8
-                if id == "fmt " {
-                    tag = u16(body); channels = u16(body + 2); rate = u32(body + 4); bits = u16(body + 14)
-                    if tag == 0xFFFE { tag = u16(body + 24) }
-                } else if id == "data" {
-                    let end = min(bytes.count, body + size)
-                    if bits == 16 {
-                        values = stride(from: body, to: end - 1, by: 2).map { Double(Int16(bitPattern: UInt16(u16($0)))) / 32_768 }
-                    } else if bits == 32 {
-                        values = stride(from: body, to: end - 3, by: 4).map { Double(Float(bitPattern: UInt32(u32($0)))) }
-                    }
-                }
-                offset = body + size + (size & 1)
-            }
-            formatTag = tag; bitsPerSample = bits; channelCount = channels; sampleRate = rate; samples = values
-        }
-
-        func rms(channel: Int, frames: Range<Int>) -> Double {
-            let sum = frames.reduce(0.0) { $0 + samples[$1 * channelCount + channel] * samples[$1 * channelCount + channel] }
-            return (sum / Double(frames.count)).squareRoot()
-        }
-    }
+    typealias WAV = WAVFileContents
 
     static let beepAtPlusX = """
     {

@@ -6,49 +6,11 @@ struct SweepRecording {
     let samples: [Float]
     let sampleRate: Int
 
-    /// Reads 16-bit or float WAV. A recorder stopped by a dying server may leave the sizes in
-    /// the header unwritten, so the data chunk runs to the end of the file.
+    /// Reads the recording's left channel (16-bit or float; see ``WAVFileContents``).
     init(contentsOf url: URL) throws {
-        let data = try Data(contentsOf: url)
-        let bytes = [UInt8](data)
-        func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
-        func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-        guard bytes.count >= 12, String(decoding: bytes[0..<4], as: UTF8.self) == "RIFF" else {
-            throw TestFailure("\(url.path): not a WAV file (\(bytes.count) bytes)")
-        }
-        var offset = 12
-        var channels = 0, rate = 0, bits = 0, format = 0
-        while offset + 8 <= bytes.count {
-            let id = String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self)
-            let size = u32(offset + 4)
-            let body = offset + 8
-            if id == "fmt " {
-                format = u16(body); channels = u16(body + 2); rate = u32(body + 4); bits = u16(body + 14)
-                if format == 0xFFFE { format = u16(body + 24) }
-            } else if id == "data" {
-                let end = (size == 0 || size == 0xFFFF_FFFF || body + size > bytes.count) ? bytes.count : body + size
-                let frameBytes = channels * bits / 8
-                guard frameBytes > 0 else { throw TestFailure("\(url.path): no fmt chunk before data") }
-                var left: [Float] = []
-                left.reserveCapacity((end - body) / frameBytes)
-                var at = body
-                while at + frameBytes <= end {
-                    if format == 3 && bits == 32 {
-                        left.append(Float(bitPattern: UInt32(u32(at))))
-                    } else if format == 1 && bits == 16 {
-                        left.append(Float(Int16(bitPattern: UInt16(u16(at)))) / 32768)
-                    } else {
-                        throw TestFailure("\(url.path): format \(format), \(bits) bits is not read here")
-                    }
-                    at += frameBytes
-                }
-                samples = left
-                sampleRate = rate
-                return
-            }
-            offset = body + size + (size & 1)
-        }
-        throw TestFailure("\(url.path): no data chunk")
+        let wav = try WAVFileContents(contentsOf: url)
+        samples = wav.channel(0).map { Float($0) }
+        sampleRate = wav.sampleRate
     }
 
     /// The first sample louder than `threshold` at or after `start`.
