@@ -34,8 +34,15 @@ final class EngineCore: @unchecked Sendable {
     var liveVoiceCount = 0
     /// Voices holding an AL source.
     var realVoiceCount = 0
-    /// The voice pool's selection buffer, reused on every update.
+    /// The voice pool's selection buffer, reused on every update: its first ``candidateCount``
+    /// are this update's candidates (it only grows, with the pool).
     var candidates: [ScoredSlot] = []
+    var candidateCount = 0
+    /// Voices that are not real and score below this are left out of ``candidates``: most of
+    /// a large pool is far below the budget's last place (see ``candidateFloor(below:)``).
+    var candidateFloor = -Double.infinity
+    /// How many of the candidates scored at least ``candidateFloor``.
+    var candidatesAboveFloor = 0
     /// What the pool's update needs of each voice, by slot, in one contiguous array.
     let pool = VoicePoolStorage()
     /// Scratch lists of slots for the update, reused so it allocates nothing.

@@ -45,8 +45,7 @@ final class Voice {
         self.state = state
         self.isSystemSound = isSystemSound
         self.pool = pool
-        while pool.entries.count <= handle.slot { pool.entries.append(VoicePoolEntry()) }
-        pool.entries[handle.slot] = VoicePoolEntry()
+        pool.resetEntry(at: handle.slot)
         writeEntry()
     }
 
@@ -81,6 +80,7 @@ final class Voice {
     /// longer touch the slot.
     func markRemoved() {
         pool.entries[handle.slot].isPlaying = false
+        pool.refreshServiced(handle.slot)
         isRemoved = true
     }
 
@@ -113,5 +113,6 @@ final class Voice {
         entry.framesPerSecond = Double(sound.format.sampleRate) * Double(parameters.pitch)
         entry.frameCount = sound.frameCount
         pool.entries[slot] = entry
+        pool.refreshServiced(slot)
     }
 }

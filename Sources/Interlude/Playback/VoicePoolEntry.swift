@@ -25,23 +25,8 @@ struct VoicePoolEntry {
     var positionInFrames = 0
     /// The fraction of a frame the clock has advanced beyond ``positionInFrames``.
     var frameRemainder = 0.0
-
-    /// How much the voice matters: protected voices above all, then priority, then audibility
-    /// (its gain times its group's times the distance attenuation at the listener). Real voices
-    /// get `realBonus` on their audibility, so near-ties do not swap sources back and forth.
-    @inline(__always)
-    func score(groupGains: UnsafeBufferPointer<Float>, listener: Vector3, model: DistanceModel, realBonus: Double) -> Double {
-        if isProtected { return .infinity }
-        var audibility = Double(gain * groupGains[groupIndex])
-        if hasPosition {
-            let distance = isRelativeToListener ? position.length : (position - listener).length
-            audibility *= Double(model.gain(atDistance: distance, referenceDistance: referenceDistance,
-                                            maxDistance: maxDistance, rolloff: rolloffFactor))
-        }
-        if isReal { audibility *= realBonus }
-        let clampedPriority = Double(max(-999, min(999, priority)))
-        return clampedPriority * 1e6 + min(audibility, 999_999)
-    }
+    /// Where the slot is in ``VoicePoolStorage/servicedSlots``, or -1.
+    var servicedIndex: Int32 = -1
 
     /// Moves the position on by `seconds` of playback. Returns false when a one-shot has ended
     /// (the position then stays where it was).
@@ -49,7 +34,9 @@ struct VoicePoolEntry {
     mutating func advance(bySeconds seconds: Double) -> Bool {
         guard seconds > 0 else { return positionInFrames < frameCount || isLooping }
         let frames = seconds * framesPerSecond + frameRemainder
-        let wholeFrames = frames.rounded(.down)
+        // Truncation, corrected for a negative remainder: `rounded(.down)` is a libm call.
+        var wholeFrames = Double(Int(frames))
+        if wholeFrames > frames { wholeFrames -= 1 }
         frameRemainder = frames - wholeFrames
         let position = positionInFrames + Int(wholeFrames)
         if position >= frameCount {
@@ -64,6 +51,39 @@ struct VoicePoolEntry {
 
 /// The voice pool's entries, shared by the engine and its voices: a `Voice` writes its own
 /// entry; the update reads and advances them all.
+///
+/// It also keeps the list of ``servicedSlots``: the playing voices the update must look at
+/// one by one (real ones, and fading ones), so the update never walks the whole pool to find
+/// the few dozen it services.
 final class VoicePoolStorage {
     var entries: [VoicePoolEntry] = []
+    /// Slots whose entry is playing and real or fading, in no particular order.
+    private(set) var servicedSlots: [Int32] = []
+
+    /// Gives `slot` a fresh entry, growing the pool when the slot is new.
+    func resetEntry(at slot: Int) {
+        while entries.count <= slot { entries.append(VoicePoolEntry()) }
+        entries[slot].isPlaying = false
+        refreshServiced(slot)
+        entries[slot] = VoicePoolEntry()
+    }
+
+    /// Brings ``servicedSlots`` in line with the entry at `slot`, after its playing, real or
+    /// fading state may have changed.
+    func refreshServiced(_ slot: Int) {
+        let entry = entries[slot]
+        let isWanted = entry.isPlaying && (entry.isReal || entry.hasFade)
+        let index = Int(entry.servicedIndex)
+        if isWanted && index < 0 {
+            entries[slot].servicedIndex = Int32(servicedSlots.count)
+            servicedSlots.append(Int32(slot))
+        } else if !isWanted && index >= 0 {
+            let last = servicedSlots.removeLast()
+            if Int(last) != slot {
+                servicedSlots[index] = last
+                entries[Int(last)].servicedIndex = Int32(index)
+            }
+            entries[slot].servicedIndex = -1
+        }
+    }
 }

@@ -41,6 +41,22 @@ extension EngineSuites {
             #expect(real.allSatisfy { $0 >= 2_000 - 64 - 1 })
         }
 
+        @Test func aListenerFarFromEveryVoiceStillGetsTheNearest() throws {
+            // The update scores only voices above half the last budget's lowest audibility (and
+            // the real ones). Far from the whole line, every voice is far below that: the set
+            // must still swap to the nearest, which takes scoring them all again.
+            let engine = try VoicePoolFixture.engine(budget: 64)
+            defer { engine.shutdown() }
+            let voices = try emitters(engine)
+            _ = try engine.render(frameCount: 960)
+            #expect(voices.indices.filter { engine.isReal(voices[$0]) } == Array(0..<64))
+            try engine.updateListener { $0.position = Vector3(0, 0, -1 - 1_999 * 0.1 - 1_000) }
+            _ = try engine.render(frameCount: 480)
+            let real = voices.indices.filter { engine.isReal(voices[$0]) }
+            #expect(real == Array((2_000 - 64)..<2_000))
+            #expect(engine.statistics.internalErrorCount == 0)
+        }
+
         @Test func aVoiceBackFromVirtualStartsAtTheRightOffset() throws {
             // A sweep f(t) = 200 + 200 t: its frequency tells where in the sound the voice is.
             let engine = try VoicePoolFixture.engine(budget: 1)
