@@ -185,6 +185,15 @@ final class EngineCore: @unchecked Sendable {
         pendingEvents.append(event)
     }
 
+    /// The events raised since the last take, leaving none. Most calls raise none, and then
+    /// this allocates nothing (returning the array while also clearing it would copy it).
+    func takePendingEvents() -> [SessionEvent] {
+        guard !pendingEvents.isEmpty else { return [] }
+        var taken: [SessionEvent] = []
+        swap(&taken, &pendingEvents)
+        return taken
+    }
+
     /// Stops everything, frees every AL name and closes the device. Idempotent.
     func shutDown() {
         guard !isShutDown else { return }

@@ -72,8 +72,9 @@ public final class SoundEngine: Sendable {
     func withCore<Result>(_ call: String, _ body: (EngineCore) throws -> Result) throws -> Result {
         let (result, raised) = try core.withLock { core throws -> (Result, [SessionEvent]) in
             try core.checkAlive(call)
-            defer { core.pendingEvents.removeAll(keepingCapacity: true) }
-            return (try body(core), core.pendingEvents)
+            // A call that throws drops the events it raised with it.
+            defer { core.pendingEvents.removeAll() }
+            return (try body(core), core.takePendingEvents())
         }
         deliver(raised)
         return result
@@ -84,8 +85,7 @@ public final class SoundEngine: Sendable {
         let raised = core.withLock { core -> [SessionEvent] in
             guard !core.isShutDown else { return [] }
             body(core)
-            defer { core.pendingEvents.removeAll(keepingCapacity: true) }
-            return core.pendingEvents
+            return core.takePendingEvents()
         }
         deliver(raised)
     }
