@@ -34,7 +34,9 @@ final class Voice {
     var stopsWhenFadeEnds = false
     /// Set once the voice has ended: its slot (and entry) may already belong to another voice.
     private(set) var isRemoved = false
-    private unowned let pool: VoicePoolStorage
+    /// The engine's pool (held strongly: it holds no voices, so there is no cycle, and an
+    /// unowned reference cost a runtime check on every entry write).
+    private let pool: VoicePoolStorage
 
     init(handle: VoiceHandle, sound: Sound, parameters: VoiceParameters, groupIndex: Int, state: PlayState,
          isSystemSound: Bool, pool: VoicePoolStorage) {
