@@ -37,6 +37,9 @@ extension EngineSuites {
         /// teardown at exit (measured at about 0.2 s more) when the tests, and so the probe built
         /// beside them, run under TSan. The engine's shutdown() itself is bounded at 1 s always.
         static let exitLimitMilliseconds: Double = ThreadSanitizerHooks.acquire == nil ? 1000 : 3000
+        /// How much of a core the probe may use while it waits for a server: 1%, or 3% under
+        /// ThreadSanitizer, whose instrumented driver-thread ticks measured 1.2% there.
+        static let waitingCPULimitPercent: Double = ThreadSanitizerHooks.acquire == nil ? 1 : 3
 
         static func milliseconds(_ duration: Duration) -> Double {
             let parts = duration.components
@@ -214,7 +217,7 @@ extension EngineSuites {
             let waited = Self.milliseconds(ContinuousClock.now - waitStart) / 1000
             let triesAfter = probe.stderrText.components(separatedBy: "connect_context").count - 1
             let cpuPercent = (cpuAfter - cpuBefore) / waited * 100
-            #expect(cpuPercent < 1, "CPU while waiting for the server: \(cpuPercent)% of a core")
+            #expect(cpuPercent < Self.waitingCPULimitPercent, "CPU while waiting for the server: \(cpuPercent)% of a core")
             // OpenAL Soft logs one failed connect per reopen try: 100 ms doubling to 2 s gives
             // tries at 0.7, 1.5, 3.1 and 5.1 s after the loss in this window.
             #expect(triesAfter - triesBefore >= 3, "reopen tries during the wait: \(triesAfter - triesBefore)")
