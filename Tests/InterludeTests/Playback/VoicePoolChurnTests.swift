@@ -1,3 +1,4 @@
+import SoakScenario
 import Testing
 @testable import Interlude
 
@@ -6,25 +7,14 @@ extension EngineSuites {
     /// after every update, its bookkeeping agrees with the voices, and every real voice
     /// outranks every virtual one.
     @Suite struct VoicePoolChurnTests {
-        /// A fixed-seed generator (SplitMix64), so a failure replays the same way.
-        private struct SeededGenerator: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var mixed = state
-                mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-                return mixed ^ (mixed >> 31)
-            }
-        }
-
         @Test func bookkeepingAndRankingHoldThroughChurn() throws {
             let budget = 16
             let engine = try VoicePoolFixture.engine(budget: budget)
             defer { engine.shutdown() }
             let loop = try VoicePoolFixture.tone(engine, frequencyHz: 330)
             let blip = try VoicePoolFixture.tone(engine, frequencyHz: 880, seconds: 0.05)
-            var random = SeededGenerator(state: 6)
+            // Fixed seed: a failure replays the same way.
+            var random = SplitMix64(seed: 6)
             var handles: [VoiceHandle] = []
             var isSfxPaused = false
             func position() -> Vector3 {

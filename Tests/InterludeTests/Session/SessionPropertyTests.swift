@@ -1,4 +1,5 @@
 import Foundation
+import SoakScenario
 import Testing
 @testable import Interlude
 
@@ -8,18 +9,6 @@ extension EngineSuites {
     @Suite struct SessionPropertyTests {
         static let sequenceCount = 10_000
         static let sampleRate = 8_000
-
-        /// SplitMix64: small, seeded, the same sequence on every machine.
-        struct SeededGenerator: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-        }
 
         enum Operation: CustomStringConvertible {
             case begin, end(shouldResume: Bool), activate
@@ -47,7 +36,7 @@ extension EngineSuites {
                 }
             }
 
-            static func random(voiceCount: Int, using generator: inout SeededGenerator) -> Operation {
+            static func random(voiceCount: Int, using generator: inout SplitMix64) -> Operation {
                 let voice = Int.random(in: 0..<max(1, voiceCount), using: &generator)
                 switch Int.random(in: 0..<18, using: &generator) {
                 case 0, 1: return .begin
@@ -180,7 +169,7 @@ extension EngineSuites {
             try Self.writeMusic(to: musicPath)
             let seed = UInt64(ProcessInfo.processInfo.environment["INTERLUDE_PROPERTY_SEED"] ?? "") ?? 0x5E55_1011
             print("session property test: seed \(seed) (set INTERLUDE_PROPERTY_SEED to replay)")
-            var generator = SeededGenerator(state: seed)
+            var generator = SplitMix64(seed: seed)
             let start = ContinuousClock.now
             var operationCount = 0
             for sequenceIndex in 0..<Self.sequenceCount {
@@ -202,7 +191,7 @@ extension EngineSuites {
             print("session property test: \(Self.sequenceCount) sequences, \(operationCount) operations in \(ContinuousClock.now - start)")
         }
 
-        private func runSequence(policy: ResumePolicy, length: Int, musicPath: String, generator: inout SeededGenerator,
+        private func runSequence(policy: ResumePolicy, length: Int, musicPath: String, generator: inout SplitMix64,
                                  operations: inout [Operation], failure: inout String?) throws {
             var configuration = SoundEngine.Configuration(output: .offline(sampleRate: Self.sampleRate, channelCount: 1))
             configuration.resumePolicy = policy
