@@ -18,9 +18,14 @@ extension EngineCore {
     /// raw OpenAL. Exact positions (interruptions, teardown, queries) still read OpenAL directly.
     static let positionReadPeriod = 10
 
+    /// Scoring against the listener and distance model as they are now.
+    func voiceScoring(realBonus: Float) -> VoiceScoring {
+        VoiceScoring(listener: listener.position, model: distanceModel, realBonus: realBonus)
+    }
+
     /// How much a voice matters (see ``VoiceScoring``).
     func score(of voice: Voice) -> Double {
-        let scoring = VoiceScoring(listener: listener.position, model: distanceModel, realBonus: 1)
+        let scoring = voiceScoring(realBonus: 1)
         return groups.effective.withUnsafeBufferPointer { scoring.score(of: pool.entries[voice.handle.slot], groupGains: $0) }
     }
 
@@ -29,7 +34,7 @@ extension EngineCore {
     func weakestRealVoice() -> Voice? {
         var weakestSlot: Int?
         var weakestScore = Double.infinity
-        let scoring = VoiceScoring(listener: listener.position, model: distanceModel, realBonus: 1)
+        let scoring = voiceScoring(realBonus: 1)
         groups.effective.withUnsafeBufferPointer { gains in
             for slot in pool.servicedSlots.lazy.map(Int.init) {
                 let entry = pool.entries[slot]
@@ -103,7 +108,7 @@ extension EngineCore {
         var playingCount = 0
         var scoredCount = 0
         var aboveFloorCount = 0
-        let scoring = VoiceScoring(listener: listener.position, model: distanceModel, realBonus: 1.01)
+        let scoring = voiceScoring(realBonus: VoiceScoring.selectionRealBonus)
         let floor = candidateFloor
         isPaused.withUnsafeBufferPointer { isPaused in
         groups.effective.withUnsafeBufferPointer { gains in

@@ -9,6 +9,10 @@ struct VoiceScoring {
     let model: DistanceModel
     let realBonus: Float
 
+    /// The bonus the update's selection gives real voices: 1%, enough to stop near-ties from
+    /// swapping sources on every update.
+    static let selectionRealBonus: Float = 1.01
+
     /// The score: higher is more important. Audibility is worked in `Float`, as OpenAL does.
     @inline(__always)
     func score(of entry: VoicePoolEntry, groupGains: UnsafeBufferPointer<Float>) -> Double {

@@ -74,7 +74,7 @@ extension EngineSuites {
             }
             // The ranking the update made: every real voice at least every virtual one, scored
             // as the update scores them (the real ones with their 1% bonus).
-            let scoring = VoiceScoring(listener: core.listener.position, model: core.distanceModel, realBonus: 1.01)
+            let scoring = core.voiceScoring(realBonus: VoiceScoring.selectionRealBonus)
             let heard = entries.indices.filter { entries[$0].isPlaying && !core.groups.pauses(entries[$0].groupIndex) }
             let scores = core.groups.effective.withUnsafeBufferPointer { gains in
                 heard.map { (slot: $0, score: scoring.score(of: entries[$0], groupGains: gains), isReal: entries[$0].isReal) }
