@@ -4,6 +4,7 @@
 // "sounds" check to their events; any other name fails as .fileNotFound.
 import Foundation
 import Interlude
+import InterludeScene
 
 /// The scene folder, made once per process.
 let sceneFolder: String = {

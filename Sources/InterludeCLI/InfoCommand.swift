@@ -1,5 +1,5 @@
 import ArgumentParser
-import Interlude
+import InterludeScene
 
 /// `interlude info`: devices, extensions, HRTFs and limits.
 struct InfoCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import Interlude
+import InterludeScene
 #if canImport(Glibc)
 import Glibc
 #endif

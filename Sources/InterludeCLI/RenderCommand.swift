@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Interlude
+import InterludeScene
 
 /// `interlude render SCENE.json --output OUT.wav [--log OUT.jsonl] [--plot OUT.svg] [--float]`.
 struct RenderCommand: ParsableCommand {

@@ -114,6 +114,9 @@ import Testing
         BadScene(name: "corrupt sound file", json: #"{"duration": 1, "sounds": {"beep": "garbage.wav"}, "events": [{"at": 0, "do": "play", "sound": "beep"}]}"#, event: nil),
         BadScene(name: "music with a corrupt file", json: #"{"duration": 1, "sounds": {"theme": "garbage.wav"}, "events": [{"at": 0, "do": "music.play", "sound": "theme"}]}"#, event: nil),
         BadScene(name: "not JSON", json: #"{"duration": 1, "#, event: nil),
+        BadScene(name: "loopEnd past the track", json: #"{"duration": 1, "sounds": {"beep": "beep.wav"}, "events": [{"at": 0, "do": "play", "sound": "beep"}, {"at": 0.5, "do": "music.play", "sound": "beep", "loopEnd": 100}]}"#, event: 1),
+        BadScene(name: "loopStart after loopEnd", json: #"{"duration": 1, "sounds": {"beep": "beep.wav"}, "events": [{"at": 0, "do": "music.crossfade", "sound": "beep", "duration": 0.1, "loopStart": 0.2, "loopEnd": 0.1}]}"#, event: 0),
+        BadScene(name: "unknown resampler", json: #"{"duration": 1, "resampler": "sinc", "sounds": {"beep": "beep.wav"}, "events": []}"#, event: nil),
     ]
 
     @Test(arguments: badScenes)

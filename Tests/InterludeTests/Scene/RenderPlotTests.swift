@@ -2,6 +2,7 @@ import Foundation
 import FoundationXML
 import Testing
 @testable import Interlude
+@testable import InterludeScene
 
 /// 8 s of stereo: a tone (left louder than right, slowly swelling) with silence from 2 to 3 s
 /// and from 5 to 6 s, an interruption over the first gap and a device loss over the second.

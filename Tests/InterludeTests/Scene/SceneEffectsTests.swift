@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Interlude
+@testable import InterludeScene
 
 extension EngineSuites {
     /// The scene-file extensions for effects: `reverbZones`, and `reverbZone` / `lowPass` on play.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Interlude
+@testable import InterludeScene
 
 /// A folder with a scene file and small dummy sound files (the parser only checks that they exist).
 private struct SceneFolder: ~Copyable {

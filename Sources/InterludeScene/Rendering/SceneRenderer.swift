@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Interlude
 
 /// Renders a ``Scene`` offline through the loopback device, as SCENARIO.md specifies: events
 /// take effect at frame round(t x sampleRate), the output has exactly round(duration x
@@ -60,6 +61,7 @@ public struct SceneRenderer {
         configuration.hrtf = scene.hrtf
         configuration.resumePolicy = scene.policy
         configuration.distanceModel = scene.distanceModel
+        configuration.resampler = scene.resampler
         configuration.mediaRole = nil
         configuration.loggerLabel = "Interlude.render"
         let engine = try SoundEngine(configuration: configuration)

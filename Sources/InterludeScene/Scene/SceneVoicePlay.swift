@@ -1,3 +1,5 @@
+import Interlude
+
 /// A scene's `play` event: start a voice.
 ///
 /// A plain value: any thread may use it.

@@ -1,4 +1,5 @@
 import Foundation
+import Interlude
 
 /// The bookkeeping of one scene render: voice ids, the log, the level meter and the spans
 /// when the session was not active.
@@ -16,9 +17,12 @@ struct RenderState {
     private var regions: [RenderTimeline.Region] = []
     private var openRegion: (startFrame: Int, kind: RenderTimeline.Region.Kind, label: String)?
     private var markers: [RenderTimeline.Marker] = []
+    /// The scene names interruption sources: the log carries them.
+    private let logsSources: Bool
 
     init(scene: Scene) {
         self.scene = scene
+        logsSources = scene.namesInterruptionSources
         windowFrames = max(1, scene.sampleRate / 100)
         levelsDBFS = Array(repeating: [], count: scene.channelCount)
         windowSums = Array(repeating: 0, count: scene.channelCount)
@@ -37,15 +41,27 @@ struct RenderState {
         sessionEvents.append((frame, event))
         var fields: [(key: String, value: JSONValue)] = [("frame", .number(Double(frame)))]
         switch event {
-        case .began(let reason):
+        case .began(let reason, let source):
             fields += [("event", .string("interruptionBegan")), ("reason", .string(reason.rawValue))]
+            if logsSources { fields.append(("source", .string(source.rawValue))) }
             if reason != .deviceLost { openSpan(at: frame, kind: .interruption, label: "interrupted: \(reason.rawValue)") }
-        case .ended(let shouldResume, _):
+        case .ended(let shouldResume, _, let source):
             fields += [("event", .string("interruptionEnded")), ("shouldResume", .bool(shouldResume))]
+            if logsSources { fields.append(("source", .string(source.rawValue))) }
             closeSpan(at: frame)
+        case .holdAdded(let reason, let source):
+            fields += [("event", .string("interruptionHoldAdded")), ("reason", .string(reason.rawValue)),
+                       ("source", .string(source.rawValue))]
+        case .holdReleased(let source):
+            fields += [("event", .string("interruptionHoldReleased")), ("source", .string(source.rawValue))]
+            // A device rebuilt while other sources still hold: the loss's span gives way to an
+            // interruption's.
+            if source == .device { openSpan(at: frame, kind: .interruption, label: "interrupted") }
         case .activated:
             fields += [("event", .string("sessionActivated"))]
             closeSpan(at: frame)
+        case .reactivationFailed(let message):
+            fields += [("event", .string("reactivationFailed")), ("message", .string(message))]
         case .absorbed:
             fields += [("event", .string("interruptionAbsorbed"))]
         case .ignored:

@@ -1,3 +1,5 @@
+import Interlude
+
 /// A JSON value whose objects keep their members in order: what scene files are parsed into,
 /// and what a render log writes, so that the same scene gives the same log, byte for byte.
 ///

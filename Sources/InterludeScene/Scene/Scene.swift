@@ -1,3 +1,5 @@
+import Interlude
+
 /// A parsed, validated scene file (SCENARIO.md): the output format, the session's setup and
 /// a timeline of events for `interlude render`. Made by `SceneParser`.
 ///
@@ -24,9 +26,22 @@ public struct Scene: Sendable, Equatable {
     public let events: [SceneEvent]
     /// Reverb zones by name -> preset name (an Interlude extension: top-level `reverbZones`).
     public var reverbZones: [String: String] = [:]
+    /// How every source resamples (top-level `resampler`, version 2); nil: the engine's default.
+    public var resampler: Resampler?
 
     /// Frames rendered: `round(durationSeconds x sampleRate)`.
     public var frameCount: Int { frame(ofSeconds: durationSeconds) }
+
+    /// Some event names an interruption `source` (version 2): the log then says which source
+    /// began and ended each interruption. Without one, the log is as under version 1.
+    public var namesInterruptionSources: Bool {
+        events.contains { event in
+            switch event.action {
+            case .interruptionBegin(_, let source?), .interruptionEnd(_, let source?): source.isEmpty == false
+            default: false
+            }
+        }
+    }
 
     /// The output frame at which something at `seconds` takes effect: `round(seconds x sampleRate)`.
     /// `seconds` must be finite and small enough for the frame to fit an `Int`; every time in a

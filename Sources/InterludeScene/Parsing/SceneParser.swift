@@ -1,4 +1,5 @@
 import Foundation
+import Interlude
 
 /// Reads scene files (SCENARIO.md) strictly: anything the contract does not allow is an
 /// error, never a silent skip.
@@ -12,6 +13,7 @@ import Foundation
 public enum SceneParser {
     private static let topLevelKeys: Set = [
         "sampleRate", "channels", "duration", "policy", "hrtf", "distanceModel", "listener", "sounds", "events", "reverbZones",
+        "resampler",
     ]
     private static let listenerKeys: Set = ["position", "forward", "up", "gain"]
 
@@ -47,19 +49,20 @@ public enum SceneParser {
             return .set(change)
         },
         "listener": ActionFormat(keys: listenerKeys) { .listener(try listenerChange($0)) },
-        "music.play": ActionFormat(keys: ["sound", "loop", "gain", "fadeIn"]) { event in
+        "music.play": ActionFormat(keys: ["sound", "loop", "gain", "fadeIn", "loopStart", "loopEnd"]) { event in
             .musicPlay(
                 sound: try event.require("sound", event.name), loop: try event.bool("loop") ?? true,
-                gain: try event.gain("gain") ?? 1, fadeInSeconds: try event.seconds("fadeIn") ?? 0
+                gain: try event.gain("gain") ?? 1, fadeInSeconds: try event.seconds("fadeIn") ?? 0,
+                loopPoints: try loopPoints(event)
             )
         },
         "music.pause": ActionFormat(keys: []) { _ in .musicPause },
         "music.resume": ActionFormat(keys: []) { _ in .musicResume },
         "music.stop": ActionFormat(keys: []) { _ in .musicStop },
-        "music.crossfade": ActionFormat(keys: ["sound", "duration", "loop"]) { event in
+        "music.crossfade": ActionFormat(keys: ["sound", "duration", "loop", "loopStart", "loopEnd"]) { event in
             .musicCrossfade(
                 sound: try event.require("sound", event.name), durationSeconds: try event.require("duration", event.seconds),
-                loop: try event.bool("loop") ?? true
+                loop: try event.bool("loop") ?? true, loopPoints: try loopPoints(event)
             )
         },
         "group": ActionFormat(keys: ["name", "gain", "duration"]) { event in
@@ -69,9 +72,17 @@ public enum SceneParser {
             )
         },
         "systemSound": ActionFormat(keys: ["sound"]) { .systemSound(sound: try $0.require("sound", $0.name)) },
-        "interruption.begin": ActionFormat(keys: ["reason"]) { .interruptionBegin(reason: try $0.string("reason") ?? "other") },
-        "interruption.end": ActionFormat(keys: ["shouldResume"]) {
-            .interruptionEnd(shouldResume: try $0.bool("shouldResume") ?? false)
+        "interruption.begin": ActionFormat(keys: ["reason", "source"]) { event in
+            let reason = try event.string("reason") ?? InterruptionReason.other.rawValue
+            // The engine raises this reason itself when the device goes; a scene asking for it
+            // would render silence to the end with no device.restored able to end it.
+            guard reason != InterruptionReason.deviceLost.rawValue else {
+                throw event.error("\"reason\" must not be \"deviceLost\": device loss is the \"device.lost\" event")
+            }
+            return .interruptionBegin(reason: reason, source: try event.name("source"))
+        },
+        "interruption.end": ActionFormat(keys: ["shouldResume", "source"]) {
+            .interruptionEnd(shouldResume: try $0.bool("shouldResume") ?? false, source: try $0.name("source"))
         },
         "session.activate": ActionFormat(keys: []) { _ in .sessionActivate },
         "device.lost": ActionFormat(keys: []) { _ in .deviceLost },
@@ -114,6 +125,7 @@ public enum SceneParser {
         let policy = try top.choice("policy", ResumePolicy.self) ?? .alwaysResume
         let distanceModel = try top.choice("distanceModel", DistanceModel.self) ?? .inverseClamped
         let hrtf = try top.bool("hrtf") ?? false
+        let resampler = try top.choice("resampler", Resampler.self)
         if hrtf && channelCount == 1 {
             throw top.error("\"hrtf\" needs 2 channels, but \"channels\" is 1")
         }
@@ -142,8 +154,18 @@ public enum SceneParser {
         return Scene(
             sampleRate: sampleRate, channelCount: channelCount, durationSeconds: durationSeconds,
             policy: policy, hrtf: hrtf, distanceModel: distanceModel, listener: listener, sounds: sounds, events: events,
-            reverbZones: reverbZones
+            reverbZones: reverbZones, resampler: resampler
         )
+    }
+
+    /// `loopStart` and `loopEnd` (seconds), nil when the event gives neither. Whether they fit
+    /// the track is checked once it is opened (``SceneDirector``); their order is checked here.
+    private static func loopPoints(_ event: SceneFieldReader) throws -> SceneLoopPoints? {
+        let points = SceneLoopPoints(startSeconds: try event.seconds("loopStart"), endSeconds: try event.seconds("loopEnd"))
+        if let start = points.startSeconds, let end = points.endSeconds, start >= end {
+            throw event.error("\"loopStart\" (\(start) s) must be before \"loopEnd\" (\(end) s)")
+        }
+        return points.startSeconds == nil && points.endSeconds == nil ? nil : points
     }
 
     /// The `reverbZones` object: zone name -> preset name (generic, room, hall, cave).
@@ -242,7 +264,7 @@ public enum SceneParser {
     private static func soundName(in action: SceneAction) -> String? {
         switch action {
         case .play(let play): play.sound
-        case .musicPlay(let sound, _, _, _), .musicCrossfade(let sound, _, _), .systemSound(let sound): sound
+        case .musicPlay(let sound, _, _, _, _), .musicCrossfade(let sound, _, _, _), .systemSound(let sound): sound
         default: nil
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Interlude
+@testable import InterludeScene
 
 @Suite("WAVFileWriter")
 struct WAVFileWriterTests {

@@ -1,3 +1,5 @@
+import Interlude
+
 /// Reads one JSON object of a scene file strictly: it rejects keys it does not know, reads
 /// each field as exactly one type and range, and words every problem as one line that starts
 /// with where the object is ("scene.json: event 3 (play)").

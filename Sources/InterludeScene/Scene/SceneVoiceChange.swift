@@ -1,3 +1,5 @@
+import Interlude
+
 /// A scene's `set` event: change some of a playing voice's parameters. At least one of
 /// `position`, `gain`, `pitch` is set; nil leaves that parameter as it is.
 ///

@@ -1,3 +1,5 @@
+import Interlude
+
 extension SceneAction {
     /// The action's fields for a render log line, in a fixed order, under their scene-file
     /// keys, defaults applied; optional fields appear only when set. Without `at` and `do`:
@@ -28,20 +30,31 @@ extension SceneAction {
             if let up = change.up { fields.append(("up", JSONValue(up))) }
             if let gain = change.gain { fields.append(("gain", JSONValue(gain))) }
             return fields
-        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds):
+        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds, let loopPoints):
             return [("sound", .string(sound)), ("loop", .bool(loop)), ("gain", JSONValue(gain)), ("fadeIn", .number(fadeInSeconds))]
-        case .musicCrossfade(let sound, let durationSeconds, let loop):
+                + Self.logFields(of: loopPoints)
+        case .musicCrossfade(let sound, let durationSeconds, let loop, let loopPoints):
             return [("sound", .string(sound)), ("duration", .number(durationSeconds)), ("loop", .bool(loop))]
+                + Self.logFields(of: loopPoints)
         case .group(let name, let gain, let durationSeconds):
             return [("name", .string(name)), ("gain", JSONValue(gain)), ("duration", .number(durationSeconds))]
         case .systemSound(let sound):
             return [("sound", .string(sound))]
-        case .interruptionBegin(let reason):
-            return [("reason", .string(reason))]
-        case .interruptionEnd(let shouldResume):
-            return [("shouldResume", .bool(shouldResume))]
+        case .interruptionBegin(let reason, let source):
+            return [("reason", .string(reason))] + (source.map { [("source", .string($0))] } ?? [])
+        case .interruptionEnd(let shouldResume, let source):
+            return [("shouldResume", .bool(shouldResume))] + (source.map { [("source", .string($0))] } ?? [])
         case .musicPause, .musicResume, .musicStop, .sessionActivate, .deviceLost, .deviceRestored:
             return []
         }
+    }
+
+    /// `loopStart` and `loopEnd` as the scene gave them; nothing when it gave neither, so a
+    /// version-1 scene logs as before.
+    private static func logFields(of loopPoints: SceneLoopPoints?) -> [(key: String, value: JSONValue)] {
+        var fields: [(key: String, value: JSONValue)] = []
+        if let start = loopPoints?.startSeconds { fields.append(("loopStart", .number(start))) }
+        if let end = loopPoints?.endSeconds { fields.append(("loopEnd", .number(end))) }
+        return fields
     }
 }

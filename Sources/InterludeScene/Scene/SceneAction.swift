@@ -1,3 +1,5 @@
+import Interlude
+
 /// What a scene event does: one case per `do` of SCENARIO.md, with its fields, defaults
 /// applied. Times are in seconds.
 ///
@@ -15,24 +17,26 @@ public enum SceneAction: Sendable, Equatable {
     case set(SceneVoiceChange)
     /// `listener`: move or turn the listener.
     case listener(ListenerChange)
-    /// `music.play`: start the streamed soundtrack, replacing any, fading in over `fadeInSeconds`.
-    case musicPlay(sound: String, loop: Bool, gain: Float, fadeInSeconds: Double)
+    /// `music.play`: start the streamed soundtrack, replacing any, fading in over `fadeInSeconds`;
+    /// `loopPoints` (version 2) override the track's loop tags.
+    case musicPlay(sound: String, loop: Bool, gain: Float, fadeInSeconds: Double, loopPoints: SceneLoopPoints? = nil)
     /// `music.pause`.
     case musicPause
     /// `music.resume`.
     case musicResume
     /// `music.stop`.
     case musicStop
-    /// `music.crossfade`: cross to another track over `durationSeconds`.
-    case musicCrossfade(sound: String, durationSeconds: Double, loop: Bool)
+    /// `music.crossfade`: cross to another track over `durationSeconds`; `loopPoints` as on `music.play`.
+    case musicCrossfade(sound: String, durationSeconds: Double, loop: Bool, loopPoints: SceneLoopPoints? = nil)
     /// `group`: set a group's gain, fading over `durationSeconds` (0: at once).
     case group(name: String, gain: Float, durationSeconds: Double)
     /// `systemSound`: a short UI sound, unpositioned, never resumed after an interruption.
     case systemSound(sound: String)
     /// `interruption.begin`: another audio session takes over.
-    case interruptionBegin(reason: String)
+    /// `source` is the holder named by the scene, nil for the default ("game").
+    case interruptionBegin(reason: String, source: String? = nil)
     /// `interruption.end`: it lets go.
-    case interruptionEnd(shouldResume: Bool)
+    case interruptionEnd(shouldResume: Bool, source: String? = nil)
     /// `session.activate`: the game reactivates on its own.
     case sessionActivate
     /// `device.lost`: the output device disappears.

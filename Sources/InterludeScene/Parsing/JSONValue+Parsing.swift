@@ -1,4 +1,5 @@
 import Foundation
+import Interlude
 
 extension JSONValue {
     /// What is wrong with a JSON text, and where (1-based line and byte column).

@@ -1,3 +1,5 @@
+import Interlude
+
 /// Some of the listener's parameters, as a scene sets them (its top-level `listener` and its
 /// `listener` events). At least one is set; nil leaves that parameter as it is.
 ///

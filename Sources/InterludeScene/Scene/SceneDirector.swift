@@ -1,3 +1,5 @@
+import Interlude
+
 /// Applies a scene's events to an engine: the same code for an offline render and for a scene
 /// played live on a real device (the showcase). It loads the scene's sounds, sets its listener,
 /// and keeps the voice ids the events name.
@@ -7,36 +9,55 @@ public final class SceneDirector {
     public let engine: SoundEngine
     private var sounds: [String: Sound] = [:]
     private var voices: [String: VoiceHandle] = [:]
+    private var zones: [String: ReverbZoneID] = [:]
+    /// The loop regions, in frames of their tracks, of the music events that give `loopStart` or
+    /// `loopEnd`, by event index.
+    private var loopRegions: [Int: Range<Int>] = [:]
 
     /// Loads the sounds the scene plays as voices (in name order, so the first failure is always
-    /// the same) and checks the ones it only streams as music by opening them: a streamed track
-    /// is never decoded whole. Sets the scene's listener. Errors name the scene file and the sound.
+    /// the same) and checks the ones it streams as music by opening them: a streamed track is
+    /// never decoded whole. Turns each music event's `loopStart`/`loopEnd` into frames of its
+    /// track and checks them against it. Sets the scene's listener. Errors name the scene file
+    /// and the sound, or the event.
     public init(scene: Scene, sceneName: String, engine: SoundEngine) throws {
         self.scene = scene
         self.sceneName = sceneName
         self.engine = engine
         var voiceSounds: Set<String> = []
+        var musicSounds: Set<String> = []
         for event in scene.events {
             switch event.action {
             case .play(let play): voiceSounds.insert(play.sound)
             case .systemSound(let sound): voiceSounds.insert(sound)
+            case .musicPlay(let sound, _, _, _, _), .musicCrossfade(let sound, _, _, _): musicSounds.insert(sound)
             default: break
             }
         }
+        var tracks: [String: any AudioDecoder] = [:]
         for name in scene.sounds.keys.sorted() {
             let path = scene.sounds[name]!
             do {
                 if voiceSounds.contains(name) {
                     sounds[name] = try engine.loadSound(path: path)
-                } else {
-                    _ = try DecoderFactory.open(path: path)
+                }
+                if musicSounds.contains(name) || !voiceSounds.contains(name) {
+                    tracks[name] = try DecoderFactory.open(path: path)
                 }
             } catch let error as InterludeError {
                 throw InterludeError(error.code, "\(sceneName): sound \"\(name)\": \(error.message)")
             }
         }
+        for event in scene.events {
+            guard let (sound, points) = Self.musicLoopPoints(of: event.action), let track = tracks[sound] else { continue }
+            do {
+                loopRegions[event.index] = try points.region(sampleRate: track.format.sampleRate, frameCount: track.frameCount,
+                                                            taggedRegion: track.loopRegion)
+            } catch let error as InterludeError {
+                throw InterludeError(error.code, "\(sceneName): event \(event.index) (\(event.action.name)): \(error.message)")
+            }
+        }
         for (zone, preset) in scene.reverbZones.sorted(by: { $0.key < $1.key }) {
-            try engine.addReverbZone(named: zone, preset: ReverbPreset.named[preset]!)
+            zones[zone] = try engine.addReverbZone(named: zone, preset: ReverbPreset.named[preset]!)
         }
         if let listener = scene.listener {
             try engine.updateListener { listener.apply(to: &$0) }
@@ -51,18 +72,29 @@ public final class SceneDirector {
     /// Applies one event now. Errors name the scene file and the event's index.
     public func apply(_ event: SceneEvent) throws {
         do {
-            try perform(event.action)
+            try perform(event.action, loopRegion: loopRegions[event.index])
         } catch let error as InterludeError {
             throw InterludeError(error.code, "\(sceneName): event \(event.index) (\(event.action.name)): \(error.message)")
         }
     }
 
-    private func perform(_ action: SceneAction) throws {
+    /// A music event's track and loop points, when it gives any.
+    private static func musicLoopPoints(of action: SceneAction) -> (sound: String, points: SceneLoopPoints)? {
+        switch action {
+        case .musicPlay(let sound, _, _, _, let points?), .musicCrossfade(let sound, _, _, let points?): (sound, points)
+        default: nil
+        }
+    }
+
+    /// `loopRegion`: the event's loop points in frames of its track; nil leaves the track's tags.
+    private func perform(_ action: SceneAction, loopRegion: Range<Int>?) throws {
         switch action {
         case .play(let play):
+            // A scene's groups are made on first use (the scene format does not declare them).
+            let group = try engine.makeGroup(named: play.group)
             var parameters = VoiceParameters(position: play.position, gain: play.gain, pitch: play.pitch,
-                                             isLooping: play.loop, group: play.group, priority: play.priority)
-            parameters.reverbZone = play.reverbZone
+                                             isLooping: play.loop, group: group, priority: play.priority)
+            parameters.reverbZone = play.reverbZone.flatMap { zones[$0] }
             parameters.lowPassGainHF = play.lowPassGainHF
             let handle = try engine.play(sounds[play.sound]!, parameters: parameters)
             if let id = play.id { voices[id] = handle }
@@ -81,24 +113,26 @@ public final class SceneDirector {
             }
         case .listener(let change):
             try engine.updateListener { change.apply(to: &$0) }
-        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds):
-            try engine.playMusic(path: scene.sounds[sound]!, isLooping: loop, gain: gain, fadeInSeconds: fadeInSeconds)
+        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds, _):
+            try engine.playMusic(path: scene.sounds[sound]!, isLooping: loop, gain: gain, fadeInSeconds: fadeInSeconds,
+                                 loopRegion: loopRegion)
         case .musicPause:
             engine.pauseMusic()
         case .musicResume:
             engine.resumeMusic()
         case .musicStop:
             try engine.stopMusic()
-        case .musicCrossfade(let sound, let durationSeconds, let loop):
-            try engine.crossfadeMusic(toPath: scene.sounds[sound]!, durationSeconds: durationSeconds, isLooping: loop)
+        case .musicCrossfade(let sound, let durationSeconds, let loop, _):
+            try engine.crossfadeMusic(toPath: scene.sounds[sound]!, durationSeconds: durationSeconds, isLooping: loop,
+                                      loopRegion: loopRegion)
         case .group(let name, let gain, let durationSeconds):
-            try engine.setGroupGain(gain, of: name, durationSeconds: durationSeconds)
+            try engine.setGroupGain(gain, of: engine.makeGroup(named: name), durationSeconds: durationSeconds)
         case .systemSound(let sound):
             try engine.playSystemSound(sounds[sound]!)
-        case .interruptionBegin(let reason):
-            engine.beginInterruption(reason: InterruptionReason(reason))
-        case .interruptionEnd(let shouldResume):
-            engine.endInterruption(shouldResume: shouldResume)
+        case .interruptionBegin(let reason, let source):
+            try engine.beginInterruption(reason: InterruptionReason(reason), source: source.map { InterruptionSource($0) } ?? .game)
+        case .interruptionEnd(let shouldResume, let source):
+            engine.endInterruption(shouldResume: shouldResume, source: source.map { InterruptionSource($0) } ?? .game)
         case .sessionActivate:
             engine.activate()
         case .deviceLost:

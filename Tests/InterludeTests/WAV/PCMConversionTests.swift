@@ -1,5 +1,6 @@
 import Testing
 import Interlude
+import InterludeScene
 
 @Suite struct PCMConversionTests {
     static let cases: [(sample: Float, expected: Int16)] = [

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Interlude
 
 /// Writes a RIFF/WAVE file from interleaved 32-bit float samples, incrementally and atomically.
 ///
@@ -31,7 +27,7 @@ public final class WAVFileWriter {
     public private(set) var frameCount = 0
 
     private enum State {
-        case writing(fileDescriptor: Int32)
+        case writing(AtomicFile)
         case finished
         case discarded
     }
@@ -40,7 +36,6 @@ public final class WAVFileWriter {
     /// The RIFF size field (file size minus 8) is 32 bits.
     private static let maximumDataByteCount = Int(UInt32.max) - (headerByteCount - 8)
 
-    private let temporaryPath: String
     private var state: State
     private var dataByteCount = 0
 
@@ -56,27 +51,12 @@ public final class WAVFileWriter {
                 "WAVFileWriter: \(path): unsupported format (\(format.sampleRate) Hz, \(format.channelCount) channels)"
             )
         }
-        let folderEnd = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        var template = Array("\(path[..<folderEnd]).\(path[folderEnd...]).XXXXXX".utf8CString)
-        let fileDescriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fileDescriptor >= 0 else {
-            throw Self.failure(path, "cannot create a temporary file beside it: \(Self.systemError())")
-        }
+        let file = try AtomicFile(path: path)
         self.path = path
         self.format = format
         self.sampleType = sampleType
-        self.temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        self.state = .writing(fileDescriptor: fileDescriptor)
-        do {
-            // mkstemp creates the file as 0600; a finished WAV is an ordinary readable file.
-            guard fchmod(fileDescriptor, 0o644) == 0 else {
-                throw Self.failure(path, "cannot set permissions: \(Self.systemError())")
-            }
-            try writeAll(header(), to: fileDescriptor, atOffset: 0)
-        } catch {
-            discard()
-            throw error
-        }
+        self.state = .writing(file)
+        try write(header(), to: file, atOffset: 0)
     }
 
     deinit {
@@ -85,7 +65,7 @@ public final class WAVFileWriter {
 
     /// Appends interleaved samples: a whole number of frames.
     ///
-    /// Samples are converted per ``WAVSampleType``: for `.int16`, `Int16(clamping: lrintf(sample * 32768))`
+    /// Samples are converted per ``WAVSampleType``: for `.int16`, by ``PCMConversion/int16(fromFloat:)``
     /// (round to nearest, clip; NaN becomes 0). Throws `.invalidArgument` if `samples.count` is not a
     /// multiple of the channel count (nothing is written), and `.writeFailed` if the writer is
     /// finished or discarded, the file would pass the 4 GiB WAV limit, or the write fails; a
@@ -97,17 +77,13 @@ public final class WAVFileWriter {
                 "WAVFileWriter.append: \(path): \(samples.count) samples is not a whole number of \(format.channelCount)-channel frames"
             )
         }
-        let fileDescriptor = try openFileDescriptor()
+        let file = try openFile()
         let byteCount = samples.count * sampleType.bytesPerSample
-        do {
-            guard dataByteCount + byteCount <= Self.maximumDataByteCount else {
-                throw Self.failure(path, "data would exceed the 4 GiB WAV size limit")
-            }
-            try writeAll(encode(samples), to: fileDescriptor, atOffset: Self.headerByteCount + dataByteCount)
-        } catch {
+        guard dataByteCount + byteCount <= Self.maximumDataByteCount else {
             discard()
-            throw error
+            throw InterludeError(.writeFailed, "\(path): data would exceed the 4 GiB WAV size limit")
         }
+        try write(encode(samples), to: file, atOffset: Self.headerByteCount + dataByteCount)
         dataByteCount += byteCount
         frameCount += samples.count / format.channelCount
     }
@@ -123,37 +99,18 @@ public final class WAVFileWriter {
     /// Throws `.writeFailed` if the writer is already finished or discarded or any step fails;
     /// on failure the temporary file is removed and ``path`` is untouched.
     public func finish() throws {
-        let fileDescriptor = try openFileDescriptor()
-        do {
-            try writeAll(header(), to: fileDescriptor, atOffset: 0)
-            // Without fsync a crash soon after the rename could leave an empty file at `path`.
-            guard fsync(fileDescriptor) == 0 else {
-                throw Self.failure(path, "cannot flush to disk: \(Self.systemError())")
-            }
-        } catch {
-            discard()
-            throw error
-        }
+        let file = try openFile()
+        try write(header(), to: file, atOffset: 0)
         state = .discarded
-        guard close(fileDescriptor) == 0 else {
-            let error = Self.failure(path, "cannot close the temporary file: \(Self.systemError())")
-            unlink(temporaryPath)
-            throw error
-        }
-        guard rename(temporaryPath, path) == 0 else {
-            let error = Self.failure(path, "cannot rename the temporary file into place: \(Self.systemError())")
-            unlink(temporaryPath)
-            throw error
-        }
+        try file.commit()
         state = .finished
     }
 
     /// Abandons the file: closes and removes the temporary file, leaving ``path`` untouched.
     /// Does nothing after ``finish()`` or a previous `discard()`.
     public func discard() {
-        guard case .writing(let fileDescriptor) = state else { return }
-        close(fileDescriptor)
-        unlink(temporaryPath)
+        guard case .writing(let file) = state else { return }
+        file.discard()
         state = .discarded
     }
 
@@ -172,11 +129,11 @@ public final class WAVFileWriter {
         try writer.finish()
     }
 
-    private func openFileDescriptor() throws -> Int32 {
+    private func openFile() throws -> AtomicFile {
         switch state {
-        case .writing(let fileDescriptor): fileDescriptor
-        case .finished: throw Self.failure(path, "the writer is already finished")
-        case .discarded: throw Self.failure(path, "the writer was discarded")
+        case .writing(let file): file
+        case .finished: throw InterludeError(.writeFailed, "\(path): the writer is already finished")
+        case .discarded: throw InterludeError(.writeFailed, "\(path): the writer was discarded")
         }
     }
 
@@ -210,10 +167,7 @@ public final class WAVFileWriter {
             switch sampleType {
             case .int16:
                 for (index, sample) in samples.enumerated() {
-                    // Pre-clipping keeps lrintf in range (it is undefined for NaN and infinities)
-                    // without changing any result: |sample| >= 2 clips either way.
-                    let bounded = sample.isNaN ? 0 : Swift.min(Swift.max(sample, -2), 2)
-                    let value = Int16(clamping: Int(lrintf(bounded * 32768)))
+                    let value = PCMConversion.int16(fromFloat: sample)
                     raw.storeBytes(of: value.littleEndian, toByteOffset: index * 2, as: Int16.self)
                 }
             case .float32:
@@ -225,28 +179,13 @@ public final class WAVFileWriter {
         return bytes
     }
 
-    private func writeAll(_ bytes: [UInt8], to fileDescriptor: Int32, atOffset offset: Int) throws {
-        try bytes.withUnsafeBytes { raw in
-            var writtenCount = 0
-            while writtenCount < raw.count {
-                let written = pwrite(
-                    fileDescriptor, raw.baseAddress! + writtenCount, raw.count - writtenCount,
-                    off_t(offset + writtenCount)
-                )
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.failure(path, "cannot write: \(Self.systemError())")
-                }
-                writtenCount += written
-            }
+    /// Writes `bytes` into the temporary file; a failed write leaves the writer discarded.
+    private func write(_ bytes: [UInt8], to file: AtomicFile, atOffset offsetInBytes: Int) throws {
+        do {
+            try bytes.withUnsafeBytes { try file.write($0, atOffset: offsetInBytes) }
+        } catch {
+            state = .discarded
+            throw error
         }
-    }
-
-    private static func failure(_ path: String, _ problem: String) -> InterludeError {
-        InterludeError(.writeFailed, "\(path): \(problem)")
-    }
-
-    private static func systemError() -> String {
-        String(cString: strerror(errno))
     }
 }

@@ -1,3 +1,5 @@
+import Interlude
+
 /// How ``WAVFileWriter`` stores each sample in a WAV file.
 public enum WAVSampleType: String, Sendable {
     /// 16-bit signed PCM (format tag 1). Samples are rounded to the nearest step and clipped.

@@ -1,3 +1,5 @@
+import Interlude
+
 /// What a render looked like over time, for `interlude render --plot`: each channel's level in
 /// 10 ms windows, the spans when output was interrupted or the device lost, and the events.
 public struct RenderTimeline: Sendable, Equatable {

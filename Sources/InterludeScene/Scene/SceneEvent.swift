@@ -1,3 +1,5 @@
+import Interlude
+
 /// One event of a scene's timeline: what happens, and when.
 ///
 /// A plain value: any thread may use it.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Interlude
 
 /// Draws a ``RenderTimeline`` as an SVG for `interlude render --plot`: each channel's level in
 /// dBFS against time, interruptions and device loss shaded and labelled, events marked on the
@@ -30,7 +26,7 @@ public enum RenderPlot {
     /// Throws ``InterludeError`` with `.writeFailed` and a message naming `path` if the folder
     /// is missing or not writable, or any step fails. Any thread may call this.
     public static func write(_ timeline: RenderTimeline, to path: String) throws {
-        try writeAtomically(Array(svg(timeline).utf8), to: path)
+        try AtomicFile.write(svg(timeline), to: path)
     }
 
     /// Most points drawn per channel.
@@ -44,63 +40,6 @@ public enum RenderPlot {
             return step
         }
         return (spanSeconds / 11 / 3600).rounded(.up) * 3600
-    }
-
-    // MARK: - Writing
-
-    private static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        let folderEnd = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        var template = Array("\(path[..<folderEnd]).\(path[folderEnd...]).XXXXXX".utf8CString)
-        let fileDescriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fileDescriptor >= 0 else {
-            throw failure(path, "cannot create a temporary file beside it: \(systemError())")
-        }
-        let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        do {
-            // mkstemp creates the file as 0600; a plot is an ordinary readable file.
-            guard fchmod(fileDescriptor, 0o644) == 0 else {
-                throw failure(path, "cannot set permissions: \(systemError())")
-            }
-            try bytes.withUnsafeBytes { raw in
-                var writtenCount = 0
-                while writtenCount < raw.count {
-                    let written = pwrite(
-                        fileDescriptor, raw.baseAddress! + writtenCount, raw.count - writtenCount, off_t(writtenCount)
-                    )
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw failure(path, "cannot write: \(systemError())")
-                    }
-                    writtenCount += written
-                }
-            }
-            // Without fsync a crash soon after the rename could leave an empty file at `path`.
-            guard fsync(fileDescriptor) == 0 else {
-                throw failure(path, "cannot flush to disk: \(systemError())")
-            }
-        } catch {
-            close(fileDescriptor)
-            unlink(temporaryPath)
-            throw error
-        }
-        guard close(fileDescriptor) == 0 else {
-            let error = failure(path, "cannot close the temporary file: \(systemError())")
-            unlink(temporaryPath)
-            throw error
-        }
-        guard rename(temporaryPath, path) == 0 else {
-            let error = failure(path, "cannot rename the temporary file into place: \(systemError())")
-            unlink(temporaryPath)
-            throw error
-        }
-    }
-
-    private static func failure(_ path: String, _ problem: String) -> InterludeError {
-        InterludeError(.writeFailed, "\(path): \(problem)")
-    }
-
-    private static func systemError() -> String {
-        String(cString: strerror(errno))
     }
 }
 

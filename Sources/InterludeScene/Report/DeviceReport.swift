@@ -1,0 +1,46 @@
+import Interlude
+
+/// What `interlude info` prints: the output devices OpenAL Soft offers, whether the default one
+/// opens, the ALC and AL extensions, the HRTF data sets and the engine's limits.
+public struct DeviceReport: Sendable {
+    /// The report as text, one fact per line.
+    public let text: String
+
+    /// Probes OpenAL now. Opens the default device (and closes it) to see whether it works, and a
+    /// loopback device to read what the mixer supports.
+    public static func make() -> DeviceReport {
+        let probe = DeviceProbe()
+        let configuration = probe.configuration
+        var lines: [String] = []
+        lines.append("Output devices: the devices SoundEngine.switchDevice(to: .named(NAME)) can use (and --device NAME):")
+        if probe.deviceNames.isEmpty {
+            lines.append("  (none listed)")
+        } else {
+            lines += probe.deviceNames.map { "  - \($0)" }
+        }
+        lines.append("Default device: \(probe.defaultDeviceName ?? "(none)")")
+        switch probe.defaultDevice {
+        case .opened(let name, let sampleRateInHertz):
+            lines.append("Default device opens: yes, \"\(name)\" at \(sampleRateInHertz) Hz")
+        case .failed(let error):
+            lines.append("Default device opens: NO (\(error)).")
+            lines.append("  This machine has no sound device. Render offline with `interlude render`, or use")
+            lines.append("  OpenAL Soft's null backend: `interlude play FILE --device null`, or OutputDevice.null")
+            lines.append("  (it sets ALSOFT_DRIVERS=null before OpenAL starts).")
+        }
+        lines.append("ALC extensions (no device): \(probe.globalALCExtensions)")
+        switch probe.mixer {
+        case .available(let vendor, let renderer, let version, let alcExtensions, let alExtensions, let hrtfNames):
+            lines.append("OpenAL: \(vendor), \(renderer), \(version)")
+            lines.append("ALC extensions (loopback device): \(alcExtensions)")
+            lines.append("AL extensions: \(alExtensions)")
+            lines.append("HRTF data sets: \(hrtfNames.isEmpty ? "(none)" : hrtfNames.joined(separator: ", "))")
+            lines.append("HRTF in the default configuration: \(configuration.hrtf ? "on" : "off") (Configuration.hrtf, scene key \"hrtf\")")
+        case .unavailable(let error):
+            lines.append("Loopback device: unavailable (\(error))")
+        }
+        lines.append("Limits: \(configuration.monoSourceCount) mono + \(configuration.stereoSourceCount) stereo sources per context by default (Configuration.monoSourceCount, up to 4096); \(probe.streamSourceCount) kept for streams")
+        lines.append("Offline rendering: 8000...192000 Hz, 1 or 2 channels, float32 mixing, 16-bit or float WAV output")
+        return DeviceReport(text: lines.joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import Interlude
+@testable import InterludeScene
+
+/// Every scene renders byte-identical across refactors: the SHA-256 of each 16-bit WAV was
+/// recorded with `interlude render SCENE -o OUT.wav; sha256sum OUT.wav` before the scene
+/// renderer left the engine library (commit 8b8937c), and any change to a single byte fails here.
+extension EngineSuites {
+    @Suite struct SceneRenderHashTests {
+        /// Scene (relative to the package root) -> the SHA-256 of its 16-bit render.
+        static let pinned: [(scene: String, sha256: String)] = [
+            // Music with a fade-in, positioned loops, an orbiting voice, an interruption, a
+            // crossfade and a device loss (the Showcase's scene).
+            ("examples/scenes/showcase.json", "144947a5bfa04de43e089ca4ae3395d5edc0d82e2d604f62b37cd80cd54eedeb"),
+            // Groups and group fades, pitch, priority, a reverb zone, low-pass, listener moves.
+            ("Tests/Fixtures/scenes/groups.json", "eb3ed25270e192077bba8dcb43fcb69186e350bf0f57aa44c37c8505187f5b53"),
+            // Session rules: interruptions, dropped and deferred commands, device lost and restored.
+            ("Tests/Fixtures/scenes/session.json", "00f154af6222613ab5ee424628f648d4f527c0695779e03cfa7f09aaa756a97b"),
+            // Mono at 22.05 kHz, an interruption that is not resumed.
+            ("Tests/Fixtures/scenes/mono.json", "3fa4e519c3a37fd9ff750fa67690dd34cbecc79e06e23ea88da19dd4cc7a036a"),
+        ]
+
+        @Test("SHA-256 matches a known vector", arguments: [
+            ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+        ])
+        func digestVector(message: String, expected: String) {
+            #expect(SHA256Digest.hex(of: Data(message.utf8)) == expected)
+        }
+
+        @Test("A scene renders to the bytes pinned before the refactor", arguments: pinned.map(\.scene))
+        func renderMatchesPin(scene: String) throws {
+            let expected = try #require(Self.pinned.first { $0.scene == scene }?.sha256)
+            let folder = try ScratchFolder(prefix: "scene-hash")
+            let output = folder.path("out.wav")
+            let path = TestPaths.packageRoot.appendingPathComponent(scene).path
+            try SceneRenderer(scene: try SceneParser.parse(fileAt: path), sceneName: path).render(to: output, sampleType: .int16)
+            #expect(SHA256Digest.hex(of: try Data(contentsOf: URL(fileURLWithPath: output))) == expected, "\(scene)")
+        }
+    }
+}
