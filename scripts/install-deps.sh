@@ -4,11 +4,18 @@
 set -euo pipefail
 
 packages=(
-  pkg-config          # SwiftPM finds OpenAL and vorbisfile through it
+  pkg-config          # SwiftPM finds OpenAL, vorbisfile, FLAC, mpg123 and opusfile through it
   libopenal-dev       # OpenAL Soft: the mixer, devices, loopback rendering
   libopenal-data      # OpenAL Soft's HRTF data sets
   libvorbis-dev       # libvorbisfile: Ogg Vorbis decoding
   vorbis-tools        # oggenc for the asset generator, oggdec for decode-equality tests
+  libflac-dev         # libFLAC: FLAC decoding
+  libmpg123-dev       # libmpg123: MP3 decoding
+  libopusfile-dev     # libopusfile: Ogg Opus decoding
+  flac                # flac encodes and decodes the FLAC test files
+  lame                # encodes the MP3 test files (CBR and VBR, with the LAME header)
+  mpg123              # the MP3 reference decoder in decode-equality tests
+  opus-tools          # opusenc and opusdec for the Opus test files
   pulseaudio          # a private PulseAudio server for the device-loss tests
   pulseaudio-utils    # parecord, to record what the engine played through that server
   librsvg2-bin        # rsvg-convert, to check that render plots are valid pictures

@@ -1,5 +1,6 @@
 import Foundation
 import Interlude
+import InterludeScene
 
 /// One generated file: where it goes, what it is, and how to synthesize it.
 struct Asset: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Interlude
+import InterludeScene
 
 /// Encodes samples to Ogg Vorbis with the system's oggenc (vorbis-tools).
 ///

@@ -1,6 +1,7 @@
 // Regenerates Interlude's bundled assets, deterministically, into the folder given as the only
 // argument (`make assets` passes `assets`): every file in AssetCatalog plus LICENSE.md.
 import Foundation
+import Interlude
 
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 1, let folder = arguments.first else {
@@ -20,7 +21,7 @@ do {
     }
     let license = (["# Asset licenses", ""] + licenseLines).joined(separator: "\n") + "\n"
     let licensePath = folder + "/LICENSE.md"
-    try Data(license.utf8).write(to: URL(fileURLWithPath: licensePath), options: .atomic)
+    try AtomicFile.write(license, to: licensePath)
     print("wrote \(licensePath)")
 } catch {
     FileHandle.standardError.write(Data("AssetGenerator: \(error)\n".utf8))

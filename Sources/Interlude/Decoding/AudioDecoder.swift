@@ -1,4 +1,4 @@
-/// One interface for every decoder: the WAV reader and the Ogg Vorbis reader.
+/// One interface for every decoder: WAV, Ogg Vorbis, Ogg Opus, FLAC and MP3.
 ///
 /// A decoder owns its open file and reads it incrementally, so a streamed track never decodes
 /// the whole file. Samples come out as interleaved 32-bit float. A decoder is used by one
@@ -16,4 +16,14 @@ public protocol AudioDecoder: AnyObject {
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
     /// Moves the read position to `frame` (0 ..< frameCount, or frameCount for the end).
     func seek(toFrame frame: Int) throws
+    /// The loop the file itself declares, in frames, end exclusive: Vorbis `LOOPSTART` with
+    /// `LOOPLENGTH` or `LOOPEND` comments, a WAV `smpl` chunk's first loop. nil when the file
+    /// declares none, or declares one that is malformed or outside the track (a warning is
+    /// logged then). Always a non-empty range within `0...frameCount`.
+    var loopRegion: Range<Int>? { get }
+}
+
+extension AudioDecoder {
+    /// No loop tags: decoders of formats without them need not implement ``loopRegion``.
+    public var loopRegion: Range<Int>? { nil }
 }

@@ -1,7 +1,9 @@
 /// Picks the decoder for a file by its magic bytes, not its name.
 public enum DecoderFactory {
-    /// Opens `path` with the decoder its first bytes call for: "RIFF"...."WAVE" gives a
-    /// ``WAVDecoder``, "OggS" a ``VorbisDecoder``.
+    /// Opens `path` with the decoder its first bytes call for, whatever its name: "RIFF"...."WAVE"
+    /// gives a ``WAVDecoder``; "OggS" an ``OpusDecoder`` when the first packet is "OpusHead", a
+    /// ``VorbisDecoder`` otherwise; "fLaC" a ``FLACDecoder``; an MPEG audio frame header, after
+    /// an ID3v2 tag if there is one, an ``MP3Decoder``.
     ///
     /// Throws ``InterludeError``: `.unsupportedFormat` for any other file, plus whatever the
     /// chosen decoder throws at open. Safe to call from any thread; the decoder it returns is
@@ -10,17 +12,18 @@ public enum DecoderFactory {
         try open(DecoderFile(path: path))
     }
 
-    /// Decodes all of `path` into memory, for short sounds that become one buffer.
+    /// Decodes all of `path` into memory, for short sounds that become one buffer, with the
+    /// loop its tags declare (``AudioDecoder/loopRegion``).
     ///
     /// Throws like ``open(path:)``, and `.corruptData` for damage found while decoding.
-    public static func decodeAll(path: String) throws -> (format: AudioFormat, samples: [Float]) {
+    public static func decodeAll(path: String) throws -> (format: AudioFormat, samples: [Float], loopRegion: Range<Int>?) {
         let file = try DecoderFile(path: path)
         let decoder = try open(file)
         let channelCount = decoder.format.channelCount
-        // A WAV's frame count is bounded by its size already. A Vorbis frame count comes from a
-        // granule position that a damaged file can inflate, so the first allocation is also capped
-        // by a generous frames-per-byte ratio (real files stay well under it); a file that decodes
-        // to more simply grows the array below.
+        // A WAV's frame count is bounded by its size already. A Vorbis or Opus frame count comes
+        // from a granule position, a FLAC one from STREAMINFO, either of which a damaged file can
+        // inflate, so the first allocation is also capped by a generous frames-per-byte ratio
+        // (real files stay well under it); a file that decodes to more simply grows the array below.
         let maximumFramesPerByte = 64
         let expectedFrames = min(decoder.frameCount, file.byteCount * maximumFramesPerByte)
         var samples = [Float](repeating: 0, count: expectedFrames * channelCount)
@@ -39,20 +42,65 @@ public enum DecoderFactory {
                 samples.append(contentsOf: chunk[0..<frames * channelCount])
             }
         }
-        return (decoder.format, samples)
+        return (decoder.format, samples, decoder.loopRegion)
     }
 
     private static func open(_ file: DecoderFile) throws -> any AudioDecoder {
-        let magic = try file.bytes(atOffset: 0, byteCount: 12)
-        if magic.isEmpty {
+        // An Ogg page header (27 bytes) and its lacing table (up to 255) come before the first
+        // packet's first 8 bytes, which name the codec.
+        let head = try file.bytes(atOffset: 0, byteCount: 27 + 255 + 8)
+        if head.isEmpty {
             throw InterludeError(.corruptData, "\(file.path): empty file")
         }
-        if magic.starts(with: Array("RIFF".utf8)), magic.count == 12, Array(magic[8..<12]) == Array("WAVE".utf8) {
+        if head.starts(with: Array("RIFF".utf8)), head.count >= 12, Array(head[8..<12]) == Array("WAVE".utf8) {
             return try WAVDecoder(file: file)
         }
-        if magic.starts(with: Array("OggS".utf8)) {
-            return try VorbisDecoder(file: file)
+        if head.starts(with: Array("OggS".utf8)) {
+            // Anything but Opus goes to the Vorbis decoder, which names what it finds wrong.
+            return firstOggPacket(head).starts(with: Array("OpusHead".utf8)) ? try OpusDecoder(file: file) : try VorbisDecoder(file: file)
         }
-        throw InterludeError(.unsupportedFormat, "\(file.path): unrecognised file type (neither RIFF/WAVE nor Ogg)")
+        if head.starts(with: Array("fLaC".utf8)) {
+            return try FLACDecoder(file: file)
+        }
+        // An ID3v2 tag may stand before MPEG audio frames (or, rarely, before a FLAC stream).
+        let audioOffset = id3v2TagByteCount(head)
+        let audio = audioOffset == 0 ? head : try file.bytes(atOffset: audioOffset, byteCount: 4)
+        if audio.starts(with: Array("fLaC".utf8)) {
+            return try FLACDecoder(file: file)
+        }
+        if isMPEGAudioFrameHeader(audio) {
+            return try MP3Decoder(file: file)
+        }
+        throw InterludeError(.unsupportedFormat, "\(file.path): unrecognised file type (not RIFF/WAVE, Ogg Vorbis or Opus, FLAC or MPEG audio)")
+    }
+
+    /// The start of the first packet on the Ogg page at the start of `bytes`; empty if the page
+    /// header or its lacing table is cut short.
+    private static func firstOggPacket(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        let headerByteCount = 27
+        guard bytes.count > headerByteCount else { return [] }
+        let packetOffset = headerByteCount + Int(bytes[headerByteCount - 1])
+        return packetOffset < bytes.count ? bytes[packetOffset...] : []
+    }
+
+    /// The size of the ID3v2 tag (header, body and footer) at the start of `bytes`, or 0.
+    private static func id3v2TagByteCount(_ bytes: [UInt8]) -> Int {
+        guard bytes.count >= 10, bytes.starts(with: Array("ID3".utf8)), bytes[3] != 0xFF, bytes[4] != 0xFF,
+              bytes[6..<10].allSatisfy({ $0 < 0x80 }) else { return 0 }
+        // The body size is "synchsafe": four 7-bit groups.
+        let bodyByteCount = bytes[6..<10].reduce(0) { $0 << 7 | Int($1) }
+        let hasFooter = bytes[5] & 0x10 != 0
+        return 10 + bodyByteCount + (hasFooter ? 10 : 0)
+    }
+
+    /// Whether `bytes` start with a plausible MPEG audio frame header: the 11-bit frame sync,
+    /// then no reserved version, layer, bitrate or sample rate code.
+    private static func isMPEGAudioFrameHeader(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] & 0xE0 == 0xE0 else { return false }
+        let version = (bytes[1] >> 3) & 0x3
+        let layer = (bytes[1] >> 1) & 0x3
+        let bitrateIndex = bytes[2] >> 4
+        let sampleRateIndex = (bytes[2] >> 2) & 0x3
+        return version != 0x1 && layer != 0 && bitrateIndex != 0xF && sampleRateIndex != 0x3
     }
 }

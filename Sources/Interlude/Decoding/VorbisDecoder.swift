@@ -19,6 +19,9 @@ public final class VorbisDecoder: AudioDecoder {
     public let format: AudioFormat
     /// Total frames, from the stream's final granule position (`ov_pcm_total`).
     public let frameCount: Int
+    /// The loop its `LOOPSTART` with `LOOPLENGTH` or `LOOPEND` comments declare, end exclusive
+    /// (SDL_mixer 2.6's reading; see ``LoopTags``), or nil.
+    public let loopRegion: Range<Int>?
 
     private let file: DecoderFile
     /// Allocated here so its address stays fixed for libvorbisfile; cleared once, in deinit.
@@ -40,6 +43,7 @@ public final class VorbisDecoder: AudioDecoder {
         self.vorbisFile = stream.vorbisFile
         self.format = stream.format
         self.frameCount = stream.frameCount
+        self.loopRegion = stream.loopRegion
     }
 
     deinit {
@@ -116,6 +120,7 @@ extension VorbisDecoder {
         var vorbisFile: UnsafeMutablePointer<OggVorbis_File>
         var format: AudioFormat
         var frameCount: Int
+        var loopRegion: Range<Int>?
     }
 
     /// Opens libvorbisfile over `file` and validates the stream; on any failure it frees what it
@@ -166,11 +171,24 @@ extension VorbisDecoder {
             return Stream(
                 vorbisFile: vorbisFile,
                 format: AudioFormat(sampleRate: sampleRate, channelCount: channelCount),
-                frameCount: Int(total))
+                frameCount: Int(total),
+                loopRegion: LoopTags.vorbisRegion(comments: comments(of: vorbisFile), frameCount: Int(total), path: path))
         } catch {
             ov_clear(vorbisFile)
             vorbisFile.deallocate()
             throw error
+        }
+    }
+
+    /// The first link's user comments ("KEY=value"), through `ov_comment`; undecodable UTF-8 is
+    /// repaired, not refused.
+    private static func comments(of vorbisFile: UnsafeMutablePointer<OggVorbis_File>) -> [String] {
+        guard let comment = ov_comment(vorbisFile, -1)?.pointee, let texts = comment.user_comments,
+              let lengths = comment.comment_lengths else { return [] }
+        return (0..<Int(max(0, comment.comments))).compactMap { index in
+            guard let text = texts[index], lengths[index] >= 0 else { return nil }
+            let bytes = UnsafeRawBufferPointer(start: text, count: Int(lengths[index]))
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 

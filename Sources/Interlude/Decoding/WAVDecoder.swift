@@ -13,6 +13,9 @@ public final class WAVDecoder: AudioDecoder {
     public let format: AudioFormat
     /// Whole frames in the data chunk.
     public let frameCount: Int
+    /// The first loop of its `smpl` chunk (`dwStart` through `dwEnd` inclusive, so the range
+    /// ends at `dwEnd + 1`), or nil.
+    public let loopRegion: Range<Int>?
 
     private let file: DecoderFile
     private let encoding: SampleEncoding
@@ -40,10 +43,15 @@ public final class WAVDecoder: AudioDecoder {
         self.path = path
         self.format = AudioFormat(sampleRate: layout.sampleRate, channelCount: layout.channelCount)
         self.encoding = layout.encoding
-        self.bytesPerFrame = layout.channelCount * layout.encoding.bytesPerSample
-        self.dataOffsetInBytes = layout.dataOffsetInBytes
+        let bytesPerFrame = layout.channelCount * layout.encoding.bytesPerSample
         // A trailing partial frame carries no complete sample set, so it is not played.
-        self.frameCount = layout.dataByteCount / bytesPerFrame
+        let frameCount = layout.dataByteCount / bytesPerFrame
+        self.bytesPerFrame = bytesPerFrame
+        self.dataOffsetInBytes = layout.dataOffsetInBytes
+        self.frameCount = frameCount
+        self.loopRegion = layout.sampleLoop.flatMap { loop in
+            LoopTags.sampleLoopRegion(startFrame: loop.startFrame, lastFrame: loop.lastFrame, frameCount: frameCount, path: path)
+        }
         try file.seek(toByte: dataOffsetInBytes)
         self.scratch = .allocate(byteCount: Self.scratchByteCount, alignment: 16)
     }
@@ -140,6 +148,8 @@ extension WAVDecoder {
         var encoding: SampleEncoding
         var dataOffsetInBytes = 0
         var dataByteCount = 0
+        /// The `smpl` chunk's first loop: frames, the last one inclusive.
+        var sampleLoop: (startFrame: UInt32, lastFrame: UInt32)?
     }
 
     private static let formatTagPCM: UInt16 = 0x0001
@@ -171,20 +181,28 @@ extension WAVDecoder {
         // is bounded by the real file size anyway.
         var layout: Layout?
         var data: (offset: Int, byteCount: Int)?
+        var sampleLoop: (startFrame: UInt32, lastFrame: UInt32)?
         var offset = 12
-        while layout == nil || data == nil {
+        // Past fmt and data the walk goes on for a smpl chunk, which often follows the data; damage
+        // there ends the walk instead of failing the file, since the samples are all there.
+        while true {
+            let hasEssentials = layout != nil && data != nil
             let remaining = file.byteCount - offset
             // A missing pad byte after the last chunk (remaining == -1) is a common writer slip, not damage.
-            if remaining <= 0 { break }
+            if remaining <= 0 || (hasEssentials && remaining < 8) { break }
             guard remaining >= 8 else {
                 throw InterludeError(.corruptData, "\(path): chunk header at byte \(offset) truncated (\(remaining) of 8 bytes)")
             }
             let header = try file.bytes(atOffset: offset, byteCount: 8)
-            guard header.count == 8 else { throw file.shortReadError("chunk header at byte \(offset)") }
+            guard header.count == 8 else {
+                if hasEssentials { break }
+                throw file.shortReadError("chunk header at byte \(offset)")
+            }
             let id = fourCC(header, at: 0)
             let size = Int(uint32(header, at: 4))
             let bodyOffset = offset + 8
             guard size <= file.byteCount - bodyOffset else {
+                if hasEssentials { break }
                 throw InterludeError(.corruptData, "\(path): chunk '\(id)' at byte \(offset) declares \(size) bytes but only \(file.byteCount - bodyOffset) remain (truncated)")
             }
             switch id {
@@ -195,6 +213,8 @@ extension WAVDecoder {
                 layout = try parseFormat(body, path: path)
             case "data" where data == nil:
                 data = (bodyOffset, size)
+            case "smpl" where sampleLoop == nil:
+                sampleLoop = try firstSampleLoop(file, bodyOffset: bodyOffset, byteCount: size)
             default:
                 break
             }
@@ -208,7 +228,23 @@ extension WAVDecoder {
         }
         found.dataOffsetInBytes = data.offset
         found.dataByteCount = data.byteCount
+        found.sampleLoop = sampleLoop
         return found
+    }
+
+    /// The first loop of a `smpl` chunk: 36 bytes of header, the loop count at 28, then 24-byte
+    /// loops with `dwStart` at 8 and `dwEnd` at 12. nil (with a warning) for a chunk too short to
+    /// hold the loop it counts.
+    private static func firstSampleLoop(_ file: DecoderFile, bodyOffset: Int, byteCount: Int) throws -> (startFrame: UInt32, lastFrame: UInt32)? {
+        let headerByteCount = 36
+        let loopByteCount = 24
+        let body = try file.bytes(atOffset: bodyOffset, byteCount: min(byteCount, headerByteCount + loopByteCount))
+        guard body.count >= headerByteCount, uint32(body, at: 28) > 0 else { return nil }
+        guard body.count >= headerByteCount + loopByteCount else {
+            LoopTags.warnIgnored("\(file.path): smpl chunk of \(byteCount) bytes is too short for the loop it declares; ignored")
+            return nil
+        }
+        return (uint32(body, at: headerByteCount + 8), uint32(body, at: headerByteCount + 12))
     }
 
     private static func parseFormat(_ body: [UInt8], path: String) throws -> Layout {

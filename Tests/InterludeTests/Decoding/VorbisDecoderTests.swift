@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Interlude
+@testable import InterludeScene
 
 @Suite struct VorbisDecoderTests {
     static let sampleRate = 48_000

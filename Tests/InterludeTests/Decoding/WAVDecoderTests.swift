@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Interlude
+@testable import InterludeScene
 
 /// Reads every frame left in `decoder`, `framesPerRead` at a time.
 func readAll(_ decoder: any AudioDecoder, framesPerRead: Int = 4096) throws -> [Float] {

@@ -1,0 +1,332 @@
+import CFLAC
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reads native FLAC files ("fLaC") through libFLAC, mono or stereo, 4 to 32 bits per sample.
+///
+/// libFLAC reads through Interlude's own stream callbacks over the decoder's `FILE*` and hands
+/// back one FLAC frame (a block of up to 65 535 samples per channel) at a time; the decoder keeps
+/// that block and pays it out as samples are asked for. Samples come out as v / 2^(bits - 1).
+///
+/// The length is STREAMINFO's total sample count. A file that leaves it unknown (0, written by
+/// an encoder fed from a pipe) is decoded once at open to count its frames. Seeking is
+/// sample-exact (`FLAC__stream_decoder_seek_absolute`, through the seek table when there is one).
+///
+/// Use from one thread at a time.
+public final class FLACDecoder: AudioDecoder {
+    /// The file being decoded.
+    public let path: String
+    /// Sample rate and channel count from STREAMINFO.
+    public let format: AudioFormat
+    /// Total frames: STREAMINFO's total samples, or counted at open when STREAMINFO leaves it 0.
+    public let frameCount: Int
+
+    private let file: DecoderFile
+    /// The libFLAC decoder; deleted once, in deinit.
+    private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
+    /// What the callbacks share with this decoder: the file, the current block, the last error.
+    private let sink: Sink
+    private var positionInFrames = 0
+
+    /// Opens `path` and reads the FLAC metadata.
+    ///
+    /// Throws ``InterludeError`` with `.fileNotFound`, `.unreadableFile`, `.unsupportedFormat`
+    /// (more than two channels) or `.corruptData` (no "fLaC" marker, a bad or missing STREAMINFO,
+    /// a file truncated inside its metadata); the message names the file and the problem.
+    public convenience init(path: String) throws {
+        try self.init(file: DecoderFile(path: path))
+    }
+
+    init(file: DecoderFile) throws {
+        let path = file.path
+        try file.seek(toByte: 0)
+        guard let decoder = FLAC__stream_decoder_new() else {
+            throw InterludeError(.corruptData, "\(path): libFLAC could not allocate a decoder")
+        }
+        let sink = Sink(file: file)
+        do {
+            let info = try Self.openStream(decoder, sink: sink, path: path)
+            self.format = info.format
+            self.frameCount = info.frameCount
+        } catch {
+            FLAC__stream_decoder_delete(decoder)
+            throw error
+        }
+        self.file = file
+        self.path = path
+        self.decoder = decoder
+        self.sink = sink
+    }
+
+    deinit {
+        FLAC__stream_decoder_delete(decoder)
+    }
+
+    /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples.
+    /// Returns the frames read; 0 at the end of the stream. Throws `.corruptData` when libFLAC
+    /// reports a damaged frame (lost sync, bad header, CRC mismatch) or the file ends before
+    /// STREAMINFO's length, `.invalidArgument` for a buffer smaller than a frame.
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        let channelCount = format.channelCount
+        guard buffer.count >= channelCount else {
+            throw InterludeError(.invalidArgument, "\(path): read buffer of \(buffer.count) samples holds no whole frame")
+        }
+        let framesWanted = min(buffer.count / channelCount, frameCount - positionInFrames)
+        var framesDone = 0
+        while framesDone < framesWanted {
+            try throwPendingError()
+            let frames = sink.drain(into: buffer.baseAddress! + framesDone * channelCount, maximumFrames: framesWanted - framesDone)
+            if frames > 0 {
+                framesDone += frames
+                positionInFrames += frames
+                continue
+            }
+            if FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
+                throw InterludeError(.corruptData, "\(path): FLAC stream ends at frame \(positionInFrames) of \(frameCount) (file truncated)")
+            }
+            guard FLAC__stream_decoder_process_single(decoder) != 0 else {
+                try throwPendingError()
+                throw InterludeError(.corruptData, "\(path): FLAC decode failed at frame \(positionInFrames) (\(stateName))")
+            }
+        }
+        return framesDone
+    }
+
+    /// Moves the read position to `frame`, in 0 ... frameCount, sample-exactly. Throws
+    /// `.invalidArgument` outside that range, `.corruptData` if libFLAC cannot find the frame.
+    public func seek(toFrame frame: Int) throws {
+        guard (0...frameCount).contains(frame) else {
+            throw InterludeError(.invalidArgument, "\(path): seek to frame \(frame) outside 0...\(frameCount)")
+        }
+        sink.discardBlock()
+        _ = sink.takeError()
+        positionInFrames = frame
+        // Reads stop at frameCount without asking libFLAC, which refuses a seek to the very end.
+        if frame == frameCount { return }
+        guard FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
+            let reason = sink.takeError() ?? stateName
+            // A failed seek leaves libFLAC in SEEK_ERROR until flushed.
+            FLAC__stream_decoder_flush(decoder)
+            sink.discardBlock()
+            throw InterludeError(.corruptData, "\(path): seek to frame \(frame) failed (\(reason))")
+        }
+    }
+
+    private var stateName: String {
+        String(cString: interlude_flac_state_name(FLAC__stream_decoder_get_state(decoder)))
+    }
+
+    private func throwPendingError() throws {
+        if let reason = sink.takeError() {
+            throw InterludeError(.corruptData, "\(path): damaged FLAC data near frame \(positionInFrames) (\(reason))")
+        }
+    }
+}
+
+extension FLACDecoder {
+    private struct StreamInfo {
+        var format: AudioFormat
+        var frameCount: Int
+    }
+
+    /// Starts libFLAC over the sink's file, reads the metadata and validates STREAMINFO. The
+    /// caller deletes `decoder` if this throws.
+    private static func openStream(_ decoder: UnsafeMutablePointer<FLAC__StreamDecoder>, sink: Sink, path: String) throws -> StreamInfo {
+        let clientData = Unmanaged.passUnretained(sink).toOpaque()
+        let status = FLAC__stream_decoder_init_stream(
+            decoder, readCallback, seekCallback, tellCallback, lengthCallback, eofCallback,
+            writeCallback, metadataCallback, errorCallback, clientData)
+        guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK else {
+            throw InterludeError(.corruptData, "\(path): libFLAC could not start decoding (\(String(cString: interlude_flac_init_status_name(status))))")
+        }
+        guard FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, let info = sink.streamInfo else {
+            throw InterludeError(.corruptData, "\(path): FLAC metadata damaged or truncated (no STREAMINFO)")
+        }
+        let channelCount = Int(info.channels)
+        guard (1...2).contains(channelCount) else {
+            throw InterludeError(.unsupportedFormat, "\(path): \(channelCount) FLAC channels are not supported (mono or stereo only)")
+        }
+        guard info.sample_rate > 0 else {
+            throw InterludeError(.corruptData, "\(path): FLAC STREAMINFO declares a zero sample rate")
+        }
+        guard info.max_blocksize > 0 else {
+            throw InterludeError(.corruptData, "\(path): FLAC STREAMINFO declares a zero maximum block size")
+        }
+        sink.prepare(channelCount: channelCount, maximumBlockFrames: Int(info.max_blocksize))
+        var frameCount = Int(info.total_samples)
+        if frameCount == 0 {
+            frameCount = try countFrames(decoder, sink: sink, path: path)
+        }
+        return StreamInfo(format: AudioFormat(sampleRate: Int(info.sample_rate), channelCount: channelCount), frameCount: frameCount)
+    }
+
+    /// Decodes the whole stream once to count its frames, for a STREAMINFO that leaves the total
+    /// unknown, then rewinds to the first frame.
+    private static func countFrames(_ decoder: UnsafeMutablePointer<FLAC__StreamDecoder>, sink: Sink, path: String) throws -> Int {
+        var frames = 0
+        while FLAC__stream_decoder_get_state(decoder) != FLAC__STREAM_DECODER_END_OF_STREAM {
+            guard FLAC__stream_decoder_process_single(decoder) != 0 else {
+                throw InterludeError(.corruptData, "\(path): FLAC stream of unknown length fails to decode at frame \(frames)")
+            }
+            frames += sink.discardBlock()
+            if let reason = sink.takeError() {
+                throw InterludeError(.corruptData, "\(path): damaged FLAC data near frame \(frames) (\(reason))")
+            }
+        }
+        guard FLAC__stream_decoder_reset(decoder) != 0, FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0 else {
+            throw InterludeError(.corruptData, "\(path): cannot rewind the FLAC stream after counting its frames")
+        }
+        return frames
+    }
+
+    private static func sink(_ clientData: UnsafeMutableRawPointer?) -> Sink {
+        Unmanaged<Sink>.fromOpaque(clientData!).takeUnretainedValue()
+    }
+
+    private static let readCallback: FLAC__StreamDecoderReadCallback = { _, destination, byteCount, clientData in
+        sink(clientData).read(into: destination!, byteCount: byteCount!)
+    }
+
+    private static let seekCallback: FLAC__StreamDecoderSeekCallback = { _, offset, clientData in
+        sink(clientData).seek(toByte: offset)
+    }
+
+    private static let tellCallback: FLAC__StreamDecoderTellCallback = { _, offset, clientData in
+        sink(clientData).tell(offset!)
+    }
+
+    private static let lengthCallback: FLAC__StreamDecoderLengthCallback = { _, length, clientData in
+        sink(clientData).length(length!)
+    }
+
+    private static let eofCallback: FLAC__StreamDecoderEofCallback = { _, clientData in
+        sink(clientData).isAtEnd ? 1 : 0
+    }
+
+    private static let writeCallback: FLAC__StreamDecoderWriteCallback = { _, frame, channels, clientData in
+        sink(clientData).receive(frame!.pointee.header, channels!)
+    }
+
+    private static let metadataCallback: FLAC__StreamDecoderMetadataCallback = { _, metadata, clientData in
+        sink(clientData).receive(metadata!.pointee)
+    }
+
+    private static let errorCallback: FLAC__StreamDecoderErrorCallback = { _, status, clientData in
+        sink(clientData).record(String(cString: interlude_flac_error_name(status)))
+    }
+
+    /// The state libFLAC's callbacks reach through their client-data pointer: the file, the
+    /// STREAMINFO block, the last decoded block as interleaved float, and the last reported error.
+    private final class Sink {
+        private let byteCount: Int
+        private var storedStreamInfo: FLAC__StreamMetadata_StreamInfo?
+        private let handle: UnsafeMutablePointer<FILE>
+        private var channelCount = 0
+        private var block: UnsafeMutableBufferPointer<Float> = .init(start: nil, count: 0)
+        private var blockFrames = 0
+        private var blockOffsetInFrames = 0
+        private var error: String?
+
+        init(file: DecoderFile) {
+            byteCount = file.byteCount
+            handle = file.handle
+        }
+
+        deinit {
+            block.deallocate()
+        }
+
+        /// The STREAMINFO block, once the metadata callback has seen it.
+        var streamInfo: FLAC__StreamMetadata_StreamInfo? { storedStreamInfo }
+
+        var isAtEnd: Bool { feof(handle) != 0 }
+
+        /// Allocates the block buffer once the channel count and the largest block are known.
+        func prepare(channelCount: Int, maximumBlockFrames: Int) {
+            self.channelCount = channelCount
+            block = .allocate(capacity: maximumBlockFrames * channelCount)
+        }
+
+        func read(into destination: UnsafeMutablePointer<FLAC__byte>, byteCount: UnsafeMutablePointer<Int>) -> FLAC__StreamDecoderReadStatus {
+            guard byteCount.pointee > 0 else { return FLAC__STREAM_DECODER_READ_STATUS_ABORT }
+            byteCount.pointee = fread(destination, 1, byteCount.pointee, handle)
+            if byteCount.pointee > 0 { return FLAC__STREAM_DECODER_READ_STATUS_CONTINUE }
+            return ferror(handle) != 0 ? FLAC__STREAM_DECODER_READ_STATUS_ABORT : FLAC__STREAM_DECODER_READ_STATUS_END_OF_STREAM
+        }
+
+        func seek(toByte offset: FLAC__uint64) -> FLAC__StreamDecoderSeekStatus {
+            guard offset <= FLAC__uint64(Int64.max), fseeko(handle, off_t(offset), SEEK_SET) == 0 else {
+                return FLAC__STREAM_DECODER_SEEK_STATUS_ERROR
+            }
+            return FLAC__STREAM_DECODER_SEEK_STATUS_OK
+        }
+
+        func length(_ byteCount: UnsafeMutablePointer<FLAC__uint64>) -> FLAC__StreamDecoderLengthStatus {
+            byteCount.pointee = FLAC__uint64(self.byteCount)
+            return FLAC__STREAM_DECODER_LENGTH_STATUS_OK
+        }
+
+        func receive(_ metadata: FLAC__StreamMetadata) {
+            if metadata.type == FLAC__METADATA_TYPE_STREAMINFO {
+                storedStreamInfo = metadata.data.stream_info
+            }
+        }
+
+        func tell(_ offset: UnsafeMutablePointer<FLAC__uint64>) -> FLAC__StreamDecoderTellStatus {
+            let position = ftello(handle)
+            guard position >= 0 else { return FLAC__STREAM_DECODER_TELL_STATUS_ERROR }
+            offset.pointee = FLAC__uint64(position)
+            return FLAC__STREAM_DECODER_TELL_STATUS_OK
+        }
+
+        /// Keeps a decoded block as interleaved float. A block larger than STREAMINFO allowed, or
+        /// with another channel count, stops the decode as damage.
+        func receive(_ header: FLAC__FrameHeader, _ channels: UnsafePointer<UnsafePointer<FLAC__int32>?>) -> FLAC__StreamDecoderWriteStatus {
+            let frames = Int(header.blocksize)
+            let bitsPerSample = Int(header.bits_per_sample)
+            guard Int(header.channels) == channelCount, frames * channelCount <= block.count, (1...32).contains(bitsPerSample) else {
+                record("a frame of \(frames) samples in \(header.channels) channels does not fit STREAMINFO")
+                return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT
+            }
+            let scale = 1 / Float(1 << (bitsPerSample - 1))
+            for channel in 0..<channelCount {
+                let samples = channels[channel]!
+                for frame in 0..<frames {
+                    block[frame * channelCount + channel] = Float(samples[frame]) * scale
+                }
+            }
+            blockFrames = frames
+            blockOffsetInFrames = 0
+            return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE
+        }
+
+        /// Copies up to `maximumFrames` frames of the kept block to `output`; returns how many.
+        func drain(into output: UnsafeMutablePointer<Float>, maximumFrames: Int) -> Int {
+            let frames = min(maximumFrames, blockFrames - blockOffsetInFrames)
+            guard frames > 0 else { return 0 }
+            output.update(from: block.baseAddress! + blockOffsetInFrames * channelCount, count: frames * channelCount)
+            blockOffsetInFrames += frames
+            return frames
+        }
+
+        /// Drops what is left of the kept block; returns how many frames that was.
+        @discardableResult
+        func discardBlock() -> Int {
+            defer { blockFrames = 0; blockOffsetInFrames = 0 }
+            return blockFrames - blockOffsetInFrames
+        }
+
+        func record(_ reason: String) {
+            error = reason
+        }
+
+        /// The error reported since the last call, if any.
+        func takeError() -> String? {
+            defer { error = nil }
+            return error
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import COpusFile
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reads Ogg Opus files through libopusfile, mono or stereo, always at 48 kHz.
+///
+/// libopusfile reads through Interlude's own callbacks over the decoder's `FILE*`. The pre-skip
+/// in the Opus header is removed and the final granule position trims the end, so `frameCount`
+/// is the encoded signal's exact length (`op_pcm_total`) and seeks are sample-exact
+/// (`op_pcm_seek`). libopusfile pre-rolls 80 ms before a seek target, after which the decoder's
+/// state is close to, not the same as, reading through (measured: up to 2 925 LSB off); so a seek
+/// lands 0.5 s early and decodes up to the target, after which the samples are identical (0.2 s
+/// left 2.1 LSB, 0.4 s none). Chained files are accepted when every link has the same channel count.
+///
+/// Use from one thread at a time.
+public final class OpusDecoder: AudioDecoder {
+    /// The file being decoded.
+    public let path: String
+    /// 48 kHz (Opus always decodes at 48 kHz) and the stream's channel count.
+    public let format: AudioFormat
+    /// Total frames at 48 kHz after the pre-skip, from the final granule position (`op_pcm_total`).
+    public let frameCount: Int
+
+    private let file: DecoderFile
+    /// The libopusfile handle; freed once, in deinit.
+    private let opusFile: OpaquePointer
+
+    /// How far before a seek target decoding starts, so the decoder's state matches reading through.
+    private static let seekPrerollFrames = 24_000
+
+    /// The only rate Opus decodes at.
+    public static let sampleRate = 48_000
+
+    /// Opens `path` and reads the Opus headers.
+    ///
+    /// Throws ``InterludeError`` with `.fileNotFound`, `.unreadableFile`, `.unsupportedFormat`
+    /// (not Ogg Opus, more than two channels, links with different channel counts) or
+    /// `.corruptData` (bad headers, a stream whose length cannot be found); the message names the
+    /// file and the problem.
+    public convenience init(path: String) throws {
+        try self.init(file: DecoderFile(path: path))
+    }
+
+    init(file: DecoderFile) throws {
+        let path = file.path
+        try file.seek(toByte: 0)
+        var callbacks = Self.callbacks
+        var code: Int32 = 0
+        guard let opusFile = op_open_callbacks(UnsafeMutableRawPointer(file.handle), &callbacks, nil, 0, &code) else {
+            throw Self.openError(code: code, file: file)
+        }
+        do {
+            let stream = try Self.validate(opusFile, path: path)
+            self.format = stream.format
+            self.frameCount = stream.frameCount
+        } catch {
+            op_free(opusFile)
+            throw error
+        }
+        self.file = file
+        self.path = path
+        self.opusFile = opusFile
+    }
+
+    deinit {
+        op_free(opusFile)
+    }
+
+    /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples
+    /// (`op_read_float`). Returns the frames read; 0 at the end of the stream. Throws
+    /// `.corruptData` at a gap left by a damaged page (`OP_HOLE`) or a packet that fails to
+    /// decode, `.invalidArgument` for a buffer smaller than a frame.
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        let channelCount = format.channelCount
+        guard buffer.count >= channelCount else {
+            throw InterludeError(.invalidArgument, "\(path): read buffer of \(buffer.count) samples holds no whole frame")
+        }
+        let framesWanted = buffer.count / channelCount
+        var framesDone = 0
+        while framesDone < framesWanted {
+            let sampleCount = Int32(clamping: (framesWanted - framesDone) * channelCount)
+            let result = op_read_float(opusFile, buffer.baseAddress! + framesDone * channelCount, sampleCount, nil)
+            if result == 0 { break }
+            guard result > 0 else {
+                throw Self.readError(code: result, path: path)
+            }
+            framesDone += Int(result)
+        }
+        return framesDone
+    }
+
+    /// Moves the read position to `frame`, in 0 ... frameCount, sample-exactly: `op_pcm_seek` to
+    /// 0.5 s before it, then decoding up to it, so what follows equals reading through. Throws
+    /// `.invalidArgument` outside that range, `.corruptData` if the stream cannot be seeked.
+    public func seek(toFrame frame: Int) throws {
+        guard (0...frameCount).contains(frame) else {
+            throw InterludeError(.invalidArgument, "\(path): seek to frame \(frame) outside 0...\(frameCount)")
+        }
+        let start = max(0, frame - Self.seekPrerollFrames)
+        let result = op_pcm_seek(opusFile, ogg_int64_t(start))
+        guard result == 0 else {
+            throw InterludeError(.corruptData, "\(path): seek to frame \(frame) failed (libopusfile error \(result))")
+        }
+        guard start < frame else { return }
+        var discard = [Float](repeating: 0, count: 4096 * format.channelCount)
+        var position = start
+        while position < frame {
+            let wanted = min(frame - position, 4096) * format.channelCount
+            let frames = try discard.withUnsafeMutableBufferPointer { try read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<wanted])) }
+            guard frames > 0 else {
+                throw InterludeError(.corruptData, "\(path): seek to frame \(frame) failed (the stream ends at frame \(position))")
+            }
+            position += frames
+        }
+    }
+}
+
+extension OpusDecoder {
+    private struct Stream {
+        var format: AudioFormat
+        var frameCount: Int
+    }
+
+    private static func validate(_ opusFile: OpaquePointer, path: String) throws -> Stream {
+        let channelCount = Int(op_channel_count(opusFile, -1))
+        guard (1...2).contains(channelCount) else {
+            throw InterludeError(.unsupportedFormat, "\(path): \(channelCount) Opus channels are not supported (mono or stereo only)")
+        }
+        // op_read_float changes its channel count between links; one AudioFormat cannot describe that.
+        for link in 1..<max(1, Int(op_link_count(opusFile))) where Int(op_channel_count(opusFile, Int32(link))) != channelCount {
+            throw InterludeError(.unsupportedFormat, "\(path): chained Opus stream changes its channel count at link \(link)")
+        }
+        let total = op_pcm_total(opusFile, -1)
+        guard total >= 0 else {
+            throw InterludeError(.corruptData, "\(path): cannot determine the Opus stream length (libopusfile error \(total))")
+        }
+        return Stream(format: AudioFormat(sampleRate: sampleRate, channelCount: channelCount), frameCount: Int(total))
+    }
+
+    /// Callbacks over the `FILE*` passed as the stream. No close function: the decoder's
+    /// `DecoderFile` owns and closes the file, so it is closed once whether or not the open succeeds.
+    private static var callbacks: OpusFileCallbacks {
+        OpusFileCallbacks(
+            read: { source, destination, byteCount in
+                let stream = source!.assumingMemoryBound(to: FILE.self)
+                let count = fread(destination, 1, Int(max(0, byteCount)), stream)
+                return count == 0 && ferror(stream) != 0 ? -1 : Int32(count)
+            },
+            seek: { source, offset, whence in
+                fseeko(source!.assumingMemoryBound(to: FILE.self), off_t(offset), whence)
+            },
+            tell: { source in
+                opus_int64(ftello(source!.assumingMemoryBound(to: FILE.self)))
+            },
+            close: nil)
+    }
+
+    private static func openError(code: Int32, file: DecoderFile) -> InterludeError {
+        let path = file.path
+        switch code {
+        case OP_ENOTFORMAT:
+            return InterludeError(.unsupportedFormat, "\(path): not an Ogg Opus stream")
+        case OP_EVERSION:
+            return InterludeError(.unsupportedFormat, "\(path): unsupported Opus version")
+        case OP_EIMPL:
+            return InterludeError(.unsupportedFormat, "\(path): uses an Opus feature libopusfile does not implement")
+        case OP_EBADHEADER:
+            return InterludeError(.corruptData, "\(path): invalid Opus headers")
+        case OP_EBADLINK, OP_EBADTIMESTAMP:
+            return InterludeError(.corruptData, "\(path): damaged Ogg Opus stream (bad link or timestamp, libopusfile error \(code))")
+        case OP_EREAD:
+            return file.shortReadError("Opus headers")
+        default:
+            return InterludeError(.corruptData, "\(path): libopusfile could not open the stream (error \(code))")
+        }
+    }
+
+    private static func readError(code: Int32, path: String) -> InterludeError {
+        switch code {
+        case OP_HOLE:
+            return InterludeError(.corruptData, "\(path): gap in the Ogg stream (a damaged or missing page)")
+        case OP_EBADPACKET:
+            return InterludeError(.corruptData, "\(path): an Opus packet failed to decode")
+        default:
+            return InterludeError(.corruptData, "\(path): Opus decode failed (libopusfile error \(code))")
+        }
+    }
+}
