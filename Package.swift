@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Interlude", targets: ["Interlude"]),
+        // The tools around the engine: scene files, offline rendering, WAV writing, plots and
+        // the device report. A game links only `Interlude`.
+        .library(name: "InterludeScene", targets: ["InterludeScene"]),
         .executable(name: "interlude", targets: ["InterludeCLI"]),
         .executable(name: "InterludeBench", targets: ["InterludeBench"]),
     ],
@@ -24,11 +27,36 @@ let package = Package(
             pkgConfig: "vorbisfile",
             providers: [.apt(["libvorbis-dev"])]
         ),
+        .systemLibrary(
+            name: "CFLAC",
+            pkgConfig: "flac",
+            providers: [.apt(["libflac-dev"])]
+        ),
+        .systemLibrary(
+            name: "CMPG123",
+            pkgConfig: "libmpg123",
+            providers: [.apt(["libmpg123-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpusFile",
+            pkgConfig: "opusfile",
+            providers: [.apt(["libopusfile-dev"])]
+        ),
         .target(
             name: "Interlude",
             dependencies: [
                 "COpenAL",
                 "CVorbisFile",
+                "CFLAC",
+                "CMPG123",
+                "COpusFile",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "InterludeScene",
+            dependencies: [
+                "Interlude",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -36,6 +64,7 @@ let package = Package(
             name: "InterludeCLI",
             dependencies: [
                 "Interlude",
+                "InterludeScene",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -53,7 +82,7 @@ let package = Package(
         // The bench scenarios, shared by the bench executable and the smoke tests.
         .target(
             name: "BenchKit",
-            dependencies: ["Interlude", "BenchBaseline"]
+            dependencies: ["Interlude", "InterludeScene", "BenchBaseline"]
         ),
         .executableTarget(
             name: "InterludeBench",
@@ -62,10 +91,10 @@ let package = Package(
         .testTarget(
             name: "InterludeTests",
             // COpenAL: the session tests read alcGetCurrentContext() directly.
-            dependencies: ["Interlude", "COpenAL", "BenchKit", "SoakScenario"],
+            dependencies: ["Interlude", "InterludeScene", "COpenAL", "BenchKit", "SoakScenario"],
             exclude: []
         ),
-        .target(name: "ExampleSupport", dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")],
+        .target(name: "ExampleSupport", dependencies: ["Interlude", "InterludeScene", .product(name: "Logging", package: "swift-log")],
                 path: "examples/ExampleSupport"),
         .executableTarget(name: "Positional", dependencies: ["ExampleSupport", "Interlude"], path: "examples/Positional"),
         .executableTarget(name: "Streaming", dependencies: ["ExampleSupport", "Interlude"], path: "examples/Streaming"),
@@ -74,7 +103,7 @@ let package = Package(
         // the lifecycle that `make leaks` runs under valgrind.
         .target(
             name: "SoakScenario",
-            dependencies: ["Interlude"],
+            dependencies: ["Interlude", "InterludeScene"],
             path: "Tests/SoakScenario"
         ),
         .executableTarget(
@@ -84,12 +113,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "LeakProbe",
-            dependencies: ["Interlude"],
+            dependencies: ["Interlude", "InterludeScene"],
             path: "Tests/LeakProbe"
         ),
         .executableTarget(
             name: "Showcase",
-            dependencies: ["ExampleSupport", "Interlude", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ExampleSupport", "Interlude", "InterludeScene", .product(name: "Logging", package: "swift-log")],
             path: "examples/Showcase"
         ),
         // A playable terminal game prototype; ArcadeTests drive it in tmux.
@@ -102,9 +131,11 @@ let package = Package(
             path: "Tests/JobControlProbe"
         ),
         .executableTarget(name: "PulseProbe", dependencies: ["Interlude"], path: "Tests/PulseProbe"),
+        // Launched by DriverThreadTests: an engine released, and so shut down, on its own driver thread.
+        .executableTarget(name: "DriverReleaseProbe", dependencies: ["Interlude"], path: "Tests/DriverReleaseProbe"),
         .executableTarget(
             name: "AssetGenerator",
-            dependencies: ["Interlude"]
+            dependencies: ["Interlude", "InterludeScene"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -163,12 +163,12 @@ public final class Bench {
         try engine.playMusic(path: sceneTrackPath)
         // Started with the group paused so each play does not search the pool for its weakest
         // voice (quadratic at 100k); resuming the group assigns sources once.
-        try engine.setGroupPaused(true, group: "sfx")
+        try engine.setGroupPaused(true, of: .sfx)
         for index in 0..<voiceCount {
             let parameters = VoiceParameters(position: SceneRunner.emitterPosition(index, frame: 0), gain: bb_emitter_gain(Int32(index % 1_000)), isLooping: true)
             try engine.play(sounds[index % sounds.count], parameters: parameters)
         }
-        try engine.setGroupPaused(false, group: "sfx")
+        try engine.setGroupPaused(false, of: .sfx)
         _ = try engine.render(frameCount: BenchAssets.updateFrames * 4)
         for _ in 0..<20 { engine.update() }
         return engine
@@ -269,7 +269,7 @@ public final class Bench {
         try engine.playMusic(path: sceneTrackPath)
         _ = try engine.render(frameCount: before)
         let positionAtBegin = engine.musicPositionInFrames() ?? -1
-        engine.beginInterruption(reason: .other)
+        try engine.beginInterruption(reason: .other)
         let silent = try engine.render(frameCount: during)
         var framesAfterBegin = 0
         for frame in 0..<during where silent[2 * frame] != 0 || silent[2 * frame + 1] != 0 { framesAfterBegin += 1 }

@@ -1,5 +1,6 @@
 import Foundation
 import Interlude
+import InterludeScene
 
 /// The bench's material: short mono sounds for emitters and a long stereo soundtrack, made
 /// deterministically so the engine and the baseline get identical data.

@@ -73,7 +73,7 @@ public final class SceneRunner {
         voices.reserveCapacity(spec.emitterCount)
         for index in 0..<spec.emitterCount {
             var parameters = VoiceParameters(position: Self.emitterPosition(index, frame: 0), gain: bb_emitter_gain(Int32(index)), isLooping: true)
-            parameters.group = "sfx"
+            parameters.group = .sfx
             voices.append(try engine.play(loaded[index % loaded.count], parameters: parameters))
         }
         var output: [Float] = []

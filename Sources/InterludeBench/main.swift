@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...]
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] (scenarios 1 to 9)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Foundation
@@ -19,6 +19,13 @@ if arguments.first == "--memory-child", arguments.count == 3 {
     default: _ = try SceneRunner.offlineEngine().shutdown()
     }
     print(Measure.peakResidentKiB())
+    exit(0)
+}
+
+/// The device-lost child: `--lost-device-child SECONDS SERVER_PID` prints its LostDevice figures.
+if arguments.first == "--lost-device-child", arguments.count == 3, let seconds = Double(arguments[1]),
+   let serverPID = Int32(arguments[2]) {
+    print(try LostDevice.measureInChild(serverPID: serverPID, seconds: seconds).line)
     exit(0)
 }
 
@@ -76,6 +83,11 @@ if runs(7) {
                              fullKiB: try memoryChild("full", path))
 }
 if runs(8) { rows += try bench.startup() }
+if runs(9) {
+    FileHandle.standardError.write(Data("[bench] 9. device lost\n".utf8))
+    rows += bench.lostDeviceRows(try LostDevice.run(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                                                    arguments: ["--lost-device-child", "\(bench.sizes.lostDeviceSeconds)"]))
+}
 
 var notes: [String] = []
 if counter == nil { notes.append("The malloc interposer was not active: allocations were not counted.") }

@@ -31,8 +31,8 @@ do {
     engine.setSessionEventHandler { event in
         var fields: [String: Any] = ["t": Probe.uptimeMilliseconds()]
         switch event {
-        case .began(let reason): fields["event"] = "began"; fields["reason"] = reason.rawValue
-        case .ended(let shouldResume, let resumed):
+        case .began(let reason, _): fields["event"] = "began"; fields["reason"] = reason.rawValue
+        case .ended(let shouldResume, let resumed, _):
             fields["event"] = "ended"; fields["shouldResume"] = shouldResume; fields["music"] = resumed.music
         case .musicSuspended(let position): fields["event"] = "musicSuspended"; fields["positionInFrames"] = position
         case .musicResumed(let position): fields["event"] = "musicResumed"; fields["positionInFrames"] = position

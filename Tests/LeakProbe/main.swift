@@ -5,6 +5,7 @@
 // to zero or the engine counted an internal error.
 import Foundation
 import Interlude
+import InterludeScene
 
 func check(_ condition: Bool, _ message: String) {
     if !condition {
@@ -51,7 +52,7 @@ do {
     _ = try engine.render(frameCount: 24_000)
     report("playing", engine)
     for cycle in 0..<100 {
-        engine.beginInterruption(reason: cycle % 2 == 0 ? .call : .focusLost)
+        try engine.beginInterruption(reason: cycle % 2 == 0 ? .call : .focusLost)
         _ = try engine.render(frameCount: 480)
         engine.endInterruption(shouldResume: true)
         _ = try engine.render(frameCount: 960)

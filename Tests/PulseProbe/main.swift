@@ -1,7 +1,8 @@
 // PulseProbe: runs a SoundEngine on the system default device (a private PulseAudio server in
 // the integration tests) in its own process, since OpenAL Soft picks its backend once per
 // process. Prints JSON lines, flushed: session events as they happen, and every 50 ms the
-// soundtrack's position (or every --tick-ms), the engine's statistics and the process's thread and fd counts.
+// soundtrack's position (or every --tick-ms), the engine's statistics (with its device reopen
+// tries) and the process's thread and fd counts.
 // Exits after --seconds, on stdin EOF or on SIGTERM, with a clean shutdown whose duration it
 // prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`.
 //
@@ -75,8 +76,8 @@ emit(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": role
 engine.setSessionEventHandler { event in
     var fields: [String: Any] = ["position": engine.musicPositionInFrames() ?? -1]
     switch event {
-    case .began(let reason): fields["event"] = "began"; fields["reason"] = "\(reason)"
-    case .ended(let shouldResume, let resumed):
+    case .began(let reason, _): fields["event"] = "began"; fields["reason"] = "\(reason)"
+    case .ended(let shouldResume, let resumed, _):
         fields["event"] = "ended"; fields["shouldResume"] = shouldResume; fields["music"] = resumed.music
     case .activated: fields["event"] = "activated"
     case .absorbed(let reason): fields["event"] = "absorbed"; fields["reason"] = "\(reason)"
@@ -88,6 +89,9 @@ engine.setSessionEventHandler { event in
     case .voiceResumed(_, let frame): fields["event"] = "voiceResumed"; fields["frame"] = frame
     case .servicesLost: fields["event"] = "servicesLost"
     case .servicesReset: fields["event"] = "servicesReset"
+    case .holdAdded(let reason, let source): fields["event"] = "holdAdded"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
+    case .holdReleased(let source): fields["event"] = "holdReleased"; fields["source"] = "\(source)"
+    case .reactivationFailed(let message): fields["event"] = "reactivationFailed"; fields["message"] = message
     }
     emit(fields)
 }
@@ -135,6 +139,7 @@ while milliseconds() < seconds * 1000 && stopRequested.load(ordering: .relaxed) 
           "playing": engine.isMusicPlaying(), "state": "\(engine.sessionState)",
           "sources": statistics.alSourceCount, "buffers": statistics.alBufferCount,
           "device": statistics.deviceName ?? NSNull(), "errors": statistics.internalErrorCount,
+          "reopenAttempts": statistics.deviceReopenAttemptCount,
           "threads": count("/proc/self/task"), "fds": count("/proc/self/fd")])
     Thread.sleep(forTimeInterval: tickSeconds)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Interlude
+import InterludeScene
 
 /// A busy scene rendered offline as fast as the machine allows, with interruptions and device
 /// losses on a seeded schedule, checked as it goes. Shared by `make soak` (the Soak executable,
@@ -158,7 +159,7 @@ public struct SoakRun {
                 nextLossFrame += frames(settings.deviceLossPeriodSeconds)
             } else if lossEndFrame == nil, interruptionEndFrame == nil, frame >= nextInterruptionFrame {
                 let reasons: [InterruptionReason] = [.call, .focusLost, .other]
-                engine.beginInterruption(reason: reasons[Int(random.next() % 3)])
+                try engine.beginInterruption(reason: reasons[Int(random.next() % 3)])
                 interruptionEndFrame = frame + frames(random.double(in: settings.interruptionLengthSeconds))
                 nextInterruptionFrame = interruptionEndFrame! + frames(random.double(in: settings.interruptionGapSeconds))
             } else if frame % (Self.sampleRate / 2) == 0 && lossEndFrame == nil && interruptionEndFrame == nil {

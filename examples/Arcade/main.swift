@@ -140,7 +140,7 @@ while isRunning {
         case .left: move = (-1, 0)
         case .right: move = (1, 0)
         case .character("i"):
-            engine.beginInterruption(reason: .call)
+            try engine.beginInterruption(reason: .call)
             message = "incoming call: the game's audio is interrupted (e to hang up)"
         case .character("e"):
             engine.endInterruption(shouldResume: false)

@@ -1,5 +1,6 @@
 import Foundation
 import Interlude
+import InterludeScene
 import Logging
 
 /// Where an example's sound goes: the default device when one opens, otherwise an offline

@@ -19,7 +19,7 @@ try output.advance(seconds: 2)
 print("playing at frame \(engine.musicPositionInFrames()!)")
 
 print("incoming call: beginInterruption(reason: .call)")
-engine.beginInterruption(reason: .call)
+try engine.beginInterruption(reason: .call)
 print("session: \(engine.sessionState)")
 let quiet = try output.advance(seconds: 1)
 if !output.isLive { print("during the call, the output's loudest sample is \(quiet.map(abs).max() ?? 0)") }

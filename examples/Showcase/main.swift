@@ -17,6 +17,7 @@
 import Foundation
 import ExampleSupport
 import Interlude
+import InterludeScene
 import Logging
 import Synchronization
 
@@ -50,8 +51,12 @@ final class TimelinePrinter: Sendable {
             return String(format: "%d:%06.3f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
         }
         switch event {
-        case .began(let reason):
+        case .began(let reason, _):
             return "interruption began (\(reason)): state saved, output stopped, context NULL"
+        case .holdAdded(let reason, let source):
+            return "  \(source) holds the session too (\(reason)): it stays silent until both let go"
+        case .holdReleased(let source):
+            return "  \(source) let go; another source still holds the session"
         case .musicSuspended(let frame):
             return "  soundtrack held at \(clock(frame))"
         case .commandDeferred("set"):
@@ -62,12 +67,14 @@ final class TimelinePrinter: Sendable {
             return "  \(command) during the interruption: dropped"
         case .musicResumed(let frame):
             return "ended: context restored, soundtrack resumed at \(clock(frame))"
-        case .ended(let shouldResume, let resumed):
+        case .ended(let shouldResume, let resumed, _):
             return "  interruption over (shouldResume \(shouldResume)): music \(resumed.music ? "resumed" : "silent"), \(resumed.voiceCount) voices resumed"
         case .servicesLost:
             return "device lost: every AL object torn down, positions kept by the engine"
         case .servicesReset:
             return "device rebuilt: new device and context, sounds re-uploaded, voices and streams re-created"
+        case .reactivationFailed(let message):
+            return "could not restore the context (\(message)): still interrupted"
         case .activated, .absorbed, .ignored, .voiceResumed:
             return nil
         }

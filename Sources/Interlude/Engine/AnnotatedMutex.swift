@@ -13,17 +13,17 @@ import Musl
 /// `Mutex<[Int]>` is reported). When the process runs under TSan, `__tsan_acquire` and
 /// `__tsan_release` resolve at run time and each critical section announces the lock to TSan;
 /// otherwise both hooks are nil and the cost is a load and a branch. Same API as `Mutex`.
-struct AnnotatedMutex<Value: ~Copyable>: ~Copyable, Sendable {
+package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
     /// Its address names this lock to TSan: stable, unlike the address of a noncopyable struct.
     private let token = ThreadSanitizerHooks.Token()
 
-    init(_ initialValue: consuming sending Value) {
+    package init(_ initialValue: consuming sending Value) {
         mutex = Mutex(initialValue)
     }
 
     /// Runs `body` with the value, holding the lock.
-    borrowing func withLock<Result: ~Copyable, E: Error>(
+    package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         let address = UnsafeRawPointer(Unmanaged.passUnretained(token).toOpaque())

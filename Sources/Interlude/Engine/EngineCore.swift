@@ -1,216 +1,152 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 
-/// Everything the engine knows, guarded by the engine's lock: the device, the session, the
-/// voices, the streams, the listener and the groups. The model here is the truth; OpenAL is
-/// brought in line with it whenever the session is active, and rebuilt from it after a
-/// device loss.
+/// The engine's coordinator: it builds the rooms, and runs each update and offline render
+/// through them. The state is the rooms' own; this type keeps none but the rooms and whether
+/// the engine was shut down. It is reached only through ``SoundEngine``'s lock.
 ///
-/// `@unchecked Sendable`: an EngineCore is only ever reached through ``SoundEngine``'s `Mutex`,
+/// The rooms: ``DeviceHost`` (the device and the context), ``AudioSession`` and
+/// ``SessionController`` (interruptions, device loss, switching, snapshots), ``VoiceTable``,
+/// ``VoicePool`` and ``VoicePlayer`` (voices), ``ALRenderer`` (sources and effects),
+/// ``SoundBank`` (sounds), ``StreamSet`` (streamed tracks), ``GroupMixer`` (groups and reverb
+/// zones), ``SpatialWorld`` (listener and distance), ``UpdateClock``, ``ALGate`` and
+/// ``EventQueue``.
+///
+/// `@unchecked Sendable`: an EngineCore is only ever reached through ``SoundEngine``'s mutex,
 /// which serialises every access; region checking cannot see through the closures that take it.
 final class EngineCore: @unchecked Sendable {
-    let configuration: SoundEngine.Configuration
-    let engineID: Int
-    let logger: Logger
-    let session: AudioSession
-
-    /// The open device, nil while it is lost or after shutdown.
-    var device: ALDevice?
-    /// The output in use: the configured one until ``switchDevice(to:)`` moves to another.
-    /// A reopen after a loss opens this one.
-    var currentOutput: OutputDevice
-    var isShutDown = false
-
-    // Sounds
-    var sounds: [Int: Sound] = [:]
-    var soundBuffers: [Int: SoundBuffers] = [:]
-
-    // Voices
-    var voiceSlots: [Voice?] = []
-    var slotGenerations: [UInt32] = []
-    var freeSlots: [Int] = []
-    var liveVoiceCount = 0
-    /// Voices holding an AL source.
-    var realVoiceCount = 0
-    /// The voice pool's selection buffer, reused on every update: its first ``candidateCount``
-    /// are this update's candidates (it only grows, with the pool).
-    var candidates: [ScoredSlot] = []
-    var candidateCount = 0
-    /// Voices that are not real and score below this are left out of ``candidates``: most of
-    /// a large pool is far below the budget's last place (see ``candidateFloor(below:)``).
-    var candidateFloor = -Double.infinity
-    /// How many of the candidates scored at least ``candidateFloor``.
-    var candidatesAboveFloor = 0
-    /// What the pool's update needs of each voice, by slot, in one contiguous array.
-    let pool = VoicePoolStorage()
-    /// Scratch lists of slots for the update, reused so it allocates nothing.
-    var slotScratch: [Int32] = []
-    var endedScratch: [Int32] = []
-    var freeSources: [ALSource] = []
-    /// Sources of voices stopped while interrupted: stopped and freed when the session is active.
-    var sourcesToRelease: [ALSource] = []
-    /// Buffers of sounds unloaded while interrupted: deleted when the session is active.
-    var buffersToDelete: [ALBuffer] = []
-    /// True while ``withAL(_:_:)`` runs its body: the context lock is held and the context is
-    /// current, so a nested call (a one-shot ending inside the update) runs its body directly.
-    var isInsideAL = false
-
-    // Streams
-    var streams: [StreamChannel: MusicStream] = [:]
-    /// Streams on their way out: fading out, or replaced while interrupted.
-    var outgoingStreams: [MusicStream] = []
-    /// Every stream, current and outgoing (a new array: not for the update's hot path).
-    var allStreams: [MusicStream] { Array(streams.values) + outgoingStreams }
-    /// The decode error that ended each channel's last track, kept after the track is released
-    /// so the game can still read it; cleared when the channel plays another track.
-    var streamErrors: [StreamChannel: InterludeError] = [:]
-
-    // World
-    var listener = Listener()
-    var distanceModel: DistanceModel
-    var dopplerFactor: Float
-    var speedOfSound: Float
-    var groups = GroupTable()
-    /// Reverb zones by name.
-    var reverbZones: [String: ReverbZone] = [:]
-    /// The reverb zone each group sends to, by group index.
-    var groupReverbZones: [Int: String] = [:]
-    /// The shared occlusion filter on the current device.
-    var lowPassFilter: UInt32?
-
-    // Time
-    /// Updates run while active, for spreading periodic work across updates.
-    var updateCount = 0
-    var framesUntilUpdate = 0
-    var framesSinceUpdate = 0
-    var lastUpdateInstant: ContinuousClock.Instant?
-    var nextReopenInstant: ContinuousClock.Instant?
-    var reopenBackoffSeconds = 0.1
-    /// Tests only: while true, ``update(elapsedSeconds:now:)`` does nothing, so an offline render
-    /// keeps mixing with no stream refills (how the starvation tests stall the updates).
-    var suspendsUpdatesForTesting = false
-
-    /// Events for the game, delivered after the lock is released.
-    var pendingEvents: [SessionEvent] = []
-    /// AL errors from calls whose arguments the engine controls: bugs, logged and counted.
-    var internalErrorCount = 0
+    private let configuration: SoundEngine.Configuration
+    private let host: DeviceHost
+    private let gate: ALGate
+    private let queue = EventQueue()
+    private let clock: UpdateClock
+    private let bank = SoundBank()
+    private let mixer = GroupMixer()
+    private let spatial: SpatialWorld
+    private let table: VoiceTable
+    private let renderer: ALRenderer
+    private let player: VoicePlayer
+    private let tracks: StreamSet
+    private let controller: SessionController
+    private var isShutDown = false
 
     init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger) throws {
         self.configuration = configuration
-        self.engineID = engineID
-        self.logger = logger
-        self.session = AudioSession(policy: configuration.resumePolicy, logger: logger)
-        self.distanceModel = configuration.distanceModel
-        self.dopplerFactor = configuration.dopplerFactor
-        self.speedOfSound = configuration.speedOfSoundMetresPerSecond
-        self.currentOutput = configuration.output
-        let opened = try Self.openDevice(configuration.output, configuration: configuration)
+        let session = AudioSession(policy: configuration.resumePolicy, logger: logger)
+        host = try DeviceHost(configuration: configuration, logger: logger)
+        gate = ALGate(host: host, session: session, logger: logger)
+        clock = UpdateClock(isOffline: configuration.output.isOffline)
+        spatial = SpatialWorld(configuration: configuration)
+        table = VoiceTable(engineID: engineID)
+        renderer = ALRenderer(sounds: bank, mixer: mixer)
+        player = VoicePlayer(configuration: configuration, table: table, renderer: renderer, mixer: mixer, sounds: bank,
+                             world: spatial, clock: clock, host: host, session: session, gate: gate, events: queue)
+        tracks = StreamSet(configuration: configuration, logger: logger, mixer: mixer, host: host, session: session,
+                           gate: gate, events: queue)
+        controller = SessionController(configuration: configuration, logger: logger, session: session, host: host,
+                                       gate: gate, events: queue, table: table, voices: player, renderer: renderer,
+                                       streams: tracks, sounds: bank, mixer: mixer, world: spatial)
         do {
-            try session.attach(opened)
-            try session.withContext(opened) { try applyWorld() }
+            _ = try host.withContext { _ in try spatial.apply() }
         } catch {
-            session.tearDown(opened, isReachable: true)
+            host.closeDevice(isReachable: true)
             throw error
         }
-        device = opened
     }
 
-    /// Opens `output` with the configuration's source counts, HRTF and media role.
-    static func openDevice(_ output: OutputDevice, configuration: SoundEngine.Configuration) throws -> ALDevice {
-        if let role = configuration.mediaRole, getenv("PULSE_PROP_media.role") == nil {
-            setenv("PULSE_PROP_media.role", role, 0)
-        }
-        let kind: ALDevice.Kind
-        switch output {
-        case .offline(let sampleRate, let channelCount):
-            kind = .loopback(format: AudioFormat(sampleRate: sampleRate, channelCount: channelCount))
-        case .systemDefault:
-            kind = .playback(name: nil)
-        case .named(let name):
-            kind = .playback(name: name)
-        case .null:
-            guard NullBackend.select() else {
-                throw InterludeError(.deviceUnavailable, "OutputDevice.null: OpenAL Soft already started in this process with other drivers; set ALSOFT_DRIVERS=null before launch")
-            }
-            kind = .playback(name: nil)
-        }
-        NullBackend.markOpenALStarted()
-        return try ALDevice(kind: kind, attributes: ALDevice.Attributes(
-            monoSourceCount: configuration.monoSourceCount,
-            stereoSourceCount: configuration.stereoSourceCount,
-            hrtf: configuration.hrtf))
-    }
+    // MARK: The rooms, for the facade
 
-    /// True when AL calls may be made: a device is open and the session is active.
-    var canUseAL: Bool { device != nil && session.state.isActive }
+    var device: DeviceHost { host }
+    var events: EventQueue { queue }
+    var sounds: SoundBank { bank }
+    var groups: GroupMixer { mixer }
+    var world: SpatialWorld { spatial }
+    var voices: VoicePlayer { player }
+    var streams: StreamSet { tracks }
+    var session: SessionController { controller }
+    /// Runs AL work when the session is active and a device is open.
+    var al: ALGate { gate }
+    /// The voice table, for statistics.
+    var voiceTable: VoiceTable { table }
+    /// The renderer, for statistics.
+    var alRenderer: ALRenderer { renderer }
 
-    /// Runs AL work with the context current, when the session is active. An AL error from the
-    /// engine's own calls is a bug: it is logged and counted, and never crashes the game.
-    /// Nested AL work (a voice ended during an update, say) runs inside the lock already held.
-    func withAL(_ call: String, _ body: (ALDevice) throws -> Void) {
-        guard canUseAL, let device else { return }
-        let isNested = isInsideAL
-        isInsideAL = true
-        defer { isInsideAL = isNested }
-        do {
-            if isNested {
-                try body(device)
-            } else {
-                try session.withContext(device) { try body(device) }
-            }
-        } catch {
-            internalErrorCount += 1
-            logger.error("\(call): \(error)")
-        }
-    }
-
-    /// Sets the listener, distance model and doppler on the current context.
-    func applyWorld() throws {
-        try listener.apply()
-        try ALListener.setDistanceModel(distanceModel)
-        try ALListener.setDopplerFactor(dopplerFactor)
-        try ALListener.setSpeedOfSound(speedOfSound)
-    }
+    /// The engine was shut down: every call after it throws `.shutDown` or does nothing.
+    var hasShutDown: Bool { isShutDown }
 
     /// Throws `.shutDown` naming `call` after shutdown.
-    func checkAlive(_ call: String) throws {
+    func checkAlive(_ call: @autoclosure () -> String) throws {
         if isShutDown {
-            throw InterludeError(.shutDown, "\(call): the engine has been shut down")
+            throw InterludeError(.shutDown, "\(call()): the engine has been shut down")
         }
     }
 
-    func emit(_ event: SessionEvent) {
-        pendingEvents.append(event)
+    // MARK: The update
+
+    /// One tick: completions, positions, stream refills, fades, device checks and reopening.
+    /// Each subsystem's AL errors are caught on their own: one failing voice never starves the
+    /// soundtrack.
+    func update(elapsedSeconds: Double, now: ContinuousClock.Instant) {
+        guard !isShutDown else { return }
+        if host.isOpen, controller.state.isActive {
+            if !host.isLoopback && !host.isConnected {
+                controller.loseDevice(isReachable: false)
+                return
+            }
+            clock.countUpdate()
+            mixer.advance(bySeconds: elapsedSeconds, playingCounts: player.playingCountsByGroup)
+            gate.run("update") { device in
+                gate.attempt("update: voices") { try player.service(elapsedSeconds: elapsedSeconds, on: device) }
+                if mixer.isDirty {
+                    gate.attempt("update: group gains") { try applyGroupGains() }
+                }
+                gate.attempt("update: streams") { try tracks.service(elapsedSeconds: elapsedSeconds, on: device) }
+            }
+            mixer.clearDirty()
+        } else if !host.isOpen && !configuration.output.isOffline {
+            // Offline, the device comes back only when asked (reconnectDevice): a render must
+            // not depend on the wall clock.
+            controller.retryReopenIfDue(now: now)
+        }
     }
 
-    /// The events raised since the last take, leaving none. Most calls raise none, and then
-    /// this allocates nothing (returning the array while also clearing it would copy it).
-    func takePendingEvents() -> [SessionEvent] {
-        guard !pendingEvents.isEmpty else { return [] }
-        var taken: [SessionEvent] = []
-        swap(&taken, &pendingEvents)
-        return taken
+    /// A real-time update: the clock gives the time since the last.
+    func updateNow() {
+        let now = ContinuousClock.now
+        update(elapsedSeconds: clock.advanceRealTime(to: now), now: now)
     }
 
-    /// Stops everything, frees every AL name and closes the device. Idempotent.
+    /// Sends every real voice's and stream's gain after a group gain changed.
+    func applyGroupGains() throws {
+        try player.applyGroupGains()
+        try tracks.applyGroupGains()
+    }
+
+    /// Renders `frameCount` frames offline, updating every update interval. While the session
+    /// is interrupted or the device is lost, output is stopped: the frames are zeros.
+    func render(into output: UnsafeMutableBufferPointer<Float>, frameCount: Int, channelCount: Int) {
+        guard let base = output.baseAddress else { return }
+        clock.render(frameCount: frameCount, intervalFrames: host.updateIntervalFrames, sampleRate: host.sampleRate,
+                     update: { elapsed in update(elapsedSeconds: elapsed, now: .now) },
+                     mix: { offsetFrames, chunkFrames in
+            let destination = base + offsetFrames * channelCount
+            if host.isOpen, controller.state.isActive {
+                host.render(into: destination, frameCount: chunkFrames)
+            } else {
+                destination.update(repeating: 0, count: chunkFrames * channelCount)
+            }
+        })
+    }
+
+    // MARK: Shutdown
+
+    /// Saves the snapshot when configured, stops everything, frees every AL name and closes the
+    /// device. Idempotent.
     func shutDown() {
         guard !isShutDown else { return }
-        for stream in allStreams { stream.forgetDevice() }
-        streams.removeAll()
-        outgoingStreams.removeAll()
-        for index in voiceSlots.indices { voiceSlots[index] = nil }
-        liveVoiceCount = 0
-        realVoiceCount = 0
-        freeSources.removeAll()
-        sourcesToRelease.removeAll()
-        buffersToDelete.removeAll()
-        soundBuffers.removeAll()
-        if let device {
-            session.tearDown(device, isReachable: device.isConnected)
-        }
-        device = nil
+        controller.saveSnapshotIfConfigured()
+        controller.forgetDevice(isReachable: host.isConnected)
+        table.removeAll()
+        tracks.removeAll()
         isShutDown = true
     }
 }

@@ -20,4 +20,8 @@ public struct EngineStatistics: Sendable, Equatable {
     public var isHRTFEnabled: Bool
     /// AL errors from the engine's own calls (bugs): 0 in a healthy engine.
     public var internalErrorCount: Int
+    /// Tries to reopen a lost device since the engine opened, each one a device open: the
+    /// engine's own retries (100 ms after the loss, then backing off, doubling to 2 s) and
+    /// ``SoundEngine/reconnectDevice()`` calls made while the device was lost.
+    public var deviceReopenAttemptCount: Int
 }

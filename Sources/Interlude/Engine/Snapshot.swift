@@ -36,13 +36,15 @@ public struct Snapshot: Codable, Sendable, Equatable {
 
     /// Writes the snapshot as JSON, atomically (a temporary file renamed into place).
     public func write(to path: String) throws {
+        let json: Data
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+            json = try encoder.encode(self)
         } catch {
             throw InterludeError(.writeFailed, "\(path): cannot write the state snapshot: \(error.localizedDescription)")
         }
+        try AtomicFile.write(json, to: path)
     }
 
     /// Reads a snapshot. Throws `.badSnapshot` naming the file when it is missing or corrupt.

@@ -14,6 +14,10 @@ extension SoundEngine {
         public var maximumVoiceCount = 1_000_000
         /// Binaural output through OpenAL Soft's HRTF (stereo only; best on headphones).
         public var hrtf = false
+        /// How every source resamples (AL_SOFT_source_resampler). nil: OpenAL Soft's own default
+        /// (linear in 1.19, or what alsoft.conf says), with no call made. A resampler the
+        /// library lacks makes the engine's creation throw `.unsupportedFormat`.
+        public var resampler: Resampler?
         /// How often the realtime driver updates: stream refills, fades, completions,
         /// device checks. Offline renders update every this many seconds of rendered audio.
         public var updateIntervalSeconds = 0.010
@@ -52,7 +56,7 @@ extension SoundEngine {
         }
 
         /// Sources kept back from voices for streams: two channels, each able to crossfade.
-        static let streamSourceCount = 4
+        package static let streamSourceCount = 4
 
         /// Throws `.invalidArgument` for values out of range.
         func validate() throws {

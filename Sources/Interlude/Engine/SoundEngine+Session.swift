@@ -1,36 +1,63 @@
 extension SoundEngine {
-    /// Another audio session takes over: the engine records what is playing and where, stops
-    /// output at once, sets the current context to NULL and raises ``SessionEvent/began(reason:)``.
-    /// While interrupted no AL call is made; commands are tracked (see the README's rules).
-    /// A begin while interrupted is absorbed. Any thread.
-    public func beginInterruption(reason: InterruptionReason = .other) {
-        withLiveCore { $0.beginInterruption(reason: reason) }
+    /// Another audio session takes over, held by `source` (the game's own calls by default).
+    /// From active, the engine records what is playing and where, stops output at once, sets
+    /// the current context to NULL and raises ``SessionEvent/began(reason:source:)``. While
+    /// interrupted no AL call is made; commands are tracked (see the README's rules).
+    ///
+    /// Several sources may hold the session at once: a begin from another source while
+    /// interrupted adds a hold (``SessionEvent/holdAdded(reason:source:)``, nothing audible), and
+    /// the session is active again only when the last lets go. A begin from a source that
+    /// already holds is absorbed. Throws `.invalidArgument` for ``InterruptionReason/deviceLost``
+    /// (the engine alone raises that, when the device goes away, and only a rebuild ends it) and
+    /// for an empty source name. Any thread.
+    public func beginInterruption(reason: InterruptionReason = .other, source: InterruptionSource = .game) throws {
+        guard reason != .deviceLost else {
+            throw InterludeError(.invalidArgument, "beginInterruption(reason: deviceLost): device loss is the engine's own interruption; it begins when the device goes away (disconnectDevice() takes it away offline)")
+        }
+        guard !source.rawValue.isEmpty else {
+            throw InterludeError(.invalidArgument, "beginInterruption(reason: \(reason), source: \"\"): a source needs a name")
+        }
+        beginOwnInterruption(reason: reason, source: source)
     }
 
-    /// The other session lets go: the context is made current again, the device resumed, and
-    /// what the resume policy and the tracked commands say plays again. An end while active is
-    /// ignored. Any thread.
-    public func endInterruption(shouldResume: Bool) {
-        withLiveCore { $0.endInterruption(shouldResume: shouldResume, isActivation: false) }
+    /// An interruption the engine's own sources raise (job control).
+    func beginOwnInterruption(reason: InterruptionReason, source: InterruptionSource) {
+        withLiveCore { $0.session.begin(reason: reason, source: source) }
     }
 
-    /// The game reactivates the session itself (back in the foreground, a play button): ends an
-    /// interruption whose end never came, as an end with shouldResume. It cannot end a device
-    /// loss: only a rebuild does. Any thread.
+    /// `source` lets go (the game's own calls by default). When it is the last hold, the context
+    /// is made current again, the device resumed, and what the resume policy and the tracked
+    /// commands say plays again (``SessionEvent/ended(shouldResume:resumed:source:)``): under
+    /// ``ResumePolicy/honorShouldResume`` this last end's `shouldResume` decides. While others
+    /// still hold, only `source`'s hold goes (``SessionEvent/holdReleased(source:)``). An end
+    /// from a source that holds nothing is ignored. Any thread.
+    public func endInterruption(shouldResume: Bool, source: InterruptionSource = .game) {
+        withLiveCore { $0.session.end(shouldResume: shouldResume, source: source) }
+    }
+
+    /// The game reactivates the session itself (back in the foreground, a play button): ends
+    /// every hold given through ``beginInterruption(reason:source:)``, whose end may never come,
+    /// as an end with shouldResume. It cannot end a device loss: only a rebuild does. Any thread.
     public func activate() {
-        withLiveCore { $0.endInterruption(shouldResume: true, isActivation: true) }
+        withLiveCore { $0.session.activate() }
     }
 
     /// Active, or interrupted and why. Any thread.
     public var sessionState: SessionState {
-        core.withLock { $0.session.state }
+        readCore { $0.session.state }
+    }
+
+    /// The sources holding the session interrupted now, oldest first; empty while active. The
+    /// lost device is ``InterruptionSource/device``. Any thread.
+    public var interruptionHolders: [InterruptionSource] {
+        readCore { $0.session.holders }
     }
 
     /// A new stream of session events, from now until shutdown. Any thread.
     public func sessionEvents() -> AsyncStream<SessionEvent> {
         let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
-        let id = eventSinksAdd(continuation)
-        continuation.onTermination = { [weak self] _ in self?.eventSinksRemove(id) }
+        let id = addEventStream(continuation)
+        continuation.onTermination = { [weak self] _ in self?.removeEventStream(id) }
         return stream
     }
 
@@ -38,7 +65,7 @@ extension SoundEngine {
     /// engine's lock is released (so the handler may call the engine). Replaces any earlier
     /// handler; nil removes it. Any thread.
     public func setSessionEventHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
-        eventSinksSetHandler(handler)
+        replaceEventHandler(handler)
     }
 
     // MARK: Device loss
@@ -48,14 +75,14 @@ extension SoundEngine {
     /// interrupted with reason deviceLost. Offline renders use it for `device.lost`; on a real
     /// device a loss is detected by the update. Any thread.
     public func disconnectDevice() {
-        withLiveCore { $0.loseDevice(isReachable: true) }
+        withLiveCore { $0.session.loseDevice(isReachable: true) }
     }
 
     /// Opens a new device now and rebuilds everything on it, as after a device loss. Throws
     /// `.deviceUnavailable` when no device opens yet (a real engine keeps retrying by itself).
     /// Any thread.
     public func reconnectDevice() throws {
-        try withCore("reconnectDevice()") { try $0.rebuildDevice() }
+        try withCore("reconnectDevice()") { try $0.session.rebuildDevice() }
     }
 
     /// Moves playback to another output with all state kept: voices, streams, positions,
@@ -68,18 +95,18 @@ extension SoundEngine {
     /// `.deviceUnavailable` when the new device does not open: the engine stays on its old
     /// device with nothing lost. Any thread.
     public func switchDevice(to output: OutputDevice) throws {
-        try withCore("switchDevice(to: \(output))") { try $0.switchDevice(to: output) }
+        try withCore("switchDevice(to: \(output))") { try $0.session.switchDevice(to: output) }
     }
 
     /// The output the engine plays to now (see ``switchDevice(to:)``). Any thread.
     public var currentOutput: OutputDevice {
-        core.withLock { $0.currentOutput }
+        readCore { $0.device.currentOutput }
     }
 
     // MARK: Snapshots
 
     /// The engine's state now, for saving. Any thread.
     public func snapshot() throws -> Snapshot {
-        try withCore("snapshot()") { $0.makeSnapshot() }
+        try withCore("snapshot()") { $0.session.makeSnapshot() }
     }
 }

@@ -23,26 +23,25 @@ extension SoundEngine {
         }
         attempt { try setListener(snapshot.listener) }
         for (group, gain) in snapshot.groupGains.sorted(by: { $0.key < $1.key }) {
-            attempt { try setGroupGain(gain, of: group) }
+            attempt { try setGroupGain(gain, of: makeGroup(named: group)) }
         }
         for track in snapshot.tracks {
             attempt {
-                try withCore("restore(\(track.path))") { core in
-                    try core.playStream(path: track.path, channel: track.channel, isLooping: track.isLooping,
-                                        gain: track.gain, fadeInSeconds: 0, loopRegion: nil, crossfadeSeconds: nil,
-                                        command: "music.play", startFrame: track.positionInFrames,
-                                        startsPaused: !track.wasPlaying)
-                }
+                try playStream(path: track.path, channel: track.channel, isLooping: track.isLooping,
+                               gain: track.gain, fadeInSeconds: 0, loopRegion: nil, crossfadeSeconds: nil,
+                               command: "music.play", call: "restore(\(track.path))", startFrame: track.positionInFrames,
+                               startsPaused: !track.wasPlaying)
             }
         }
         var loaded: [String: Sound] = [:]
         for voice in snapshot.loopingVoices {
             attempt {
+                try makeGroup(named: voice.parameters.group.name)
                 let sound = try loaded[voice.soundPath] ?? loadSound(path: voice.soundPath)
                 loaded[voice.soundPath] = sound
                 _ = try withCore("restore(\(voice.soundPath))") { core in
-                    try core.play(sound, parameters: voice.parameters, isSystemSound: false, command: "play",
-                                  startFrame: voice.positionInFrames, startsPaused: !voice.wasPlaying)
+                    try core.voices.play(sound, parameters: voice.parameters, isSystemSound: false, command: "play",
+                                         startFrame: voice.positionInFrames, startsPaused: !voice.wasPlaying)
                 }
             }
         }

@@ -16,12 +16,12 @@ import Synchronization
 /// try engine.playMusic(path: "assets/music/theme.ogg")
 /// ```
 public final class SoundEngine: Sendable {
-    let core: AnnotatedMutex<EngineCore>
-    let events = AnnotatedMutex(EventSinks())
+    private let core: AnnotatedMutex<EngineCore>
+    private let events = AnnotatedMutex(EventSinks())
     private let driver: AnnotatedMutex<DriverThread?>
     /// This engine's configuration.
     public let configuration: Configuration
-    let engineID: Int
+    private let engineID: Int
 
     private static let nextID = Atomic<Int>(1)
 
@@ -60,21 +60,18 @@ public final class SoundEngine: Sendable {
         }
         thread?.stop()
         JobControlSource.shared.detach(self)
-        core.withLock { core in
-            guard !core.isShutDown else { return }
-            core.saveSnapshotIfConfigured()
-            core.shutDown()
-        }
+        core.withLock { $0.shutDown() }
         events.withLock { $0.finish() }
     }
 
     /// Runs `body` on the core under the lock, then delivers the events it raised.
-    func withCore<Result>(_ call: String, _ body: (EngineCore) throws -> Result) throws -> Result {
+    /// - Parameter call: names the call in the `.shutDown` error; built only then.
+    func withCore<Result>(_ call: @autoclosure () -> String, _ body: (EngineCore) throws -> Result) throws -> Result {
         let (result, raised) = try core.withLock { core throws -> (Result, [SessionEvent]) in
-            try core.checkAlive(call)
+            try core.checkAlive(call())
             // A call that throws drops the events it raised with it.
-            defer { core.pendingEvents.removeAll() }
-            return (try body(core), core.takePendingEvents())
+            defer { core.events.discard() }
+            return (try body(core), core.events.take())
         }
         deliver(raised)
         return result
@@ -83,36 +80,42 @@ public final class SoundEngine: Sendable {
     /// Like ``withCore(_:_:)`` for calls that cannot fail: after shutdown they do nothing.
     func withLiveCore(_ body: (EngineCore) -> Void) {
         let raised = core.withLock { core -> [SessionEvent] in
-            guard !core.isShutDown else { return [] }
+            guard !core.hasShutDown else { return [] }
             body(core)
-            return core.takePendingEvents()
+            return core.events.take()
         }
         deliver(raised)
     }
 
+    /// Throws `.shutDown` naming `call` after shutdown.
+    func ensureAlive(_ call: @autoclosure () -> String) throws {
+        try core.withLock { try $0.checkAlive(call()) }
+    }
+
+    /// Reads from the core under the lock (raising no events).
+    func readCore<Result>(_ body: (EngineCore) -> Result) -> Result {
+        core.withLock { body($0) }
+    }
+
     private func deliver(_ raised: [SessionEvent]) {
         guard !raised.isEmpty else { return }
-        let handler = events.withLock { sinks -> (@Sendable (SessionEvent) -> Void)? in
-            for event in raised { sinks.yield(event) }
-            return sinks.handler
-        }
+        let handler = events.withLock { $0.yield(raised) }
         if let handler { for event in raised { handler(event) } }
     }
 
-    func eventSinksAdd(_ continuation: AsyncStream<SessionEvent>.Continuation) -> Int {
-        events.withLock { sinks in
-            defer { sinks.nextContinuationID += 1 }
-            sinks.continuations[sinks.nextContinuationID] = continuation
-            return sinks.nextContinuationID
-        }
+    /// Adds an event stream; returns its id.
+    func addEventStream(_ continuation: AsyncStream<SessionEvent>.Continuation) -> Int {
+        events.withLock { $0.add(continuation) }
     }
 
-    func eventSinksRemove(_ id: Int) {
-        _ = events.withLock { $0.continuations.removeValue(forKey: id) }
+    /// Removes an event stream that ended.
+    func removeEventStream(_ id: Int) {
+        events.withLock { $0.remove(id) }
     }
 
-    func eventSinksSetHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
-        events.withLock { $0.handler = handler }
+    /// Replaces the event callback.
+    func replaceEventHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
+        events.withLock { $0.setHandler(handler) }
     }
 
     // MARK: Update and rendering
@@ -121,12 +124,7 @@ public final class SoundEngine: Sendable {
     /// The driver thread calls it about every 10 ms; a game may also call it from its frame loop.
     /// Any thread.
     public func update() {
-        withLiveCore { core in
-            let now = ContinuousClock.now
-            let elapsed = core.lastUpdateInstant.map { (now - $0).seconds } ?? 0
-            core.lastUpdateInstant = now
-            core.update(elapsedSeconds: elapsed, now: now)
-        }
+        withLiveCore { $0.updateNow() }
     }
 
     /// Renders the next `frameCount` frames of an offline engine as interleaved float samples,
@@ -141,7 +139,7 @@ public final class SoundEngine: Sendable {
         }
         return try withCore("render(frameCount:)") { core in
             // The current format: switchDevice(to:) may have moved to another offline format.
-            guard case .offline(_, let channelCount) = core.currentOutput else { return [] }
+            guard case .offline(_, let channelCount) = core.device.currentOutput else { return [] }
             var samples = [Float](repeating: 0, count: frameCount * channelCount)
             samples.withUnsafeMutableBufferPointer { output in
                 core.render(into: output, frameCount: frameCount, channelCount: channelCount)
@@ -158,27 +156,39 @@ public final class SoundEngine: Sendable {
     /// `.fileNotFound`, `.corruptData` or `.unsupportedFormat` naming the file. Any thread.
     public func loadSound(path: String) throws -> Sound {
         let decoded = try DecoderFactory.decodeAll(path: path)
-        return try makeSound(name: path, format: decoded.format, samples: decoded.samples)
+        return try makeSound(name: path, format: decoded.format, samples: decoded.samples, loopRegion: decoded.loopRegion)
     }
 
     /// Makes a ``Sound`` from interleaved float samples (generated audio, a game's own
     /// formats). Any thread.
     public func makeSound(name: String, format: AudioFormat, samples: [Float]) throws -> Sound {
+        try makeSound(name: name, format: format, samples: samples, loopRegion: nil)
+    }
+
+    private func makeSound(name: String, format: AudioFormat, samples: [Float], loopRegion: Range<Int>?) throws -> Sound {
         guard (1...2).contains(format.channelCount), (1_000...384_000).contains(format.sampleRate) else {
             throw InterludeError(.unsupportedFormat, "makeSound(\(name)): \(format.channelCount) channels at \(format.sampleRate) Hz is not supported (1 or 2 channels, 1000...384000 Hz)")
         }
         guard !samples.isEmpty, samples.count % format.channelCount == 0 else {
             throw InterludeError(.invalidArgument, "makeSound(\(name)): \(samples.count) samples is not a whole, non-zero number of frames")
         }
-        let sound = Sound(name: name, format: format, samples: samples,
+        let sound = Sound(name: name, format: format, samples: samples, loopRegion: loopRegion,
                           id: Self.nextSoundID.wrappingAdd(1, ordering: .relaxed).oldValue, engineID: engineID)
-        try withCore("loadSound(\(name))") { core in core.register(sound) }
+        try withCore("loadSound(\(name))") { core in
+            core.sounds.register(sound)
+            core.al.run("loadSound(\(name))") { device in _ = try core.sounds.buffers(for: sound, on: device) }
+        }
         return sound
     }
 
     /// Stops the sound's voices and frees its buffers. Any thread.
     public func unloadSound(_ sound: Sound) throws {
-        try withCore("unloadSound(\(sound.name))") { core in core.unload(sound) }
+        try withCore("unloadSound(\(sound.name))") { core in
+            core.voices.removeVoices(of: sound)
+            core.sounds.unload(sound)
+            // While interrupted no AL call may be made: the buffers are deleted when it ends.
+            core.al.run("unloadSound(\(sound.name))") { device in try core.voices.releaseDeferred(on: device) }
+        }
     }
 
     // MARK: Voices
@@ -190,7 +200,7 @@ public final class SoundEngine: Sendable {
     @discardableResult
     public func play(_ sound: Sound, parameters: VoiceParameters = VoiceParameters()) throws -> VoiceHandle {
         try withCore("play(\(sound.name))") { core in
-            try core.play(sound, parameters: parameters, isSystemSound: false, command: "play")
+            try core.voices.play(sound, parameters: parameters, isSystemSound: false, command: "play")
         }
     }
 
@@ -199,82 +209,96 @@ public final class SoundEngine: Sendable {
     public func playSystemSound(_ sound: Sound, gain: Float = 1) throws {
         var parameters = VoiceParameters()
         parameters.gain = gain
-        parameters.group = "ui"
+        parameters.group = .ui
         _ = try withCore("playSystemSound(\(sound.name))") { core in
-            try core.play(sound, parameters: parameters, isSystemSound: true, command: "systemSound")
+            try core.voices.play(sound, parameters: parameters, isSystemSound: true, command: "systemSound")
         }
     }
 
     /// Stops a voice; its handle goes stale. A stale handle does nothing. Any thread.
     public func stop(_ voice: VoiceHandle) {
-        withLiveCore { $0.stop(voice) }
+        withLiveCore { $0.voices.stop(voice) }
     }
 
     /// Pauses a voice at its frame. A stale handle does nothing. Any thread.
     public func pause(_ voice: VoiceHandle) {
-        withLiveCore { $0.pause(voice) }
+        withLiveCore { $0.voices.pause(voice) }
     }
 
     /// Resumes a paused voice at the frame it paused on. A stale handle does nothing. Any thread.
     public func resume(_ voice: VoiceHandle) {
-        withLiveCore { $0.resume(voice) }
+        withLiveCore { $0.voices.resume(voice) }
     }
 
     /// Sets a voice's gain (>= 0). Any thread.
     public func setGain(_ gain: Float, of voice: VoiceHandle) throws {
-        try withCore("setGain") { try $0.update(voice, command: "set", call: "setGain") { $0.gain = gain } }
+        try withCore("setGain") { try $0.voices.update(voice, command: "set", call: "setGain") { $0.gain = gain } }
     }
 
     /// Sets a voice's pitch (> 0; 2 is an octave up). Any thread.
     public func setPitch(_ pitch: Float, of voice: VoiceHandle) throws {
-        try withCore("setPitch") { try $0.update(voice, command: "set", call: "setPitch") { $0.pitch = pitch } }
+        try withCore("setPitch") { try $0.voices.update(voice, command: "set", call: "setPitch") { $0.pitch = pitch } }
     }
 
     /// Moves a positional voice. Any thread.
     public func setPosition(_ position: Vector3, of voice: VoiceHandle) throws {
-        try withCore("setPosition") { try $0.setPosition(position, of: voice) }
+        try withCore("setPosition") { try $0.voices.setPosition(position, of: voice) }
     }
 
     /// Moves many positional voices under one lock: `positions[i]` goes to `voices[i]`. For a game
     /// moving its emitters every frame. Stale handles are skipped. Throws `.invalidArgument`, moving
     /// none, when the counts differ, a position is not finite or a voice is unpositioned. Any thread.
     public func setPositions(_ positions: [Vector3], of voices: [VoiceHandle]) throws {
-        try withCore("setPositions") { try $0.setPositions(positions, of: voices) }
+        try withCore("setPositions") { try $0.voices.setPositions(positions, of: voices) }
     }
 
     /// Sets a positional voice's velocity, for doppler. Any thread.
     public func setVelocity(_ velocity: Vector3, of voice: VoiceHandle) throws {
-        try withCore("setVelocity") { try $0.update(voice, command: "set", call: "setVelocity") { $0.velocity = velocity } }
+        try withCore("setVelocity") { try $0.voices.update(voice, command: "set", call: "setVelocity") { $0.velocity = velocity } }
     }
 
     /// Changes any of a voice's parameters at once (a positional voice stays positional). Any thread.
     public func setParameters(of voice: VoiceHandle, _ change: (inout VoiceParameters) -> Void) throws {
-        try withCore("setParameters") { try $0.update(voice, command: "set", call: "setParameters", change) }
+        try withCore("setParameters") { try $0.voices.update(voice, command: "set", call: "setParameters", change) }
     }
 
     /// The voice's parameters, or nil for a stale handle. Any thread.
     public func parameters(of voice: VoiceHandle) -> VoiceParameters? {
-        core.withLock { $0.voice(for: voice)?.parameters }
+        readCore { $0.voices.parameters(of: voice) }
     }
 
     /// How far the voice has played into its sound, in frames (modulo its length when looping),
     /// or nil for a stale handle. Any thread.
     public func positionInFrames(of voice: VoiceHandle) -> Int? {
-        core.withLock { core -> Int? in
-            guard let found = core.voice(for: voice) else { return nil }
-            if found.state == .playing, let source = found.source {
-                core.withAL("positionInFrames(of:)") { _ in found.positionInFrames = try source.sampleOffset() }
-            }
-            return found.positionInFrames
-        }
+        readCore { $0.voices.positionInFrames(of: voice) }
     }
 
     /// True while the voice is playing (or will play when an interruption ends). Any thread.
     public func isPlaying(_ voice: VoiceHandle) -> Bool {
-        core.withLock { core in
-            guard let state = core.voice(for: voice)?.state else { return false }
-            return state == .playing || state == .heldBySession || state == .pendingStart
+        readCore { $0.voices.isPlaying(voice) }
+    }
+
+    /// Fades a voice's gain to `gain` over `durationSeconds` on the update; with `stopsAtEnd`
+    /// the voice stops when the fade ends (a fade-out). A stale handle does nothing. Any thread.
+    public func fadeVoice(_ voice: VoiceHandle, toGain gain: Float, durationSeconds: Double, curve: FadeCurve = .linear,
+                          stopsAtEnd: Bool = false) throws {
+        try withCore("fadeVoice") { core in
+            try core.voices.fade(voice, gainTo: gain, pitchTo: nil, durationSeconds: durationSeconds, curve: curve,
+                          stopsAtEnd: stopsAtEnd, command: "fadeVoice")
         }
+    }
+
+    /// Glides a voice's pitch to `pitch` over `durationSeconds` on the update. Any thread.
+    public func fadeVoicePitch(_ voice: VoiceHandle, toPitch pitch: Float, durationSeconds: Double, curve: FadeCurve = .linear) throws {
+        try withCore("fadeVoicePitch") { core in
+            try core.voices.fade(voice, gainTo: nil, pitchTo: pitch, durationSeconds: durationSeconds, curve: curve,
+                          stopsAtEnd: false, command: "fadeVoicePitch")
+        }
+    }
+
+    /// True while the voice holds a real AL source (false while virtual, paused or stale). Any thread.
+    public func isReal(_ voice: VoiceHandle) -> Bool {
+        readCore { $0.voices.isReal(voice) }
     }
 
     // MARK: Listener and world
@@ -283,28 +307,33 @@ public final class SoundEngine: Sendable {
     public func setListener(_ listener: Listener) throws {
         try listener.validate(in: "setListener")
         try withCore("setListener") { core in
-            core.listener = listener
-            core.withAL("setListener") { _ in try listener.apply() }
+            core.world.setListener(listener)
+            core.al.run("setListener") { _ in try listener.apply() }
         }
     }
 
     /// The listener as the engine keeps it. Any thread.
     public var listener: Listener {
-        core.withLock { $0.listener }
+        readCore { $0.world.listener }
     }
 
-    /// Changes the listener in place. Any thread.
+    /// Changes the listener in place, as one read-modify-write under the engine's lock: calls
+    /// from several threads at once each see the others' changes. Any thread.
     public func updateListener(_ change: (inout Listener) -> Void) throws {
-        var changed = listener
-        change(&changed)
-        try setListener(changed)
+        try withCore("updateListener") { core in
+            var changed = core.world.listener
+            change(&changed)
+            try changed.validate(in: "setListener")
+            core.world.setListener(changed)
+            core.al.run("setListener") { _ in try changed.apply() }
+        }
     }
 
     /// Sets the distance model. Any thread.
     public func setDistanceModel(_ model: DistanceModel) throws {
         try withCore("setDistanceModel") { core in
-            core.distanceModel = model
-            core.withAL("setDistanceModel") { _ in try ALListener.setDistanceModel(model) }
+            core.world.setDistanceModel(model)
+            core.al.run("setDistanceModel") { _ in try core.world.applyDistanceModel() }
         }
     }
 
@@ -314,12 +343,8 @@ public final class SoundEngine: Sendable {
             throw InterludeError(.invalidArgument, "setDoppler: factor must be >= 0 and speed of sound > 0, got \(factor), \(speedOfSoundMetresPerSecond)")
         }
         try withCore("setDoppler") { core in
-            core.dopplerFactor = factor
-            core.speedOfSound = speedOfSoundMetresPerSecond
-            core.withAL("setDoppler") { _ in
-                try ALListener.setDopplerFactor(factor)
-                try ALListener.setSpeedOfSound(speedOfSoundMetresPerSecond)
-            }
+            core.world.setDoppler(factor: factor, speedOfSoundMetresPerSecond: speedOfSoundMetresPerSecond)
+            core.al.run("setDoppler") { _ in try core.world.applyDoppler() }
         }
     }
 
@@ -327,18 +352,19 @@ public final class SoundEngine: Sendable {
 
     /// What the engine holds right now. Any thread.
     public var statistics: EngineStatistics {
-        core.withLock { core in
+        readCore { core in
             EngineStatistics(
-                voiceCount: core.liveVoiceCount,
-                realVoiceCount: core.realVoiceCount,
-                alSourceCount: core.device?.liveSourceCount ?? 0,
-                alBufferCount: core.device?.liveBufferCount ?? 0,
-                alEffectObjectCount: core.device?.liveEffectObjectCount ?? 0,
+                voiceCount: core.voiceTable.liveVoiceCount,
+                realVoiceCount: core.alRenderer.realVoiceCount,
+                alSourceCount: core.device.liveSourceCount,
+                alBufferCount: core.device.liveBufferCount,
+                alEffectObjectCount: core.device.liveEffectObjectCount,
                 loadedSoundCount: core.sounds.count,
-                deviceName: core.device?.name,
-                sampleRate: core.sampleRate,
-                isHRTFEnabled: core.device?.isHRTFEnabled ?? false,
-                internalErrorCount: core.internalErrorCount)
+                deviceName: core.device.deviceName,
+                sampleRate: core.device.sampleRate,
+                isHRTFEnabled: core.device.isHRTFEnabled,
+                internalErrorCount: core.al.internalErrorCount,
+                deviceReopenAttemptCount: core.device.reopenAttemptCount)
         }
     }
 }

@@ -8,33 +8,55 @@ import Logging
 /// frames actually played: the start of the oldest queued buffer plus the source's offset into
 /// the queue, modulo the loop. It is tracked on every update, so it survives the device.
 final class MusicStream {
-    let path: String
-    let decoder: any AudioDecoder
+    private let trackPath: String
+    private let decoder: any AudioDecoder
+    private let streamChannel: StreamChannel
+    private let loops: Bool
+    private let requestedGain: Float
+    /// The region that repeats when looping: an intro before `loopStartFrame` plays once.
+    private var loopStartFrame: Int
+    private var loopEndFrame: Int
+    private var playState: PlayState
+    private var currentFade: Fade?
+    private var releasesWhenFadeEnds = false
+
+    /// The file the track streams from.
+    var path: String { trackPath }
     var format: AudioFormat { decoder.format }
     /// The track's length in frames.
     var frameCount: Int { decoder.frameCount }
-    let channel: StreamChannel
-    var isLooping: Bool
-    /// The region that repeats when looping: an intro before `loopStartFrame` plays once.
-    private(set) var loopStartFrame: Int
-    private(set) var loopEndFrame: Int
+    /// The channel it plays on.
+    var channel: StreamChannel { streamChannel }
+    /// It starts again at the loop region's start when it reaches its end.
+    var isLooping: Bool { loops }
     /// The loop region when it is not the whole track (an intro plays before it), else nil.
     var loopRegion: Range<Int>? {
         loopStartFrame == 0 && loopEndFrame == frameCount ? nil : loopStartFrame..<loopEndFrame
     }
-    var state: PlayState
+    /// Playing, paused, held by the session or waiting to start: the stream set and the session
+    /// controller move it between these.
+    var state: PlayState {
+        get { playState }
+        set { playState = newValue }
+    }
     /// The gain the game asked for.
-    var gain: Float
+    var gain: Float { requestedGain }
     /// A fade in, fade out or crossfade, scaling ``gain``.
-    var fade: Fade?
+    var fade: Fade? {
+        get { currentFade }
+        set { currentFade = newValue }
+    }
     /// Released once its fade ends (a fade-out or the outgoing side of a crossfade).
-    var stopsWhenFadeEnds = false
+    var stopsWhenFadeEnds: Bool {
+        get { releasesWhenFadeEnds }
+        set { releasesWhenFadeEnds = newValue }
+    }
     /// Frames of the track played so far, modulo the loop.
-    private(set) var positionInFrames: Int
+    private var playedFrames: Int
     /// Set when decoding failed mid-stream: the stream plays out what is queued, then ends.
-    private(set) var decodeError: InterludeError?
+    private var failure: InterludeError?
     /// Set once the last frame has been played (a one-shot track, or a failed decode).
-    private(set) var isFinished = false
+    private var finished = false
 
     private let bufferFrameCount: Int
     private let bufferCount: Int
@@ -42,7 +64,7 @@ final class MusicStream {
     private var freeBuffers: [ALBuffer] = []
     private var queue: [QueuedRange] = []
     /// The next frame the decoder reads: how far ahead of the position decoding has got.
-    private(set) var decodeFrame: Int
+    private var nextDecodeFrame: Int
     private var reachedEnd = false
     /// A seek was made while AL could not be called: the queue still holds the old frames.
     private var restartsBeforePlay = false
@@ -51,23 +73,32 @@ final class MusicStream {
 
     init(path: String, decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float, state: PlayState,
          bufferCount: Int, bufferSeconds: Double, loopRegion: Range<Int>?, logger: Logger) {
-        self.path = path
+        self.trackPath = path
         self.decoder = decoder
-        self.channel = channel
-        self.isLooping = isLooping
-        self.gain = gain
-        self.state = state
+        self.streamChannel = channel
+        self.loops = isLooping
+        self.requestedGain = gain
+        self.playState = state
         self.bufferCount = bufferCount
         self.bufferFrameCount = max(256, Int(Double(decoder.format.sampleRate) * bufferSeconds))
         self.loopStartFrame = loopRegion?.lowerBound ?? 0
         self.loopEndFrame = loopRegion?.upperBound ?? decoder.frameCount
-        self.positionInFrames = 0
-        self.decodeFrame = 0
+        self.playedFrames = 0
+        self.nextDecodeFrame = 0
         self.scratch = [Float](repeating: 0, count: bufferFrameCount * decoder.format.channelCount)
         self.logger = logger
         queue.reserveCapacity(bufferCount)
         freeBuffers.reserveCapacity(bufferCount)
     }
+
+    /// Frames of the track played so far, modulo the loop.
+    var positionInFrames: Int { playedFrames }
+    /// Set when decoding failed mid-stream: the stream plays out what is queued, then ends.
+    var decodeError: InterludeError? { failure }
+    /// Set once the last frame has been played (a one-shot track, or a failed decode).
+    var isFinished: Bool { finished }
+    /// The next frame the decoder reads: how far ahead of the position decoding has got.
+    var decodeFrame: Int { nextDecodeFrame }
 
     /// True while the stream holds an AL source on the current device.
     var isAttached: Bool { source != nil }
@@ -143,8 +174,8 @@ final class MusicStream {
         guard frame >= 0, frame <= frameCount else {
             throw InterludeError(.invalidArgument, "seek(toFrame: \(frame)): \(path) has \(frameCount) frames")
         }
-        positionInFrames = frame
-        isFinished = false
+        playedFrames = frame
+        finished = false
         guard source != nil else { return }
         guard canUseAL else {
             restartsBeforePlay = true
@@ -181,7 +212,7 @@ final class MusicStream {
         }
         try source.rewind()
         try decoder.seek(toFrame: frame)
-        decodeFrame = frame
+        nextDecodeFrame = frame
         reachedEnd = false
         restartsBeforePlay = false
         try refill()
@@ -205,7 +236,7 @@ final class MusicStream {
         readPosition(offsetInQueue: alState == .stopped ? nil : try source.sampleOffset())
         try refill()
         if queue.isEmpty && reachedEnd {
-            isFinished = true
+            finished = true
             return
         }
         if state == .playing && (alState == .stopped || alState == .initial) && !queue.isEmpty {
@@ -219,18 +250,18 @@ final class MusicStream {
     /// Reads the position from the source's offset into the queue (nil: the queue ran dry).
     func readPosition(offsetInQueue: Int?) {
         guard let offsetInQueue else {
-            if queue.isEmpty { positionInFrames = wrapped(decodeFrame) }
+            if queue.isEmpty { playedFrames = wrapped(nextDecodeFrame) }
             return
         }
         var remaining = offsetInQueue
         for range in queue {
             if remaining < range.frameCount {
-                positionInFrames = wrapped(range.startFrame + remaining)
+                playedFrames = wrapped(range.startFrame + remaining)
                 return
             }
             remaining -= range.frameCount
         }
-        positionInFrames = wrapped(decodeFrame)
+        playedFrames = wrapped(nextDecodeFrame)
     }
 
     /// Reads the position from OpenAL now (before an interruption or a teardown).
@@ -240,7 +271,7 @@ final class MusicStream {
         if alState == .stopped, let last = queue.last, try source.processedBufferCount() == queue.count {
             // Starved between updates: every queued frame has played, so the position is the
             // queue's end (the buffers are still queued until the next update unqueues them).
-            positionInFrames = wrapped(last.startFrame + last.frameCount)
+            playedFrames = wrapped(last.startFrame + last.frameCount)
             return
         }
         readPosition(offsetInQueue: alState == .stopped ? nil : try source.sampleOffset())
@@ -248,7 +279,7 @@ final class MusicStream {
 
     /// A frame counted on past the loop's end, folded back into the loop.
     private func wrapped(_ frame: Int) -> Int {
-        guard isLooping, frame >= loopEndFrame, loopEndFrame > loopStartFrame else { return min(frame, frameCount) }
+        guard loops, frame >= loopEndFrame, loopEndFrame > loopStartFrame else { return min(frame, frameCount) }
         return loopStartFrame + (frame - loopEndFrame) % (loopEndFrame - loopStartFrame)
     }
 
@@ -258,21 +289,21 @@ final class MusicStream {
         while !reachedEnd, let buffer = freeBuffers.last {
             let channelCount = format.channelCount
             var filledFrames = 0
-            var startFrame = decodeFrame
+            var startFrame = nextDecodeFrame
             while filledFrames < bufferFrameCount {
-                let endFrame = isLooping ? loopEndFrame : frameCount
-                if decodeFrame >= endFrame {
-                    guard isLooping, loopEndFrame > loopStartFrame else {
+                let endFrame = loops ? loopEndFrame : frameCount
+                if nextDecodeFrame >= endFrame {
+                    guard loops, loopEndFrame > loopStartFrame else {
                         reachedEnd = true
                         break
                     }
                     // A fill runs on across the seam, so a loop shorter than a buffer still
                     // fills whole buffers and the queue outlasts the update interval.
                     try decoder.seek(toFrame: loopStartFrame)
-                    decodeFrame = loopStartFrame
-                    if filledFrames == 0 { startFrame = decodeFrame }
+                    nextDecodeFrame = loopStartFrame
+                    if filledFrames == 0 { startFrame = nextDecodeFrame }
                 }
-                let wantedFrames = min(bufferFrameCount - filledFrames, endFrame - decodeFrame)
+                let wantedFrames = min(bufferFrameCount - filledFrames, endFrame - nextDecodeFrame)
                 let readFrames: Int
                 do {
                     readFrames = try scratch.withUnsafeMutableBufferPointer { samples in
@@ -281,21 +312,21 @@ final class MusicStream {
                     }
                 } catch let error as InterludeError {
                     logger.error("stream \(path) ends: \(error.message)")
-                    decodeError = error
+                    failure = error
                     reachedEnd = true
                     break
                 }
                 if readFrames == 0 {
                     // The file is shorter than it said: treat what was read as the end.
-                    if isLooping && decodeFrame > loopStartFrame {
-                        loopEndFrame = decodeFrame
+                    if loops && nextDecodeFrame > loopStartFrame {
+                        loopEndFrame = nextDecodeFrame
                         continue
                     }
                     reachedEnd = true
                     break
                 }
                 filledFrames += readFrames
-                decodeFrame += readFrames
+                nextDecodeFrame += readFrames
             }
             guard filledFrames > 0 else { break }
             freeBuffers.removeLast()

@@ -10,4 +10,13 @@ struct ALBuffer: Hashable {
         alBufferData(name, alFormat, samples.baseAddress, ALsizei(samples.count * MemoryLayout<Float>.size), ALsizei(format.sampleRate))
         try ALCheck.al("alBufferData")
     }
+
+    /// AL_LOOP_POINTS_SOFT (AL_SOFT_loop_points): a looping source plays the buffer from its
+    /// start, then repeats `region` (frames, end exclusive). Set before the buffer is attached
+    /// to any source; OpenAL refuses it on a buffer in use.
+    func setLoopPoints(_ region: Range<Int>) throws {
+        let points: [ALint] = [ALint(clamping: region.lowerBound), ALint(clamping: region.upperBound)]
+        alBufferiv(name, AL_LOOP_POINTS_SOFT, points)
+        try ALCheck.al("alBufferiv(AL_LOOP_POINTS_SOFT)")
+    }
 }

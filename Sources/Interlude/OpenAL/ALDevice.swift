@@ -39,6 +39,8 @@ final class ALDevice {
     private var liveEffects: Set<ALuint> = []
     private var liveSlots: Set<ALuint> = []
     private var liveFilters: Set<ALuint> = []
+    /// The resampler every new source gets (AL_SOURCE_RESAMPLER_SOFT); nil leaves OpenAL Soft's default.
+    private var sourceResamplerIndex: Int32?
 
     /// Opens the device and creates its context (`alcOpenDevice` or `alcLoopbackOpenDeviceSOFT`,
     /// then `alcCreateContext`). The context is not made current here.
@@ -160,6 +162,9 @@ final class ALDevice {
 
     /// `alcMakeContextCurrent(context)`.
     func makeContextCurrent() throws {
+        #if DEBUG
+        try ALFaults.check(.makeContextCurrent, "alcMakeContextCurrent", error: "ALC_INVALID_CONTEXT")
+        #endif
         guard alcMakeContextCurrent(context) != 0 else {
             throw InterludeError(.openAL, "alcMakeContextCurrent: \(ALCheck.alcErrorName(alcGetError(device)))")
         }
@@ -221,7 +226,42 @@ final class ALDevice {
         alGenSources(1, &source)
         try ALCheck.al("alGenSources")
         liveSources.insert(source)
-        return ALSource(name: source)
+        let made = ALSource(name: source)
+        if let sourceResamplerIndex { try made.setResampler(index: sourceResamplerIndex) }
+        return made
+    }
+
+    /// The context's resamplers by index (AL_NUM_RESAMPLERS_SOFT, then `alGetStringiSOFT` for
+    /// each), or nil without AL_SOFT_source_resampler.
+    func resamplerNames() throws -> [String]? {
+        guard alIsExtensionPresent("AL_SOFT_source_resampler") != 0, let getString = extensions.getResamplerString else {
+            _ = alGetError()
+            return nil
+        }
+        let count = alGetInteger(AL_NUM_RESAMPLERS_SOFT)
+        try ALCheck.al("alGetInteger(AL_NUM_RESAMPLERS_SOFT)")
+        return try (0..<max(0, count)).map { index in
+            let name = getString(AL_RESAMPLER_NAME_SOFT, index)
+            try ALCheck.al("alGetStringiSOFT(AL_RESAMPLER_NAME_SOFT)")
+            return name.map { String(cString: $0) } ?? ""
+        }
+    }
+
+    /// Makes every source made from now on use `resampler` (nil: OpenAL Soft's default, no call
+    /// made). Throws `.unsupportedFormat` when the context lacks AL_SOFT_source_resampler or a
+    /// resampler by that name.
+    func useResampler(_ resampler: Resampler?) throws {
+        guard let resampler else {
+            sourceResamplerIndex = nil
+            return
+        }
+        guard let names = try resamplerNames() else {
+            throw InterludeError(.unsupportedFormat, "resampler \(resampler.rawValue): this OpenAL has no AL_SOFT_source_resampler")
+        }
+        guard let index = names.firstIndex(where: resampler.openALNames.contains) else {
+            throw InterludeError(.unsupportedFormat, "resampler \(resampler.rawValue): OpenAL Soft offers only \(names.joined(separator: ", "))")
+        }
+        sourceResamplerIndex = Int32(index)
     }
 
     /// `alDeleteSources` for one source made here.

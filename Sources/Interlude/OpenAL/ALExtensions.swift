@@ -15,6 +15,9 @@ struct ALExtensions {
     let deviceResume: LPALCDEVICERESUMESOFT?
     /// `alcGetStringiSOFT` (ALC_SOFT_HRTF): HRTF names.
     let getStringi: LPALCGETSTRINGISOFT?
+    /// `alGetStringiSOFT` (AL_SOFT_source_resampler): resampler names. Whether the context has
+    /// the extension is asked separately, with the context current (``ALDevice/resamplerNames()``).
+    let getResamplerString: LPALGETSTRINGISOFT?
 
     /// Loads the entry points the library exports for `device` (nil: the ones that need no device).
     init(device: OpaquePointer?) {
@@ -30,5 +33,6 @@ struct ALExtensions {
         devicePause = load("ALC_SOFT_pause_device", "alcDevicePauseSOFT", as: LPALCDEVICEPAUSESOFT.self)
         deviceResume = load("ALC_SOFT_pause_device", "alcDeviceResumeSOFT", as: LPALCDEVICERESUMESOFT.self)
         getStringi = load("ALC_SOFT_HRTF", "alcGetStringiSOFT", as: LPALCGETSTRINGISOFT.self)
+        getResamplerString = alGetProcAddress("alGetStringiSOFT").map { unsafeBitCast($0, to: LPALGETSTRINGISOFT.self) }
     }
 }

@@ -14,10 +14,14 @@ enum ALListener {
         try ALCheck.al("alListener3f(AL_VELOCITY)")
     }
 
-    /// `alListenerfv(AL_ORIENTATION)`: the "at" (forward) vector, then "up".
+    /// `alListenerfv(AL_ORIENTATION)`: the "at" (forward) vector, then "up". The six floats
+    /// are a tuple on the stack (a homogeneous tuple is laid out contiguously), not an array:
+    /// a listener update allocates nothing.
     static func setOrientation(forward: Vector3, up: Vector3) throws {
-        let values: [Float] = [forward.x, forward.y, forward.z, up.x, up.y, up.z]
-        alListenerfv(AL_ORIENTATION, values)
+        var values = (forward.x, forward.y, forward.z, up.x, up.y, up.z)
+        withUnsafePointer(to: &values) { tuple in
+            tuple.withMemoryRebound(to: Float.self, capacity: 6) { alListenerfv(AL_ORIENTATION, $0) }
+        }
         try ALCheck.al("alListenerfv(AL_ORIENTATION)")
     }
 

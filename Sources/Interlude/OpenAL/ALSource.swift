@@ -67,6 +67,10 @@ struct ALSource: Hashable {
     /// channels, without being panned.
     func setDirectChannels(_ isDirect: Bool) throws { try set(AL_DIRECT_CHANNELS_SOFT, Int32(isDirect ? 1 : 0)) }
 
+    /// AL_SOURCE_RESAMPLER_SOFT (AL_SOFT_source_resampler): `index` is one of the context's
+    /// resamplers, as ``ALDevice/resamplerNames()`` lists them.
+    func setResampler(index: Int32) throws { try set(AL_SOURCE_RESAMPLER_SOFT, index) }
+
     /// `alSourcef`.
     private func set(_ parameter: ALenum, _ value: Float) throws {
         alSourcef(name, parameter, value)
@@ -95,11 +99,14 @@ struct ALSource: Hashable {
 
     /// AL_SOURCE_STATE through `alGetSourcei`.
     func state() throws -> State {
+        #if DEBUG
+        try ALFaults.check(.sourceState(sourceName: name), "alGetSourcei(AL_SOURCE_STATE)", error: "AL_INVALID_NAME")
+        #endif
         switch try integer(AL_SOURCE_STATE) {
-        case AL_PLAYING: .playing
-        case AL_PAUSED: .paused
-        case AL_STOPPED: .stopped
-        default: .initial
+        case AL_PLAYING: return .playing
+        case AL_PAUSED: return .paused
+        case AL_STOPPED: return .stopped
+        default: return .initial
         }
     }
 

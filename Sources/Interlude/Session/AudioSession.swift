@@ -1,17 +1,18 @@
 import Logging
 
-/// The audio session: the interruption state machine, and the only code that makes a context
-/// current or sets it to NULL.
-///
-/// It decides; the engine does the bookkeeping of voices and streams in between. Begin: the
-/// engine records what is playing and pauses the sources, then ``deactivate(_:)`` pauses the
-/// device, suspends the context and makes NULL current. End: ``reactivate(_:)`` makes the context
-/// current, processes it and resumes the device, then the engine replays what the policy says.
+/// The audio session's state machine: who holds it interrupted and why, and what an end resumes
+/// under the policy. Each source holds on its own; the session is active while none holds it.
+/// The loss of the device is one more hold, which only a rebuild releases. It only decides:
+/// ``SessionController`` carries out the procedure, and ``DeviceHost`` changes the current
+/// context.
 final class AudioSession {
-    /// Live, or interrupted and why.
-    private(set) var state: SessionState = .active
+    /// The holds, in the order they began.
+    private var holds: [(source: InterruptionSource, reason: InterruptionReason)] = []
+    /// The device is lost: a hold of its own, apart from the sources' (a scene may name any
+    /// source, "device" included).
+    private var deviceLost = false
     /// What an end resumes.
-    let policy: ResumePolicy
+    private let policy: ResumePolicy
     private let logger: Logger
 
     init(policy: ResumePolicy, logger: Logger) {
@@ -19,103 +20,98 @@ final class AudioSession {
         self.logger = logger
     }
 
+    /// Live, or interrupted and why: the device loss while it lasts, otherwise the reason of the
+    /// oldest hold.
+    var state: SessionState {
+        if deviceLost { return .interrupted(reason: .deviceLost) }
+        return holds.first.map { .interrupted(reason: $0.reason) } ?? .active
+    }
+
     /// True while interrupted for the loss of the device: only a rebuild ends that.
-    var isDeviceLost: Bool { state == .interrupted(reason: .deviceLost) }
+    var isDeviceLost: Bool { deviceLost }
 
-    // MARK: State machine
-
-    /// Records a begin. Returns false, and logs, when it is absorbed by an interruption
-    /// already under way.
-    func begin(reason: InterruptionReason) -> Bool {
-        if case .interrupted(let current) = state {
-            logger.info("interruption begin (\(reason)) absorbed: already interrupted (\(current))")
-            return false
-        }
-        state = .interrupted(reason: reason)
-        logger.info("interruption began (\(reason))")
-        return true
+    /// The sources holding the session now, oldest first (the device last, while it is lost).
+    var holders: [InterruptionSource] {
+        holds.map(\.source) + (deviceLost ? [.device] : [])
     }
 
-    /// The device was lost: whatever interruption was under way becomes a device loss.
-    func markDeviceLost() {
-        state = .interrupted(reason: .deviceLost)
+    /// What a begin did.
+    enum BeginOutcome: Equatable {
+        /// The session went from active to interrupted.
+        case began
+        /// Another source already held it: one more hold, nothing audible.
+        case holdAdded
+        /// This source already held it: nothing changed.
+        case absorbed
+    }
+
+    /// Records a begin from `source`.
+    func begin(reason: InterruptionReason, source: InterruptionSource) -> BeginOutcome {
+        if holds.contains(where: { $0.source == source }) {
+            logger.info("interruption begin (\(reason), \(source)) absorbed: \(source) already holds the session")
+            return .absorbed
+        }
+        let wasActive = state.isActive
+        holds.append((source, reason))
+        logger.info(wasActive ? "interruption began (\(reason), \(source))" : "interruption hold added (\(reason), \(source))")
+        return wasActive ? .began : .holdAdded
+    }
+
+    /// What an end from a source would do.
+    enum EndOutcome: Equatable {
+        /// The source holds nothing: ignored.
+        case notHeld
+        /// The source let go and others still hold: nothing audible.
+        case released
+        /// It is the last hold: the session becomes active once the context is current again
+        /// (``markActive()``); `resumesHeld` says whether what was held plays again.
+        case last(resumesHeld: Bool)
+    }
+
+    /// Weighs an end from `source`. A hold that is not the last is released at once; the last
+    /// is released only by ``markActive()``, once the context is current again.
+    func end(source: InterruptionSource, shouldResume: Bool, by caller: String) -> EndOutcome {
+        guard let index = holds.firstIndex(where: { $0.source == source }) else {
+            logger.info("\(caller) ignored: \(source) holds no interruption")
+            return .notHeld
+        }
+        if holds.count > 1 || deviceLost {
+            holds.remove(at: index)
+            logger.info("\(caller): \(source) let go; still held by \(holders.map(\.rawValue).joined(separator: ", "))")
+            return .released
+        }
+        logger.info("interruption ended by \(caller), shouldResume \(shouldResume)")
+        return .last(resumesHeld: policy == .alwaysResume || shouldResume)
+    }
+
+    /// `activate()`: every hold the game's own calls can no longer end (all the sources' holds)
+    /// is let go, except the device loss. Returns the sources let go.
+    func releaseForActivation() -> [InterruptionSource] {
+        let released = holds.map(\.source)
+        if deviceLost {
+            holds.removeAll()
+        }
+        return released
+    }
+
+    /// The context is current again: every hold is gone and the session is active.
+    func markActive() {
+        holds.removeAll()
+    }
+
+    /// The device was lost: one more hold, which only ``endDeviceLoss()`` releases. Returns true
+    /// when the session was active.
+    func markDeviceLost() -> Bool {
+        let wasActive = state.isActive
+        deviceLost = true
         logger.warning("output device lost")
+        return wasActive
     }
 
-    /// Records an end. Returns nil, and logs, when there is nothing it may end: the session is
-    /// active, or the device is gone (only a rebuild ends that). Otherwise returns whether
-    /// what was playing resumes under the policy.
-    func end(shouldResume: Bool, by caller: String) -> Bool? {
-        switch state {
-        case .active:
-            logger.info("\(caller) ignored: the session is active")
-            return nil
-        case .interrupted(reason: .deviceLost):
-            logger.info("\(caller) ignored: the device is lost; the session resumes when it is rebuilt")
-            return nil
-        case .interrupted(let reason):
-            state = .active
-            logger.info("interruption (\(reason)) ended by \(caller), shouldResume \(shouldResume)")
-            return policy == .alwaysResume || shouldResume
-        }
-    }
-
-    /// Records the end of a device loss: a new device is open.
-    func endDeviceLoss() {
-        state = .active
-        logger.info("output device rebuilt")
-    }
-
-    // MARK: Context
-
-    /// Runs `body` with the process-wide context lock held and, while the session is active, the
-    /// engine's context current. While interrupted, no context is made current.
-    func withContext<Result>(_ device: ALDevice?, _ body: () throws -> Result) throws -> Result {
-        try ALContextLock.run {
-            if state.isActive, let device, device.isOpen, !device.isContextCurrent {
-                try device.makeContextCurrent()
-            }
-            return try body()
-        }
-    }
-
-    /// Begin, after the sources are paused: pauses the device where ALC_SOFT_pause_device works,
-    /// suspends the context and sets the current context to NULL.
-    func deactivate(_ device: ALDevice?) {
-        ALContextLock.run {
-            if let device, device.isOpen {
-                if !device.pause() {
-                    logger.debug("device \(device.name) cannot pause; its paused sources keep it silent")
-                }
-                device.suspendContext()
-            }
-            ALDevice.clearCurrentContext()
-        }
-    }
-
-    /// End: makes the prior context current, processes it, and resumes the device.
-    func reactivate(_ device: ALDevice) throws {
-        try ALContextLock.run {
-            try device.makeContextCurrent()
-            device.processContext()
-            device.resume()
-        }
-    }
-
-    /// Makes a new device's context current (at open and after a rebuild).
-    func attach(_ device: ALDevice) throws {
-        try ALContextLock.run { try device.makeContextCurrent() }
-    }
-
-    /// Frees every AL name on `device` and closes it. With `isReachable` false (the device is
-    /// already gone) the names go with the context, which OpenAL frees.
-    func tearDown(_ device: ALDevice, isReachable: Bool) {
-        ALContextLock.run {
-            if isReachable, (try? device.makeContextCurrent()) != nil {
-                device.deleteAllNames()
-            }
-            ALDevice.clearCurrentContext()
-            device.close()
-        }
+    /// A new device is open. Returns true when no other source holds the session: it is active.
+    func endDeviceLoss() -> Bool {
+        deviceLost = false
+        logger.info("output device rebuilt\(holds.isEmpty ? "" : "; still held by \(holders.map(\.rawValue).joined(separator: ", "))")")
+        return holds.isEmpty
     }
 }

@@ -36,14 +36,14 @@ final class JobControlSource: Sendable {
             signal(SIGTSTP, SIG_IGN)
             let stopSource = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
             stopSource.setEventHandler { [self] in
-                for engine in liveEngines() { engine.beginInterruption(reason: .jobControl) }
+                for engine in liveEngines() { engine.beginOwnInterruption(reason: .jobControl, source: .jobControl) }
                 kill(getpid(), SIGSTOP)
             }
             let continueSource = DispatchSource.makeSignalSource(signal: SIGCONT, queue: queue)
             continueSource.setEventHandler { [self] in
                 for engine in liveEngines() {
                     if engine.sessionState == .interrupted(reason: .jobControl) {
-                        engine.endInterruption(shouldResume: true)
+                        engine.endInterruption(shouldResume: true, source: .jobControl)
                     }
                 }
             }

@@ -1,15 +1,26 @@
 /// What the session tells the game, through ``SoundEngine/sessionEvents()`` and
 /// ``SoundEngine/setSessionEventHandler(_:)``.
 public enum SessionEvent: Sendable, Equatable {
-    /// An interruption began: state saved, output stopped, context NULL.
-    case began(reason: InterruptionReason)
-    /// An interruption ended: context restored. `resumed` says what resumed.
-    case ended(shouldResume: Bool, resumed: ResumeSummary)
+    /// The session went from active to interrupted, held by `source`: state saved, output
+    /// stopped, context NULL.
+    case began(reason: InterruptionReason, source: InterruptionSource)
+    /// The last hold, `source`'s, let go: context restored, the session active. `resumed` says
+    /// what resumed.
+    case ended(shouldResume: Bool, resumed: ResumeSummary, source: InterruptionSource)
     /// The game reactivated the session itself (``SoundEngine/activate()``).
     case activated(resumed: ResumeSummary)
-    /// A begin arrived while already interrupted; it changed nothing.
+    /// An end or activate could not make the context current again: the session stays
+    /// interrupted and output stays stopped; a later end or activate tries again.
+    case reactivationFailed(message: String)
+    /// Another source began holding the session while it was already interrupted: nothing
+    /// audible changes, and the session stays interrupted until this source lets go too.
+    case holdAdded(reason: InterruptionReason, source: InterruptionSource)
+    /// A source let go while others (or the lost device) still hold the session: nothing
+    /// audible changes.
+    case holdReleased(source: InterruptionSource)
+    /// A begin from a source that already holds the session; it changed nothing.
     case absorbed(reason: InterruptionReason)
-    /// An end arrived while active; it changed nothing.
+    /// An end from a source that holds nothing (or an activate while active); it changed nothing.
     case ignored
     /// A command given while interrupted was recorded, to apply when the session is active again.
     case commandDeferred(command: String)

@@ -56,7 +56,7 @@ extension EngineSuites {
             Self.expectHealthy(engine)
 
             // An interruption changes no counts.
-            engine.beginInterruption(reason: .call)
+            try engine.beginInterruption(reason: .call)
             _ = try engine.render(frameCount: 4_800)
             #expect(engine.statistics.alSourceCount == withMusic.alSourceCount)
             #expect(engine.statistics.alBufferCount == withMusic.alBufferCount)
@@ -117,7 +117,7 @@ extension EngineSuites {
             looping.isLooping = true
             try engine.play(stereo, parameters: looping)
             #expect(engine.statistics.alBufferCount == 3)
-            engine.beginInterruption()
+            try engine.beginInterruption()
             try engine.unloadSound(stereo)
             #expect(engine.statistics.voiceCount == 0)
             engine.endInterruption(shouldResume: true)
@@ -131,7 +131,7 @@ extension EngineSuites {
         @Test func soundsLoadedWhileInterruptedOrLostAreUploadedLater() throws {
             let engine = try TestEngine.offline()
             defer { engine.shutdown() }
-            engine.beginInterruption()
+            try engine.beginInterruption()
             let mono = try TestEngine.sine(engine)
             engine.endInterruption(shouldResume: true)
             var looping = VoiceParameters()

@@ -12,14 +12,14 @@ extension EngineSuites {
             var output: [Float] = []
             try engine.playMusic(path: TestPaths.asset("music/theme.ogg"), gain: 0.5, fadeInSeconds: 0.2)
             var looping = VoiceParameters(position: Vector3(3, 0, -1), pitch: 1.3, isLooping: true)
-            looping.group = "sfx"
+            looping.group = .sfx
             let voice = try engine.play(sine, parameters: looping)
             output += try engine.render(frameCount: 7_000)
             try engine.play(beep, parameters: VoiceParameters(position: Vector3(-2, 0, 0)))
             try engine.setPosition(Vector3(-3, 1, 2), of: voice)
             output += try engine.render(frameCount: 5_123)
-            try engine.setGroupGain(0.3, of: "sfx", durationSeconds: 0.1)
-            engine.beginInterruption(reason: .call)
+            try engine.setGroupGain(0.3, of: .sfx, durationSeconds: 0.1)
+            try engine.beginInterruption(reason: .call)
             output += try engine.render(frameCount: 4_800)
             engine.endInterruption(shouldResume: true)
             output += try engine.render(frameCount: 9_000)

@@ -38,7 +38,7 @@ extension EngineSuites {
             Self.expectError(.invalidArgument, naming: "setVelocity") { try engine.setVelocity(Vector3(.nan, 0, 0), of: voice) }
             Self.expectError(.invalidArgument, naming: "setListener") { try engine.updateListener { $0.position = Vector3(-.infinity, 0, 0) } }
             Self.expectError(.invalidArgument, naming: "setListener") { try engine.updateListener { $0.gain = .nan } }
-            Self.expectError(.invalidArgument, naming: "setGroupGain") { try engine.setGroupGain(-1, of: "sfx") }
+            Self.expectError(.invalidArgument, naming: "setGroupGain") { try engine.setGroupGain(-1, of: .sfx) }
             Self.expectError(.invalidArgument, naming: "setDoppler") { try engine.setDoppler(factor: 1, speedOfSoundMetresPerSecond: 0) }
             Self.expectError(.invalidArgument, naming: "render(frameCount:)") { _ = try engine.render(frameCount: -1) }
 
@@ -101,7 +101,7 @@ extension EngineSuites {
             engine.pause(voice)
             engine.resume(voice)
             engine.update()
-            engine.beginInterruption()
+            try engine.beginInterruption()
             engine.endInterruption(shouldResume: true)
             engine.activate()
             engine.disconnectDevice()

@@ -146,16 +146,6 @@ final class PulseProbeProcess: @unchecked Sendable {
 
     // MARK: /proc
 
-    /// utime + stime in seconds.
-    var cpuSeconds: Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the comm field: state is field 3, utime field 14, stime field 15.
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-
     var threadCount: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1 }
     var fdCount: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1 }
 }

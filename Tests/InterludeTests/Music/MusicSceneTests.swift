@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Interlude
+@testable import InterludeScene
 
 extension EngineSuites {
     /// The soundtrack's scene actions through SceneRenderer, asserted on the rendered samples.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Interlude
+@testable import InterludeScene
 
 extension EngineSuites {
     /// The soundtrack through seeks, track ends, interruptions and device loss: positions are the
@@ -74,7 +75,7 @@ extension EngineSuites {
             let engine = try SoundEngine.streamTestEngine()
             try engine.playMusic(path: path)
             _ = try engine.render(frameCount: 33_333)
-            engine.beginInterruption(reason: .other)
+            try engine.beginInterruption(reason: .other)
             #expect(Self.isSilent(try engine.render(frameCount: Self.rate / 3)))
             #expect(engine.musicPositionInFrames() == 33_333)
             engine.endInterruption(shouldResume: true)
@@ -90,7 +91,7 @@ extension EngineSuites {
             let engine = try SoundEngine.streamTestEngine()
             try engine.playMusic(path: path)
             _ = try engine.render(frameCount: 10_000)
-            engine.beginInterruption()
+            try engine.beginInterruption()
             try engine.seekMusic(toFrame: 100_003)
             #expect(engine.musicPositionInFrames() == 100_003)
             #expect(Self.isSilent(try engine.render(frameCount: 4_800)))
@@ -109,7 +110,7 @@ extension EngineSuites {
             let engine = try SoundEngine.streamTestEngine()
             try engine.playMusic(path: first)
             _ = try engine.render(frameCount: 10_000)
-            engine.beginInterruption()
+            try engine.beginInterruption()
             try engine.crossfadeMusic(toPath: second, durationSeconds: 1)
             #expect(Self.isSilent(try engine.render(frameCount: 10_000)))
             engine.endInterruption(shouldResume: true)
@@ -118,7 +119,7 @@ extension EngineSuites {
             #expect(abs(StreamMeasure.frequency(resumed, frames: Self.rate..<(Self.rate * 3 / 2)) - 600) < 2)
             #expect(StreamMeasure.maximumDifference(resumed, from: Self.rate + Self.rate / 100, secondTrack,
                                                     from: Self.rate + Self.rate / 100, frameCount: Self.rate / 4) <= Self.exact)
-            #expect(engine.core.withLock { $0.outgoingStreams.isEmpty })
+            #expect(engine.readCore { $0.streams.outgoingCount == 0 })
         }
 
         @Test func deviceLossKeepsTheTrackPosition() throws {
@@ -168,7 +169,7 @@ extension EngineSuites {
             let music = StreamTone.stereo(400, amplitude: 0.3, frameCount: 2 * Self.rate)
             let ambience = StreamTone.stereo(1500, amplitude: 0.3, frameCount: 2 * Self.rate)
             let engine = try SoundEngine.streamTestEngine()
-            try engine.setGroupGain(0.5, of: "music")
+            try engine.setGroupGain(0.5, of: .music)
             try engine.playMusic(path: try folder.writeWAV("music.wav", music))
             try engine.playMusic(path: try folder.writeWAV("ambience.wav", ambience), channel: .ambience)
             let rendered = try engine.render(frameCount: Self.rate / 2)
@@ -193,7 +194,7 @@ extension EngineSuites {
             }
             #expect(worst <= 1.5, "level strays \(worst) dB during overlapping crossfades")
             #expect(abs(StreamMeasure.frequency(rendered, frames: (Self.rate * 7 / 4)..<(2 * Self.rate)) - 800) < 2)
-            #expect(engine.core.withLock { $0.outgoingStreams.isEmpty })
+            #expect(engine.readCore { $0.streams.outgoingCount == 0 })
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Interlude
+@testable import InterludeScene
 
 extension EngineSuites {
     /// The streamed soundtrack through the loopback device: 48 kHz tracks on a 48 kHz output, so
@@ -115,7 +116,7 @@ extension EngineSuites {
             // After the fade only the second track sounds, at full level.
             let tail = (Self.rate * 5 / 4)..<(Self.rate * 3 / 2)
             #expect(abs(StreamMeasure.frequency(during, frames: tail) - 600) < 2)
-            let outgoing = engine.core.withLock { $0.outgoingStreams.count }
+            let outgoing = engine.readCore { $0.streams.outgoingCount }
             #expect(outgoing == 0, "the outgoing track is not released after the crossfade")
         }
 
@@ -128,9 +129,7 @@ extension EngineSuites {
             let start = try engine.render(frameCount: Self.rate / 2)
             #expect(StreamMeasure.maximumDifference(start, from: 0, track, from: 0, frameCount: Self.rate / 2) <= Self.exact)
             // The queue holds 4 x 0.2 s: stalling 2 s starves it.
-            engine.core.withLock { $0.suspendsUpdatesForTesting = true }
-            let stalled = try engine.render(frameCount: 2 * Self.rate)
-            engine.core.withLock { $0.suspendsUpdatesForTesting = false }
+            let stalled = engine.renderWithoutUpdates(frameCount: 2 * Self.rate)
             let lastAudible = try #require((0..<(2 * Self.rate)).last { stalled[2 * $0] != 0 || stalled[2 * $0 + 1] != 0 })
             let playedFrames = Self.rate / 2 + lastAudible + 1
             #expect(StreamMeasure.maximumDifference(stalled, from: 0, track, from: Self.rate / 2, frameCount: lastAudible + 1) <= Self.exact)
@@ -174,8 +173,8 @@ extension EngineSuites {
             let ogg = try StreamLongTrack.tenMinuteOgg()
             let engine = try SoundEngine.streamTestEngine()
             try engine.playMusic(path: ogg, isLooping: false)
-            let (frameCount, bound, decodedAtStart, channelCount) = engine.core.withLock { core in
-                let stream = core.streams[.music]!
+            let (frameCount, bound, decodedAtStart, channelCount) = engine.readCore { core in
+                let stream = core.streams.stream(on: .music)!
                 return (stream.frameCount, stream.maximumFramesInFlight, stream.decodeFrame, stream.format.channelCount)
             }
             #expect(frameCount == 600 * Self.rate)
@@ -186,7 +185,7 @@ extension EngineSuites {
             #expect(StreamMeasure.rms(rendered, frames: Self.rate..<(2 * Self.rate)) > 0.1)
             let position = try #require(engine.musicPositionInFrames())
             #expect(position == 2 * Self.rate)
-            let decoded = engine.core.withLock { $0.streams[.music]!.decodeFrame }
+            let decoded = engine.readCore { $0.streams.stream(on: .music)!.decodeFrame }
             #expect(decoded <= position + queueFrames, "decoded \(decoded) frames for \(position) played")
         }
 
@@ -265,7 +264,7 @@ extension EngineSuites {
             #expect(abs(StreamMeasure.decibels(StreamMeasure.rms(fadingOut, frames: 0..<window) / full)) < 0.5)
             let silent = (Self.rate / 2 + Self.rate / 200)..<Self.rate
             #expect(fadingOut[(2 * silent.lowerBound)...].allSatisfy { $0 == 0 }, "sound after the fade-out ended")
-            let released = engine.core.withLock { $0.streams.isEmpty && $0.outgoingStreams.isEmpty }
+            let released = engine.readCore { $0.streams.allStreams.isEmpty }
             #expect(released)
             #expect(engine.musicPositionInFrames() == nil)
             #expect(engine.statistics.internalErrorCount == 0)

@@ -5,7 +5,7 @@ import Testing
 extension EngineSuites {
     /// Groups (gain, mute, pause, ducking), fades, EFX and HRTF, measured on rendered samples.
     @Suite struct GroupAndEffectTests {
-        private func unpositioned(_ engine: SoundEngine, _ sound: Sound, group: String, loop: Bool = true) throws -> VoiceHandle {
+        private func unpositioned(_ engine: SoundEngine, _ sound: Sound, group: GroupID, loop: Bool = true) throws -> VoiceHandle {
             var parameters = VoiceParameters()
             parameters.isLooping = loop
             parameters.group = group
@@ -16,20 +16,20 @@ extension EngineSuites {
             let engine = try VoicePoolFixture.engine()
             defer { engine.shutdown() }
             let tone = try VoicePoolFixture.tone(engine, frequencyHz: 440)
-            _ = try unpositioned(engine, tone, group: "sfx")
+            _ = try unpositioned(engine, tone, group: .sfx)
             let full = VoicePoolFixture.rms(try engine.render(frameCount: 4_800), channel: 0, frames: 960..<4_800)
-            try engine.setGroupGain(0.5, of: "sfx")
+            try engine.setGroupGain(0.5, of: .sfx)
             let half = VoicePoolFixture.rms(try engine.render(frameCount: 4_800), channel: 0, frames: 960..<4_800)
             #expect(abs(VoicePoolFixture.decibels(half / full) + 6.02) < 0.2)
-            try engine.setGroupMuted(true, group: "sfx")
+            try engine.setGroupMuted(true, of: .sfx)
             let muted = try engine.render(frameCount: 4_800)
             #expect(VoicePoolFixture.rms(muted, channel: 0, frames: 960..<4_800) == 0)
-            try engine.setGroupMuted(false, group: "sfx")
-            try engine.setGroupGain(1, of: "master")
-            try engine.setGroupPaused(true, group: "sfx")
+            try engine.setGroupMuted(false, of: .sfx)
+            try engine.setGroupGain(1, of: .master)
+            try engine.setGroupPaused(true, of: .sfx)
             let paused = try engine.render(frameCount: 4_800)
             #expect(VoicePoolFixture.rms(paused, channel: 0, frames: 960..<4_800) == 0)
-            try engine.setGroupPaused(false, group: "sfx")
+            try engine.setGroupPaused(false, of: .sfx)
             let back = VoicePoolFixture.rms(try engine.render(frameCount: 4_800), channel: 0, frames: 960..<4_800)
             #expect(abs(VoicePoolFixture.decibels(back / half)) < 0.2)
         }
@@ -39,10 +39,10 @@ extension EngineSuites {
             defer { engine.shutdown() }
             let music = try VoicePoolFixture.tone(engine, frequencyHz: 220)
             let speech = try VoicePoolFixture.tone(engine, frequencyHz: 1_000, seconds: 0.5, amplitude: 0.0001)
-            try engine.setDucking("music", byDecibels: 12, whilePlaying: "voice", attackSeconds: 0.1, releaseSeconds: 0.3)
-            _ = try unpositioned(engine, music, group: "music")
+            try engine.setDucking(of: .music, byDecibels: 12, whilePlaying: .voice, attackSeconds: 0.1, releaseSeconds: 0.3)
+            _ = try unpositioned(engine, music, group: .music)
             let before = VoicePoolFixture.rms(try engine.render(frameCount: 9_600), channel: 0, frames: 4_800..<9_600)
-            _ = try unpositioned(engine, speech, group: "voice", loop: false)
+            _ = try unpositioned(engine, speech, group: .voice, loop: false)
             // Within the attack time (0.1 s, plus one update), the music is down by 12 dB.
             _ = try engine.render(frameCount: 5_760)
             let ducked = VoicePoolFixture.rms(try engine.render(frameCount: 4_800), channel: 0)
@@ -58,7 +58,7 @@ extension EngineSuites {
             let engine = try VoicePoolFixture.engine()
             defer { engine.shutdown() }
             let tone = try VoicePoolFixture.tone(engine, frequencyHz: 440)
-            let voice = try unpositioned(engine, tone, group: "sfx")
+            let voice = try unpositioned(engine, tone, group: .sfx)
             let full = VoicePoolFixture.rms(try engine.render(frameCount: 4_800), channel: 0, frames: 960..<4_800)
             try engine.fadeVoice(voice, toGain: 0.25, durationSeconds: 0.5, curve: curve)
             _ = try engine.render(frameCount: 24_000)
@@ -68,15 +68,15 @@ extension EngineSuites {
             try engine.fadeVoice(voice, toGain: 0, durationSeconds: 0.2, curve: curve, stopsAtEnd: true)
             _ = try engine.render(frameCount: 10_080)
             #expect(!engine.isPlaying(voice))
-            try engine.setGroupGain(0.5, of: "sfx", durationSeconds: 0.3, curve: curve)
+            try engine.setGroupGain(0.5, of: .sfx, durationSeconds: 0.3, curve: curve)
             _ = try engine.render(frameCount: 14_880)
-            #expect(abs(engine.groupGain(of: "sfx") - 0.5) < 1e-6)
+            #expect(abs(engine.groupGain(of: .sfx) - 0.5) < 1e-6)
         }
 
         @Test func pitchFadesGlide() throws {
             let engine = try VoicePoolFixture.engine()
             defer { engine.shutdown() }
-            let voice = try unpositioned(engine, try VoicePoolFixture.tone(engine, frequencyHz: 440), group: "sfx")
+            let voice = try unpositioned(engine, try VoicePoolFixture.tone(engine, frequencyHz: 440), group: .sfx)
             try engine.fadeVoicePitch(voice, toPitch: 2, durationSeconds: 0.25)
             _ = try engine.render(frameCount: 12_480)
             let rendered = try engine.render(frameCount: 4_800)
@@ -87,7 +87,7 @@ extension EngineSuites {
             let engine = try VoicePoolFixture.engine()
             defer { engine.shutdown() }
             let tone = try VoicePoolFixture.tone(engine, frequencyHz: 5_000)
-            let dry = try unpositioned(engine, tone, group: "sfx")
+            let dry = try unpositioned(engine, tone, group: .sfx)
             let open = VoicePoolFixture.rms(try engine.render(frameCount: 9_600), channel: 0, frames: 4_800..<9_600)
             try engine.setParameters(of: dry) { $0.lowPassGainHF = 0.05 }
             let occluded = VoicePoolFixture.rms(try engine.render(frameCount: 9_600), channel: 0, frames: 4_800..<9_600)
@@ -100,9 +100,9 @@ extension EngineSuites {
                 let engine = try VoicePoolFixture.engine()
                 defer { engine.shutdown() }
                 let burst = try VoicePoolFixture.tone(engine, frequencyHz: 800, seconds: 0.1)
-                if reverb { try engine.addReverbZone(named: "hall", preset: .hall) }
+                let hall = reverb ? try engine.addReverbZone(named: "hall", preset: .hall) : nil
                 var parameters = VoiceParameters(position: Vector3(0, 0, -1))
-                parameters.reverbZone = reverb ? "hall" : nil
+                parameters.reverbZone = hall
                 try engine.play(burst, parameters: parameters)
                 let rendered = try engine.render(frameCount: 48_000)
                 return VoicePoolFixture.rms(rendered, channel: 0, frames: 14_400..<38_400)
@@ -114,8 +114,8 @@ extension EngineSuites {
         @Test func effectsAreRebuiltAfterADeviceLoss() throws {
             let engine = try VoicePoolFixture.engine()
             defer { engine.shutdown() }
-            try engine.addReverbZone(named: "cave", preset: .cave)
-            try engine.setGroupReverbZone("sfx", zone: "cave")
+            let cave = try engine.addReverbZone(named: "cave", preset: .cave)
+            try engine.setGroupReverbZone(cave, of: .sfx)
             var parameters = VoiceParameters(position: Vector3(0, 0, -1), isLooping: true)
             parameters.lowPassGainHF = 0.5
             try engine.play(try VoicePoolFixture.tone(engine, frequencyHz: 600), parameters: parameters)

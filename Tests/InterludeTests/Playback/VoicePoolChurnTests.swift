@@ -25,7 +25,7 @@ extension EngineSuites {
                     switch Int.random(in: 0..<10, using: &random) {
                     case 0...2:
                         var parameters = VoiceParameters(position: position(), gain: Float.random(in: 0.1...1, using: &random), isLooping: true)
-                        parameters.group = Bool.random(using: &random) ? "sfx" : "ui"
+                        parameters.group = Bool.random(using: &random) ? .sfx : .ui
                         handles.append(try engine.play(loop, parameters: parameters))
                     case 3:
                         handles.append(try engine.play(blip, parameters: VoiceParameters(position: position())))
@@ -42,14 +42,14 @@ extension EngineSuites {
                         }
                     case 7:
                         isSfxPaused.toggle()
-                        try engine.setGroupPaused(isSfxPaused, group: "sfx")
+                        try engine.setGroupPaused(isSfxPaused, of: .sfx)
                     default:
                         try engine.updateListener { $0.position = position() }
                     }
                 }
                 // Whole updates: the render begins with one, so the state below is what it chose.
                 _ = try engine.render(frameCount: 480 * Int.random(in: 1...3, using: &random))
-                let problems = engine.core.withLock { core in Self.problems(in: core, budget: budget) }
+                let problems = engine.readCore { core in Self.problems(in: core, budget: budget) }
                 #expect(problems.isEmpty, "step \(step): \(problems)")
                 if !problems.isEmpty { return }
             }
@@ -59,24 +59,25 @@ extension EngineSuites {
         /// What is wrong with the pool's bookkeeping and ranking, if anything.
         private static func problems(in core: EngineCore, budget: Int) -> [String] {
             var problems: [String] = []
-            let entries = core.pool.entries
-            let listed = core.pool.servicedSlots.map(Int.init)
+            let storage = core.voiceTable.entries
+            let entries = (0..<storage.count).map { storage[$0] }
+            let listed = storage.servicedSlots.map(Int.init)
             if Set(listed).count != listed.count { problems.append("a slot is listed twice: \(listed)") }
             for (index, slot) in listed.enumerated() where Int(entries[slot].servicedIndex) != index {
                 problems.append("slot \(slot) is listed at \(index) but its entry says \(entries[slot].servicedIndex)")
             }
             let wanted = entries.indices.filter { entries[$0].isPlaying && (entries[$0].isReal || entries[$0].hasFade) }
             if Set(wanted) != Set(listed) { problems.append("listed \(listed.sorted()), should be \(wanted)") }
-            for case let voice? in core.voiceSlots {
+            for voice in core.voiceTable.liveVoices {
                 let entry = entries[voice.handle.slot]
                 if entry.isReal != (voice.source != nil) { problems.append("slot \(voice.handle.slot): entry isReal is \(entry.isReal)") }
                 if entry.isPlaying != (voice.state == .playing) { problems.append("slot \(voice.handle.slot): entry isPlaying is \(entry.isPlaying)") }
             }
             // The ranking the update made: every real voice at least every virtual one, scored
             // as the update scores them (the real ones with their 1% bonus).
-            let scoring = core.voiceScoring(realBonus: VoiceScoring.selectionRealBonus)
+            let scoring = core.world.scoring(realBonus: VoiceScoring.selectionRealBonus)
             let heard = entries.indices.filter { entries[$0].isPlaying && !core.groups.pauses(entries[$0].groupIndex) }
-            let scores = core.groups.effective.withUnsafeBufferPointer { gains in
+            let scores = core.groups.groups.effective.withUnsafeBufferPointer { gains in
                 heard.map { (slot: $0, score: scoring.score(of: entries[$0], groupGains: gains), isReal: entries[$0].isReal) }
             }
             let weakestReal = scores.filter(\.isReal).map(\.score).min() ?? .infinity

@@ -120,9 +120,9 @@ extension EngineSuites {
             let voices = try emitters(engine, count: 200)
             _ = try engine.render(frameCount: 480)
             let before = voices.filter { engine.isReal($0) }
-            let sourcesBefore = engine.core.withLock { core in before.map { core.voice(for: $0)!.source!.name } }
+            let sourcesBefore = engine.readCore { core in before.map { core.voiceTable.voice(for: $0)!.source!.name } }
             _ = try engine.render(frameCount: 48_000)
-            let sourcesAfter = engine.core.withLock { core in before.map { core.voice(for: $0)?.source?.name } }
+            let sourcesAfter = engine.readCore { core in before.map { core.voiceTable.voice(for: $0)?.source?.name } }
             #expect(sourcesAfter == sourcesBefore.map { Optional($0) })
         }
     }

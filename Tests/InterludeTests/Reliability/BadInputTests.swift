@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Interlude
+@testable import Interlude
 
 extension EngineSuites {
     /// API misuse from docs/bad-input.md: each call gets a typed error or does nothing, never
@@ -46,8 +46,8 @@ extension EngineSuites {
             #expect(Self.outcome { try engine.setVelocity(Vector3(0, 0, .infinity), of: voice) } == "invalidArgument")
             #expect(Self.outcome { try engine.updateListener { $0.position = Vector3(nan, nan, nan) } } == "invalidArgument")
             #expect(Self.outcome { try engine.setDoppler(factor: nan, speedOfSoundMetresPerSecond: 343) } == "invalidArgument")
-            #expect(Self.outcome { try engine.setGroupGain(-1, of: "sfx") } == "invalidArgument")
-            #expect(Self.outcome { try engine.setGroupGain(1, of: "sfx", durationSeconds: .nan) } == "invalidArgument")
+            #expect(Self.outcome { try engine.setGroupGain(-1, of: .sfx) } == "invalidArgument")
+            #expect(Self.outcome { try engine.setGroupGain(1, of: .sfx, durationSeconds: .nan) } == "invalidArgument")
             #expect(Self.outcome { _ = try engine.render(frameCount: -1) } == "invalidArgument")
             #expect(Self.outcome { try engine.seekMusic(toFrame: 0) } == "invalidArgument")
             #expect(Self.outcome { _ = try engine.makeSound(name: "empty", format: AudioFormat(sampleRate: 48_000, channelCount: 1), samples: []) } == "invalidArgument")
@@ -121,7 +121,7 @@ extension EngineSuites {
             #expect(Self.outcome { _ = try engine.snapshot() } == "shutDown")
             #expect(Self.outcome { try engine.setListener(Listener()) } == "shutDown")
             engine.stop(voice)
-            engine.beginInterruption()
+            try engine.beginInterruption()
             engine.endInterruption(shouldResume: true)
             engine.activate()
             engine.disconnectDevice()

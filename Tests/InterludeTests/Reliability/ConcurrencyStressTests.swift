@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Interlude
+@testable import InterludeScene
 import SoakScenario
 
 extension EngineSuites {
@@ -33,7 +34,7 @@ extension EngineSuites {
                 { _ in log.attempt { _ = try engine.render(frameCount: 480) } },
                 { random in
                     switch random.next() % 3 {
-                    case 0: engine.beginInterruption(reason: .call)
+                    case 0: engine.beginInterruptionRecordingErrors(reason: .call)
                     case 1: engine.endInterruption(shouldResume: random.next() % 2 == 0)
                     default: engine.activate()
                     }

@@ -84,7 +84,13 @@ import Testing
         #expect(waitFor(5) { positions().count >= 5 }, "the probe printed no positions: \(lines.all)")
         kill(pid, SIGTSTP)
         #expect(waitFor(2) { Self.processState(pid) == "T" }, "state \(Self.processState(pid) ?? "?") after SIGTSTP")
-        let countWhileStopped = lines.all.count
+        // Lines the probe wrote just before it stopped may still be in the pipe: let the reader
+        // drain them (the count holds still for 200 ms) before counting.
+        var countWhileStopped = lines.all.count
+        repeat {
+            countWhileStopped = lines.all.count
+            usleep(200_000)
+        } while lines.all.count != countWhileStopped
         usleep(500_000)
         #expect(Self.processState(pid) == "T")
         #expect(lines.all.count == countWhileStopped, "the probe printed while stopped")

@@ -2,9 +2,11 @@ import Foundation
 import SoakScenario
 import Testing
 @testable import Interlude
+@testable import InterludeScene
 
 /// Random sequences of session operations checked against a small reference model of what
-/// SCENARIO.md rules 2 to 5 say should be playing.
+/// the scene contract's rules 2 to 6 and 8 to 10 say should be playing: the game's own hold and
+/// the device loss are two holders, and the session is active only when neither holds it.
 extension EngineSuites {
     @Suite struct SessionPropertyTests {
         static let sequenceCount = 10_000
@@ -63,9 +65,11 @@ extension EngineSuites {
         struct Model {
             enum State { case playing, paused, held, pending, gone }
             let policy: ResumePolicy
-            var isInterrupted = false
-            /// Interrupted by a device loss: only a restore ends it.
+            /// The game's own calls hold the session.
+            var gameHolds = false
+            /// The device is lost: a hold only a restore ends.
             var isLost = false
+            var isInterrupted: Bool { gameHolds || isLost }
             var music = State.gone
             var voices: [(isLooping: Bool, state: State)] = []
             var systemSoundsPlaying = 0
@@ -80,17 +84,27 @@ extension EngineSuites {
                 switch operation {
                 case .begin:
                     hold()
+                    gameHolds = true
                 case .end(let shouldResume):
-                    if !isLost { end(resumesHeld: policy == .alwaysResume || shouldResume) }
+                    // The last holder's end decides; an end while the device is lost only lets go.
+                    if gameHolds {
+                        gameHolds = false
+                        if !isLost { end(resumesHeld: policy == .alwaysResume || shouldResume) }
+                    }
                 case .activate:
-                    if !isLost { end(resumesHeld: true) }
+                    // Ends the game's hold; it cannot end a device loss.
+                    if gameHolds {
+                        gameHolds = false
+                        if !isLost { end(resumesHeld: true) }
+                    }
                 case .deviceLost:
                     hold()
                     isLost = true
                 case .deviceRestored:
+                    // A restore while the game still holds stays silent until the game lets go.
                     if isLost {
                         isLost = false
-                        end(resumesHeld: true)
+                        if !gameHolds { end(resumesHeld: true) }
                     }
                 case .playOneShot:
                     voices.append((false, isInterrupted ? .gone : .playing))
@@ -117,7 +131,6 @@ extension EngineSuites {
 
             private mutating func hold() {
                 guard !isInterrupted else { return }
-                isInterrupted = true
                 if music == .playing { music = .held }
                 for index in voices.indices where voices[index].state == .playing { voices[index].state = .held }
                 systemSoundsPlaying = 0
@@ -130,9 +143,8 @@ extension EngineSuites {
                 }
             }
 
+            /// The last holder let go.
             private mutating func end(resumesHeld: Bool) {
-                guard isInterrupted else { return }
-                isInterrupted = false
                 func after(_ state: State) -> State {
                     switch state {
                     case .held: resumesHeld ? .playing : .paused
@@ -213,7 +225,7 @@ extension EngineSuites {
                 let operation = Operation.random(voiceCount: handles.count, using: &generator)
                 operations.append(operation)
                 switch operation {
-                case .begin: engine.beginInterruption()
+                case .begin: try engine.beginInterruption()
                 case .end(let shouldResume): engine.endInterruption(shouldResume: shouldResume)
                 case .activate: engine.activate()
                 case .playOneShot: handles.append(try engine.play(oneShot))
@@ -239,7 +251,7 @@ extension EngineSuites {
                 if model.isInterrupted {
                     check(SessionRig.noContextIsCurrent, "a context is current while interrupted")
                 } else {
-                    check(engine.core.withLock { $0.device?.isContextCurrent ?? false }, "the engine's context is not current while active")
+                    check(engine.readCore { $0.device.isContextCurrent }, "the engine's context is not current while active")
                 }
                 check(engine.isMusicPlaying() == Model.isPlaying(model.music), "isMusicPlaying \(engine.isMusicPlaying()), model \(model.music)")
                 for (index, handle) in handles.enumerated() {
@@ -275,7 +287,7 @@ extension EngineSuites {
             try engine.stopMusic()
             _ = try engine.render(frameCount: 160)
             check(engine.sessionState == .active, "not active after the final restore and activate")
-            let (device, pooled) = engine.core.withLock { ($0.device, $0.freeSources.count) }
+            let (device, pooled) = engine.readCore { ($0.device.openDevice, $0.alRenderer.freeSourceCount) }
             let statistics = engine.statistics
             check(statistics.voiceCount == 0, "voices left: \(statistics.voiceCount)")
             check(statistics.alSourceCount == pooled, "AL sources \(statistics.alSourceCount), pooled \(pooled)")

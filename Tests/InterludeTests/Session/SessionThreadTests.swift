@@ -29,7 +29,7 @@ extension EngineSuites {
                     var generator = SystemRandomNumberGenerator()
                     for _ in 0..<400 {
                         switch Int.random(in: 0..<5, using: &generator) {
-                        case 0, 1: engine.beginInterruption(reason: InterruptionReason("thread\(worker)"))
+                        case 0, 1: engine.beginInterruptionRecordingErrors(reason: InterruptionReason("thread\(worker)"))
                         case 2, 3: engine.endInterruption(shouldResume: Bool.random(using: &generator))
                         default: engine.activate()
                         }
@@ -62,7 +62,7 @@ extension EngineSuites {
                 }
                 // Render under the engine's lock so the session cannot change in between.
                 var block = [Float](repeating: 1, count: 256)
-                let wasInterrupted = engine.core.withLock { core -> Bool in
+                let wasInterrupted = engine.readCore { core -> Bool in
                     let interrupted = !core.session.state.isActive
                     block.withUnsafeMutableBufferPointer { core.render(into: $0, frameCount: 256, channelCount: 1) }
                     return interrupted
@@ -90,7 +90,7 @@ extension EngineSuites {
             for handle in handles { engine.stop(handle) }
             try engine.stopMusic()
             try rig.render(frames: 800)
-            let pooled = engine.core.withLock { $0.freeSources.count }
+            let pooled = engine.readCore { $0.alRenderer.freeSourceCount }
             let statistics = engine.statistics
             #expect(statistics.voiceCount == 0)
             #expect(statistics.alSourceCount == pooled)

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Interlude
+@testable import InterludeScene
 
 /// The bundled assets the session tests play, found from this file's place in the repository.
 enum SessionAssets {
@@ -94,7 +95,7 @@ final class SessionRig {
 
     /// True when the engine's context is current, read under the engine's lock.
     var engineContextIsCurrent: Bool {
-        engine.core.withLock { $0.device?.isContextCurrent ?? false }
+        engine.readCore { $0.device.isContextCurrent }
     }
 
     /// True when no context at all is current in the process.
@@ -160,6 +161,9 @@ extension SessionEvent {
         case .voiceResumed: "voiceResumed"
         case .servicesLost: "deviceLost"
         case .servicesReset: "deviceRestored"
+        case .reactivationFailed: "reactivationFailed"
+        case .holdAdded: "interruptionHoldAdded"
+        case .holdReleased: "interruptionHoldReleased"
         }
     }
 }

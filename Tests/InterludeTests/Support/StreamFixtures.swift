@@ -1,5 +1,6 @@
 import Foundation
 @testable import Interlude
+@testable import InterludeScene
 
 /// A private folder of generated tracks for the streaming tests, removed when released.
 final class StreamFixtureFolder: ScratchFolder {

@@ -12,9 +12,12 @@ public final class Sound: Sendable, CustomStringConvertible {
     public let frameCount: Int
     /// Its length in seconds.
     public var durationSeconds: Double { Double(frameCount) / Double(format.sampleRate) }
+    /// The frames a looping voice of it repeats, end exclusive, from the file's loop tags
+    /// (``AudioDecoder/loopRegion``); nil: the whole sound. The first pass plays from frame 0.
+    public let loopRegion: Range<Int>?
 
     /// Interleaved float samples in ``format``.
-    let samples: [Float]
+    package let samples: [Float]
     /// Mono samples for positional play: the samples themselves for a mono sound, the
     /// average of both channels for a stereo one.
     let monoSamples: [Float]
@@ -23,11 +26,14 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// The engine that loaded it.
     let engineID: Int
 
-    init(name: String, format: AudioFormat, samples: [Float], id: Int, engineID: Int) {
+    init(name: String, format: AudioFormat, samples: [Float], loopRegion: Range<Int>?, id: Int, engineID: Int) {
         self.name = name
         self.format = format
         self.samples = samples
-        self.frameCount = samples.count / max(1, format.channelCount)
+        let frameCount = samples.count / max(1, format.channelCount)
+        self.frameCount = frameCount
+        // A damaged file can decode to fewer frames than its header promised its tags against.
+        self.loopRegion = loopRegion.flatMap { $0.upperBound <= frameCount ? $0 : nil }
         self.id = id
         self.engineID = engineID
         if format.channelCount == 2 {

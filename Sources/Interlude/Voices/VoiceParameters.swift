@@ -21,14 +21,14 @@ public struct VoiceParameters: Sendable, Equatable, Codable {
     /// How fast the gain falls with distance.
     public var rolloffFactor: Float = 1
     /// The group whose gain scales this voice.
-    public var group: String = "sfx"
+    public var group: GroupID = .sfx
     /// Higher is more important when voices compete for sources. At
     /// ``protectedPriority`` or more the voice is never made virtual (dialogue, say).
     public var priority: Int = 0
 
     /// The reverb zone (``SoundEngine/addReverbZone(named:preset:)``) the voice sends to; nil
     /// uses its group's zone, if any.
-    public var reverbZone: String?
+    public var reverbZone: ReverbZoneID?
     /// Occlusion: the gain of high frequencies through a low-pass filter, 0...1 (1: no filter).
     public var lowPassGainHF: Float = 1
 
@@ -39,7 +39,7 @@ public struct VoiceParameters: Sendable, Equatable, Codable {
     public init() {}
 
     /// Parameters for a voice at a position.
-    public init(position: Vector3?, gain: Float = 1, pitch: Float = 1, isLooping: Bool = false, group: String = "sfx", priority: Int = 0) {
+    public init(position: Vector3?, gain: Float = 1, pitch: Float = 1, isLooping: Bool = false, group: GroupID = .sfx, priority: Int = 0) {
         self.position = position
         self.gain = gain
         self.pitch = pitch

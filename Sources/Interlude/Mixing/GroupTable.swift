@@ -4,27 +4,35 @@
 /// Groups are kept by index so the update's per-voice work is an array read, not a string
 /// lookup; names are resolved once, when a voice starts.
 struct GroupTable {
-    /// The built-in groups, in index order: master is 0.
-    static let builtIn = ["master", "music", "sfx", "ui", "voice"]
     static let masterIndex = 0
 
-    private(set) var names: [String] = []
+    private var names: [String] = []
     private var indexByName: [String: Int] = [:]
     private var gains: [Float] = []
     private var fades: [Fade?] = []
     private var isMuted: [Bool] = []
-    private(set) var isPaused: [Bool] = []
+    private var paused: [Bool] = []
     private var duckFactors: [Float] = []
     private var duckRules: [DuckRule] = []
     /// Effective gain per group, recomputed when anything changes.
-    private(set) var effective: [Float] = []
-    /// Voices playing per group in the last update, for ducking.
-    var playingCounts: [Int] = []
+    private var effectiveGains: [Float] = []
     /// Set when an effective gain changed and voices must be brought in line.
-    var isDirty = false
+    private var dirty = false
 
     init() {
-        for name in Self.builtIn { _ = index(of: name) }
+        for group in GroupID.builtIn { _ = index(of: group.name) }
+    }
+
+    /// Effective gain per group: its own (with fade, mute and ducking) times the master's.
+    var effective: [Float] { effectiveGains }
+    /// Whether each group is paused by itself.
+    var isPaused: [Bool] { paused }
+    /// An effective gain changed since ``clearDirty()``: voices must be brought in line.
+    var isDirty: Bool { dirty }
+
+    /// The voices and streams were brought in line with the gains.
+    mutating func clearDirty() {
+        dirty = false
     }
 
     /// The group's index, creating the group (gain 1) if it is new.
@@ -36,10 +44,9 @@ struct GroupTable {
         gains.append(1)
         fades.append(nil)
         isMuted.append(false)
-        isPaused.append(false)
+        paused.append(false)
         duckFactors.append(1)
-        effective.append(1)
-        playingCounts.append(0)
+        effectiveGains.append(1)
         recompute()
         return index
     }
@@ -50,7 +57,7 @@ struct GroupTable {
     /// The gain a member of group `index` gets: its group's (with fade, mute and ducking) times
     /// the master's.
     @inline(__always)
-    func effectiveGain(of index: Int) -> Float { effective[index] }
+    func effectiveGain(of index: Int) -> Float { effectiveGains[index] }
 
     /// The gain the game set for a group (without mute or ducking).
     func gain(of index: Int) -> Float { gains[index] }
@@ -74,12 +81,12 @@ struct GroupTable {
     func muted(_ index: Int) -> Bool { isMuted[index] }
 
     mutating func setPaused(_ paused: Bool, of index: Int) {
-        isPaused[index] = paused
+        self.paused[index] = paused
     }
 
     /// True when the group, or master, is paused.
     @inline(__always)
-    func pauses(_ index: Int) -> Bool { isPaused[index] || isPaused[Self.masterIndex] }
+    func pauses(_ index: Int) -> Bool { paused[index] || paused[Self.masterIndex] }
 
     /// Lowers `target` by `decibels` while any voice of `trigger` plays.
     mutating func addDucking(_ rule: DuckRule) {
@@ -94,8 +101,9 @@ struct GroupTable {
         recompute()
     }
 
-    /// Moves fades and ducking on by `seconds`.
-    mutating func advance(bySeconds seconds: Double) {
+    /// Moves fades and ducking on by `seconds`; `playingCounts` are the voices playing per group
+    /// (a group made since they were counted has none).
+    mutating func advance(bySeconds seconds: Double, playingCounts: [Int]) {
         var changed = false
         for index in fades.indices {
             guard var fade = fades[index] else { continue }
@@ -105,7 +113,7 @@ struct GroupTable {
             changed = true
         }
         for rule in duckRules {
-            let isTriggered = playingCounts[rule.triggerIndex] > 0
+            let isTriggered = rule.triggerIndex < playingCounts.count && playingCounts[rule.triggerIndex] > 0
             let target = isTriggered ? rule.duckedGain : 1
             let current = duckFactors[rule.targetIndex]
             guard current != target else { continue }
@@ -121,24 +129,14 @@ struct GroupTable {
         let master = isMuted[Self.masterIndex] ? 0 : gains[Self.masterIndex] * duckFactors[Self.masterIndex]
         for index in names.indices {
             let own = isMuted[index] ? 0 : gains[index] * duckFactors[index]
-            effective[index] = index == Self.masterIndex ? master : master * own
+            effectiveGains[index] = index == Self.masterIndex ? master : master * own
         }
-        isDirty = true
+        dirty = true
     }
 
     /// The gains as they are now, by name (for snapshots).
     var snapshot: [String: Float] {
         Dictionary(uniqueKeysWithValues: names.indices.map { (names[$0], gains[$0]) })
-    }
-
-    /// Replaces the gains (from a snapshot).
-    mutating func restore(_ saved: [String: Float]) {
-        for (name, gain) in saved {
-            let group = index(of: name)
-            gains[group] = gain
-            fades[group] = nil
-        }
-        recompute()
     }
 }
 

@@ -1,0 +1,238 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+
+/// The engine's output: the open `ALDevice` (nil while it is lost), the output it was opened
+/// on, opening and reopening with backoff, and the current context. It is the only code that
+/// makes a context current, sets it to NULL, or closes a device, always under the process-wide
+/// ``ALContextLock``.
+final class DeviceHost {
+    private let configuration: SoundEngine.Configuration
+    private let logger: Logger
+    /// The open device, nil while it is lost or after shutdown.
+    private var device: ALDevice?
+    /// The output in use: the configured one until a switch moves to another. A reopen after a
+    /// loss opens this one.
+    private var output: OutputDevice
+    /// When the next reopen attempt is due while the device is lost (nil offline, where only an
+    /// explicit reconnect reopens, and while a device is open).
+    private var nextReopenInstant: ContinuousClock.Instant?
+    private var reopenBackoffSeconds = DeviceHost.firstReopenBackoffSeconds
+    private var reopenAttempts = 0
+
+    /// The first wait before reopening a lost device; it doubles after each failure.
+    static let firstReopenBackoffSeconds = 0.1
+    /// The longest wait between two reopen attempts.
+    static let longestReopenBackoffSeconds = 2.0
+
+    /// Opens the configured output and makes its context current.
+    init(configuration: SoundEngine.Configuration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        self.output = configuration.output
+        try install(try open(configuration.output))
+    }
+
+    // MARK: What is open
+
+    /// A device is open.
+    var isOpen: Bool { device != nil }
+    /// The open device: tests keep it to count its AL names after shutdown.
+    var openDevice: ALDevice? { device }
+    /// The output the engine plays to now.
+    var currentOutput: OutputDevice { output }
+    /// The open device's name.
+    var deviceName: String? { device?.name }
+    /// The open device is OpenAL Soft's loopback device (offline rendering).
+    var isLoopback: Bool { device?.isLoopback ?? false }
+    /// False once a real device reports ALC_CONNECTED = 0.
+    var isConnected: Bool { device?.isConnected ?? false }
+    /// HRTF is on on the open device.
+    var isHRTFEnabled: Bool { device?.isHRTFEnabled ?? false }
+    /// AL names alive on the open device, for statistics.
+    var liveSourceCount: Int { device?.liveSourceCount ?? 0 }
+    var liveBufferCount: Int { device?.liveBufferCount ?? 0 }
+    var liveEffectObjectCount: Int { device?.liveEffectObjectCount ?? 0 }
+    /// The open device's context is the current one.
+    var isContextCurrent: Bool { device?.isContextCurrent ?? false }
+    /// How many times a lost device was tried again, successfully or not.
+    var reopenAttemptCount: Int { reopenAttempts }
+
+    /// The output rate.
+    var sampleRate: Int {
+        if case .offline(let sampleRate, _) = output { return sampleRate }
+        return device?.sampleRate ?? 48_000
+    }
+
+    /// Frames between offline updates (0 on a real device).
+    var updateIntervalFrames: Int {
+        guard case .offline(let sampleRate, _) = output else { return 0 }
+        return max(1, Int((Double(sampleRate) * configuration.updateIntervalSeconds).rounded()))
+    }
+
+    // MARK: Opening
+
+    /// Opens `output` with the configuration's source counts, HRTF and media role. The device
+    /// is not the engine's until ``install(_:)``.
+    func open(_ output: OutputDevice) throws -> ALDevice {
+        if let role = configuration.mediaRole, getenv("PULSE_PROP_media.role") == nil {
+            setenv("PULSE_PROP_media.role", role, 0)
+        }
+        let kind: ALDevice.Kind
+        switch output {
+        case .offline(let sampleRate, let channelCount):
+            kind = .loopback(format: AudioFormat(sampleRate: sampleRate, channelCount: channelCount))
+        case .systemDefault:
+            kind = .playback(name: nil)
+        case .named(let name):
+            kind = .playback(name: name)
+        case .null:
+            guard NullBackend.select() else {
+                throw InterludeError(.deviceUnavailable, "OutputDevice.null: OpenAL Soft already started in this process with other drivers; set ALSOFT_DRIVERS=null before launch")
+            }
+            kind = .playback(name: nil)
+        }
+        NullBackend.markOpenALStarted()
+        return try ALDevice(kind: kind, attributes: ALDevice.Attributes(
+            monoSourceCount: configuration.monoSourceCount,
+            stereoSourceCount: configuration.stereoSourceCount,
+            hrtf: configuration.hrtf))
+    }
+
+    /// Opens the current output again, after a loss.
+    func reopen() throws -> ALDevice {
+        try open(output)
+    }
+
+    /// Takes `newDevice` as the engine's device and makes its context current. On failure the
+    /// new device is closed and the host keeps no device.
+    func install(_ newDevice: ALDevice) throws {
+        do {
+            try ALContextLock.run {
+                try newDevice.makeContextCurrent()
+                try newDevice.useResampler(configuration.resampler)
+            }
+        } catch {
+            Self.tearDown(newDevice, isReachable: true)
+            throw error
+        }
+        device = newDevice
+        nextReopenInstant = nil
+    }
+
+    /// Plays to `output` from now on (a switch): the next open or reopen opens it.
+    func setOutput(_ output: OutputDevice) {
+        self.output = output
+    }
+
+    /// Closes a device that was opened but never installed.
+    func discard(_ unused: ALDevice) {
+        Self.tearDown(unused, isReachable: true)
+    }
+
+    /// Frees every AL name on the device and closes it; the host then has no device. With
+    /// `isReachable` false (the device is already gone) the names go with the context.
+    func closeDevice(isReachable: Bool) {
+        guard let device else { return }
+        Self.tearDown(device, isReachable: isReachable)
+        self.device = nil
+    }
+
+    private static func tearDown(_ device: ALDevice, isReachable: Bool) {
+        ALContextLock.run {
+            if isReachable, (try? device.makeContextCurrent()) != nil {
+                device.deleteAllNames()
+            }
+            ALDevice.clearCurrentContext()
+            device.close()
+        }
+    }
+
+    // MARK: Context
+
+    /// Runs `body` with the process-wide context lock held and this device's context current.
+    /// Returns nil, running nothing, when no device is open.
+    func withContext<Result>(_ body: (ALDevice) throws -> Result) throws -> Result? {
+        guard let device else { return nil }
+        return try ALContextLock.run {
+            if device.isOpen, !device.isContextCurrent {
+                try device.makeContextCurrent()
+            }
+            return try body(device)
+        }
+    }
+
+    /// Runs `body` with the open device, inside a ``withContext(_:)`` already under way (the lock
+    /// is not taken twice). Returns nil when no device is open.
+    func withContextAlreadyCurrent<Result>(_ body: (ALDevice) throws -> Result) rethrows -> Result? {
+        guard let device else { return nil }
+        return try body(device)
+    }
+
+    /// An interruption begins, after the sources are paused: pauses the device where
+    /// ALC_SOFT_pause_device works, suspends the context and sets the current context to NULL.
+    func deactivate() {
+        ALContextLock.run {
+            if let device, device.isOpen {
+                if !device.pause() {
+                    logger.debug("device \(device.name) cannot pause; its paused sources keep it silent")
+                }
+                device.suspendContext()
+            }
+            ALDevice.clearCurrentContext()
+        }
+    }
+
+    /// An interruption ends: makes the prior context current, processes it, and resumes the
+    /// device. Throws when the context cannot be made current.
+    func reactivate() throws {
+        guard let device else { return }
+        try ALContextLock.run {
+            try device.makeContextCurrent()
+            device.processContext()
+            device.resume()
+        }
+    }
+
+    // MARK: Offline rendering
+
+    /// Mixes `frameCount` frames from the loopback device into `destination`.
+    func render(into destination: UnsafeMutablePointer<Float>, frameCount: Int) {
+        device?.render(into: destination, frameCount: frameCount)
+    }
+
+    // MARK: Reopening
+
+    /// The device was lost: the first reopen is due after the shortest backoff. Offline, only
+    /// an explicit reconnect reopens: a retry timed by the wall clock would end the loss at a
+    /// frame that depends on how fast the machine renders.
+    func scheduleReopen(now: ContinuousClock.Instant) {
+        reopenBackoffSeconds = Self.firstReopenBackoffSeconds
+        nextReopenInstant = configuration.output.isOffline ? nil : now.advanced(by: .seconds(reopenBackoffSeconds))
+    }
+
+    /// Makes a reopen due at once (a switch while the device is lost).
+    func reopenNow(_ now: ContinuousClock.Instant) {
+        nextReopenInstant = now
+    }
+
+    /// A reopen attempt is due: no device is open and its backoff has passed.
+    func isReopenDue(now: ContinuousClock.Instant) -> Bool {
+        guard device == nil, let due = nextReopenInstant else { return false }
+        return now >= due
+    }
+
+    /// Counts a try to reopen the lost device: the engine's own retries and the game's
+    /// reconnects alike.
+    func countReopenAttempt() {
+        reopenAttempts += 1
+    }
+
+    /// A retry failed: the backoff doubles, up to its longest.
+    func reopenFailed(now: ContinuousClock.Instant, error: any Error) {
+        reopenBackoffSeconds = min(Self.longestReopenBackoffSeconds, reopenBackoffSeconds * 2)
+        nextReopenInstant = now.advanced(by: .seconds(reopenBackoffSeconds))
+        logger.debug("reopen failed (\(error)); next try in \(reopenBackoffSeconds) s")
+    }
+}

@@ -1,0 +1,60 @@
+import Logging
+
+/// When the rooms may call OpenAL: only with a device open and the session active, inside the
+/// process-wide context lock with the engine's context current. An AL error from the engine's
+/// own calls is a bug: it is logged and counted, and never crashes the game.
+final class ALGate {
+    private let host: DeviceHost
+    private let session: AudioSession
+    private let logger: Logger
+    /// True while ``run(_:_:)`` runs its body: a nested call (a one-shot ending inside the
+    /// update) runs its body directly, inside the lock already held.
+    private var isInside = false
+    private var errorCount = 0
+
+    init(host: DeviceHost, session: AudioSession, logger: Logger) {
+        self.host = host
+        self.session = session
+        self.logger = logger
+    }
+
+    /// AL calls may be made: a device is open and the session is active.
+    var isOpen: Bool { host.isOpen && session.state.isActive }
+
+    /// AL errors counted so far.
+    var internalErrorCount: Int { errorCount }
+
+    /// Runs AL work when the gate is open; otherwise does nothing. `call` names the work in the
+    /// log and is only built when something fails.
+    func run(_ call: @autoclosure () -> String, _ body: (ALDevice) throws -> Void) {
+        guard isOpen else { return }
+        let isNested = isInside
+        isInside = true
+        defer { isInside = isNested }
+        do {
+            if isNested {
+                _ = try host.withContextAlreadyCurrent(body)
+            } else {
+                _ = try host.withContext(body)
+            }
+        } catch {
+            count(error, in: call())
+        }
+    }
+
+    /// Runs one part of a larger AL block on its own: an error in it is counted and the block
+    /// goes on with its other parts.
+    func attempt(_ call: @autoclosure () -> String, _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch {
+            count(error, in: call())
+        }
+    }
+
+    /// Logs and counts an AL error from the engine's own call.
+    func count(_ error: any Error, in call: String) {
+        errorCount += 1
+        logger.error("\(call): \(error)")
+    }
+}

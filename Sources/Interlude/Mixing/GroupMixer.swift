@@ -1,0 +1,72 @@
+/// The mix above the voices: the gain groups (gains, fades, mute, pause, ducking) and the reverb
+/// zones, by name, with the zone each group sends to. The zones' AL objects belong to the
+/// ``ALRenderer``; this keeps what the game asked for, so a new device gets it all again.
+final class GroupMixer {
+    private var table = GroupTable()
+    private var zonePresets: [ReverbZoneID: ReverbPreset] = [:]
+    /// The reverb zone each group sends to, by group index.
+    private var groupZones: [Int: ReverbZoneID] = [:]
+
+    /// The groups as they are now (a copy, cheap: its arrays are shared until written).
+    var groups: GroupTable { table }
+
+    /// Makes a group (or finds it, when it exists) and returns its index.
+    func makeGroup(named name: String) -> Int { table.index(of: name) }
+    /// The index of a group made before, or nil.
+    func index(of group: GroupID) -> Int? { table.existingIndex(of: group.name) }
+
+    /// The index of a group made before, or `.invalidArgument` naming `call`: a misspelt group is
+    /// an error, never a new group.
+    func existingIndex(of group: GroupID, in call: @autoclosure () -> String) throws -> Int {
+        guard let index = table.existingIndex(of: group.name) else {
+            throw InterludeError(.invalidArgument, "\(call()): no group named \"\(group.name)\"; make it with makeGroup(named:)")
+        }
+        return index
+    }
+    /// The gain a member of group `index` gets, master included.
+    func effectiveGain(of index: Int) -> Float { table.effectiveGain(of: index) }
+    /// The gain the game set for a group.
+    func gain(of index: Int) -> Float { table.gain(of: index) }
+    /// The group, or master, is paused.
+    func pauses(_ index: Int) -> Bool { table.pauses(index) }
+    /// An effective gain changed since the voices were last brought in line.
+    var isDirty: Bool { table.isDirty }
+    /// The voices and streams were brought in line with the gains.
+    func clearDirty() { table.clearDirty() }
+    /// The gains by name, for snapshots.
+    var gainsByName: [String: Float] { table.snapshot }
+
+    func setGain(_ gain: Float, of index: Int, overSeconds durationSeconds: Double, curve: FadeCurve) {
+        table.setGain(gain, of: index, overSeconds: durationSeconds, curve: curve)
+    }
+
+    func setMuted(_ muted: Bool, of index: Int) { table.setMuted(muted, of: index) }
+    func setPaused(_ paused: Bool, of index: Int) { table.setPaused(paused, of: index) }
+    func addDucking(_ rule: DuckRule) { table.addDucking(rule) }
+    func removeDucking(target: Int, trigger: Int) { table.removeDucking(target: target, trigger: trigger) }
+
+    /// Moves fades and ducking on by `seconds`, given the voices playing per group.
+    func advance(bySeconds seconds: Double, playingCounts: [Int]) {
+        table.advance(bySeconds: seconds, playingCounts: playingCounts)
+    }
+
+    // MARK: Reverb zones
+
+    /// The preset of a zone, if it was added.
+    func preset(ofZone zone: ReverbZoneID) -> ReverbPreset? { zonePresets[zone] }
+
+    /// Adds or replaces a zone.
+    func setZone(_ zone: ReverbZoneID, preset: ReverbPreset) { zonePresets[zone] = preset }
+
+    /// Sends a group to a zone (nil: none).
+    func setZone(_ zone: ReverbZoneID?, ofGroup index: Int) { groupZones[index] = zone }
+
+    /// The zone a voice sends to: its own, or its group's.
+    func zone(ownZone: ReverbZoneID?, groupIndex: Int) -> ReverbZoneID? { ownZone ?? groupZones[groupIndex] }
+
+    /// `.invalidArgument` naming `call` when `zone` was never added.
+    func checkZone(_ zone: ReverbZoneID?, in call: @autoclosure () -> String) throws {
+        guard let zone, zonePresets[zone] == nil else { return }
+        throw InterludeError(.invalidArgument, "\(call()): no reverb zone named \"\(zone.name)\"; add it with addReverbZone(named:preset:)")
+    }
+}

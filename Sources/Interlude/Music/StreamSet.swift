@@ -1,0 +1,286 @@
+import Logging
+
+/// The streamed tracks: one per channel (the soundtrack, the ambience), the tracks on their way
+/// out (fading out, or the outgoing side of a crossfade), and the decode error that ended each
+/// channel's last track. While the session is interrupted no AL call is made: commands are
+/// tracked, and applied when it is active again.
+final class StreamSet {
+    private let configuration: SoundEngine.Configuration
+    private let logger: Logger
+    private let mixer: GroupMixer
+    private let host: DeviceHost
+    private let session: AudioSession
+    private let gate: ALGate
+    private let events: EventQueue
+    private var streams: [StreamChannel: MusicStream] = [:]
+    /// Streams on their way out: fading out, or replaced while interrupted.
+    private var outgoing: [MusicStream] = []
+    /// The decode error that ended each channel's last track, kept after the track is released
+    /// so the game can still read it; cleared when the channel plays another track.
+    private var endingErrors: [StreamChannel: InterludeError] = [:]
+
+    init(configuration: SoundEngine.Configuration, logger: Logger, mixer: GroupMixer, host: DeviceHost,
+         session: AudioSession, gate: ALGate, events: EventQueue) {
+        self.configuration = configuration
+        self.logger = logger
+        self.mixer = mixer
+        self.host = host
+        self.session = session
+        self.gate = gate
+        self.events = events
+    }
+
+    private var isActive: Bool { session.state.isActive }
+
+    /// The channel's current track.
+    func stream(on channel: StreamChannel) -> MusicStream? { streams[channel] }
+
+    /// The current tracks, by channel order.
+    var currentStreams: [MusicStream] { streams.values.sorted { $0.channel.rawValue < $1.channel.rawValue } }
+
+    /// Every stream, current and outgoing (a new array: not for the update's hot path).
+    var allStreams: [MusicStream] { Array(streams.values) + outgoing }
+
+    /// How many tracks are on their way out.
+    var outgoingCount: Int { outgoing.count }
+
+    /// The error that ended the channel's track early, if any.
+    func error(on channel: StreamChannel) -> InterludeError? {
+        streams[channel]?.decodeError ?? endingErrors[channel]
+    }
+
+    private func groupGain(of stream: MusicStream) -> Float {
+        mixer.effectiveGain(of: stream.channel.groupIndex)
+    }
+
+    // MARK: Commands
+
+    /// Starts `decoder`'s track on `channel`, replacing any. While interrupted it starts when
+    /// the session is active. `loopRegion` overrides the file's own loop tags; nil uses them
+    /// (and without tags the whole track loops).
+    func play(path: String, decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float,
+              fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String,
+              startFrame: Int = 0, startsPaused: Bool = false) throws {
+        let stream = MusicStream(path: path, decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
+                                 state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
+                                 bufferCount: configuration.streamBufferCount,
+                                 bufferSeconds: configuration.streamBufferSeconds,
+                                 loopRegion: nil, logger: logger)
+        if let region = loopRegion ?? decoder.loopRegion { try stream.setLoopRegion(region) }
+        // Not attached yet: this only sets the frame the queue is first filled from.
+        if startFrame != 0 { try stream.seek(toFrame: startFrame) }
+        let fadeSeconds = crossfadeSeconds ?? fadeInSeconds
+        if fadeSeconds > 0 {
+            stream.fade = Fade(startGain: 0, targetGain: 1, durationSeconds: fadeSeconds, curve: .equalPower)
+        }
+        if let previous = streams[channel] {
+            if let crossfadeSeconds, crossfadeSeconds > 0, isActive, previous.state == .playing {
+                previous.fade = Fade(startGain: previous.fade?.gain ?? 1, targetGain: 0, durationSeconds: crossfadeSeconds, curve: .equalPower)
+                previous.stopsWhenFadeEnds = true
+                // A crossfade that cuts into another: what is still fading out on the channel
+                // falls along the same curve from where it is, so the outgoing tracks keep their
+                // power ratio and, with the incoming one, the total stays at 1.
+                for leaving in outgoing where leaving.channel == channel && leaving.stopsWhenFadeEnds
+                    && leaving.state == .playing {
+                    leaving.fade = Fade(startGain: leaving.fade?.gain ?? 1, targetGain: 0, durationSeconds: crossfadeSeconds, curve: .equalPower)
+                }
+                outgoing.append(previous)
+            } else {
+                release(previous)
+            }
+        }
+        streams[channel] = stream
+        endingErrors[channel] = nil
+        if isActive {
+            gate.run(command) { device in
+                try stream.attach(to: device, groupGain: groupGain(of: stream))
+                if stream.state == .playing { try stream.play() }
+            }
+        } else if !startsPaused {
+            events.emit(.commandDeferred(command: command))
+        }
+    }
+
+    /// Releases a stream's AL objects now, or when the session is active again.
+    private func release(_ stream: MusicStream) {
+        if gate.isOpen {
+            gate.run("stopStream(\(stream.path))") { device in try stream.detach(from: device) }
+        } else if !host.isOpen {
+            stream.forgetDevice()
+        } else {
+            stream.state = .paused
+            outgoing.append(stream)
+            stream.stopsWhenFadeEnds = true
+            stream.fade = Fade(startGain: 0, targetGain: 0, durationSeconds: 0, curve: .linear)
+        }
+    }
+
+    /// The tracks still fading out on `channel`: the outgoing side of a crossfade, a fade-out.
+    /// (A track released while interrupted has a finished fade and is not among them.)
+    private func fadingOut(on channel: StreamChannel) -> [MusicStream] {
+        outgoing.filter { $0.channel == channel && !($0.fade?.isFinished ?? true) }
+    }
+
+    /// Pauses the channel's track, and what it is crossfading away from. Tracked while
+    /// interrupted: they stay silent at the end.
+    func pause(_ channel: StreamChannel, command: String) {
+        guard let stream = streams[channel], stream.state != .paused else { return }
+        let pausing = [stream] + fadingOut(on: channel).filter { $0.state != .paused }
+        if isActive {
+            gate.run(command) { _ in
+                for stream in pausing {
+                    try stream.pause()
+                    try stream.syncPosition()
+                }
+            }
+        } else {
+            events.emit(.commandDeferred(command: command))
+        }
+        for stream in pausing { stream.state = .paused }
+    }
+
+    /// Resumes the channel's track where it was, with any crossfade it was paused in. Tracked
+    /// while interrupted: it plays at the end.
+    func resume(_ channel: StreamChannel, command: String) {
+        guard let stream = streams[channel], stream.state != .playing else { return }
+        let resuming = [stream] + fadingOut(on: channel).filter { $0.state == .paused }
+        if isActive {
+            gate.run(command) { device in
+                for stream in resuming {
+                    stream.state = .playing
+                    if !stream.isAttached {
+                        try stream.attach(to: device, groupGain: groupGain(of: stream))
+                    }
+                    try stream.play()
+                }
+            }
+        } else if stream.state != .pendingStart {
+            for stream in resuming { stream.state = .pendingStart }
+            events.emit(.commandDeferred(command: command))
+        }
+    }
+
+    /// Stops the channel's track, at once or fading out. Tracked while interrupted.
+    func stop(_ channel: StreamChannel, fadeOutSeconds: Double, command: String) throws {
+        try Validate.seconds(fadeOutSeconds, "fadeOut", in: command)
+        guard let stream = streams.removeValue(forKey: channel) else { return }
+        if !isActive { events.emit(.commandDeferred(command: command)) }
+        // A crossfade paused with the track ends with it: its fade would never finish.
+        for leaving in fadingOut(on: channel) where leaving.state != .playing {
+            leaving.fade = Fade(startGain: 0, targetGain: 0, durationSeconds: 0, curve: .linear)
+        }
+        if fadeOutSeconds > 0, isActive, stream.state == .playing {
+            stream.fade = Fade(startGain: stream.fade?.gain ?? 1, targetGain: 0, durationSeconds: fadeOutSeconds, curve: .equalPower)
+            stream.stopsWhenFadeEnds = true
+            outgoing.append(stream)
+        } else {
+            release(stream)
+        }
+    }
+
+    /// Moves the channel's track to `frame`.
+    func seek(_ channel: StreamChannel, toFrame frame: Int) throws {
+        guard let stream = streams[channel] else {
+            throw InterludeError(.invalidArgument, "seekMusic(toFrame: \(frame)): no track on \(channel)")
+        }
+        if gate.isOpen {
+            _ = try host.withContext { _ in try stream.seek(toFrame: frame) }
+        } else {
+            // Interrupted: no AL call; the queue is refilled from the frame when it resumes.
+            try stream.seek(toFrame: frame, canUseAL: false)
+        }
+    }
+
+    /// The channel's track position in frames, read from OpenAL first while it can be.
+    func position(_ channel: StreamChannel) -> Int? {
+        guard let stream = streams[channel] else { return nil }
+        if stream.isAttached {
+            gate.run("positionInFrames") { _ in try stream.syncPosition() }
+        }
+        return stream.positionInFrames
+    }
+
+    // MARK: The update
+
+    /// One stream's fade, gain and refill.
+    private func service(_ stream: MusicStream, elapsedSeconds: Double) throws {
+        if stream.state == .playing, var fade = stream.fade {
+            fade.advance(bySeconds: elapsedSeconds)
+            stream.fade = fade.isFinished && !stream.stopsWhenFadeEnds ? nil : fade
+            try stream.applyGain(groupGain: groupGain(of: stream))
+        } else if mixer.isDirty {
+            try stream.applyGain(groupGain: groupGain(of: stream))
+        }
+        if stream.state == .playing { try stream.service() }
+    }
+
+    /// Refills every stream, applies fades and releases streams whose fade-out ended.
+    func service(elapsedSeconds: Double, on device: ALDevice) throws {
+        // Two loops rather than one over `allStreams`: that array would be a heap allocation on
+        // every update.
+        for stream in streams.values { try service(stream, elapsedSeconds: elapsedSeconds) }
+        for stream in outgoing { try service(stream, elapsedSeconds: elapsedSeconds) }
+        for (index, stream) in outgoing.enumerated().reversed()
+        where stream.stopsWhenFadeEnds && (stream.fade?.isFinished ?? true) {
+            try stream.detach(from: device)
+            outgoing.remove(at: index)
+        }
+        for (channel, stream) in streams where stream.isFinished {
+            if let error = stream.decodeError { endingErrors[channel] = error }
+            try stream.detach(from: device)
+            streams[channel] = nil
+        }
+    }
+
+    /// Sends every stream's gain after a group gain changed.
+    func applyGroupGains() throws {
+        for stream in streams.values { try stream.applyGain(groupGain: groupGain(of: stream)) }
+        for stream in outgoing { try stream.applyGain(groupGain: groupGain(of: stream)) }
+    }
+
+    /// Pauses or resumes the streams of a group (every stream, for master).
+    func setGroupPaused(_ paused: Bool, group: Int) throws {
+        for stream in allStreams where stream.state == .playing
+            && (stream.channel.groupIndex == group || group == GroupTable.masterIndex) {
+            if paused { try stream.pause() } else if !mixer.pauses(stream.channel.groupIndex) { try stream.play() }
+        }
+    }
+
+    // MARK: Session
+
+    /// Releases the outgoing tracks whose fade ended while held (after an interruption).
+    func releaseFinishedOutgoing(on device: ALDevice) throws {
+        for (index, stream) in outgoing.enumerated().reversed() where stream.stopsWhenFadeEnds && stream.state != .heldBySession {
+            try stream.detach(from: device)
+            outgoing.remove(at: index)
+        }
+    }
+
+    /// The channel's current track is `stream`.
+    func isCurrent(_ stream: MusicStream) -> Bool {
+        streams[stream.channel] === stream
+    }
+
+    /// Puts a resumed stream back on OpenAL: attached anew after a rebuild, or its gain and
+    /// queue made ready where it was held.
+    func prepareToResume(_ stream: MusicStream, on device: ALDevice) throws {
+        if !stream.isAttached {
+            try stream.attach(to: device, groupGain: groupGain(of: stream))
+        } else {
+            try stream.applyGain(groupGain: groupGain(of: stream))
+            try stream.prepareToResume()
+        }
+    }
+
+    /// Every stream forgets its AL names; fading-out tracks end with the device.
+    func forgetDevice() {
+        for stream in allStreams { stream.forgetDevice() }
+        outgoing.removeAll { $0.stopsWhenFadeEnds }
+    }
+
+    /// Ends every track at once (shutdown).
+    func removeAll() {
+        streams.removeAll()
+        outgoing.removeAll()
+    }
+}

@@ -1,0 +1,218 @@
+/// Brings OpenAL in line with the voices: the only code that drives a voice's `ALSource`. It
+/// owns the pool of free sources, the sources of voices ended while no AL call could be made,
+/// and the EFX objects (each reverb zone's effect and slot, the occlusion filter). It gives
+/// voices sources and takes them back, and sends parameter changes. Every method runs with the
+/// context current (see ``ALGate``).
+final class ALRenderer {
+    private let sounds: SoundBank
+    private let mixer: GroupMixer
+    private var freeSources: [ALSource] = []
+    /// Sources of voices stopped while interrupted: stopped and freed when the session is active.
+    private var sourcesToRelease: [ALSource] = []
+    private var realCount = 0
+    /// Each reverb zone's effect and slot on the current device, made on first use.
+    private var zoneObjects: [ReverbZoneID: (effect: UInt32, slot: UInt32)] = [:]
+    /// The shared occlusion filter on the current device.
+    private var lowPassFilter: UInt32?
+
+    init(sounds: SoundBank, mixer: GroupMixer) {
+        self.sounds = sounds
+        self.mixer = mixer
+    }
+
+    /// Voices holding a source.
+    var realVoiceCount: Int { realCount }
+    /// Sources made and waiting for a voice (for tests of source reuse).
+    var freeSourceCount: Int { freeSources.count }
+
+    // MARK: Sources
+
+    /// Gives `voice` a source (if it has none), sets it up at its tracked position and plays it.
+    func start(_ voice: Voice, on device: ALDevice) throws {
+        if voice.source == nil {
+            try releaseDeferredSources()
+            let source = try freeSources.popLast() ?? device.makeSource()
+            voice.source = source
+            realCount += 1
+            let buffers = try sounds.buffers(for: voice.sound, on: device)
+            try source.attach(voice.usesMonoBuffer ? buffers.mono : buffers.native)
+            try applyParameters(of: voice, on: device)
+            if voice.positionInFrames > 0 {
+                try source.setSampleOffset(voice.positionInFrames % max(1, voice.sound.frameCount))
+            }
+        }
+        try voice.source?.play()
+        voice.state = .playing
+    }
+
+    /// Takes a real voice's source away, keeping its position. Returns false when it had none.
+    func takeSource(from voice: Voice) throws -> Bool {
+        guard let source = voice.source else { return false }
+        voice.positionInFrames = try source.sampleOffset()
+        try source.stop()
+        try source.attach(nil)
+        freeSources.append(source)
+        voice.source = nil
+        realCount -= 1
+        return true
+    }
+
+    /// A removed voice's source: stopped and freed by ``releaseDeferredSources()``.
+    func release(_ source: ALSource) {
+        realCount -= 1
+        sourcesToRelease.append(source)
+    }
+
+    /// Stops and frees the sources of voices ended while no AL call could be made.
+    func releaseDeferredSources() throws {
+        while let source = sourcesToRelease.popLast() {
+            try source.stop()
+            try source.attach(nil)
+            freeSources.append(source)
+        }
+    }
+
+    /// Reads a real voice's position from its source.
+    func syncPosition(of voice: Voice) throws {
+        if let source = voice.source { voice.positionInFrames = try source.sampleOffset() }
+    }
+
+    /// A one-shot's source has stopped by itself.
+    func hasFinished(_ voice: Voice) throws -> Bool {
+        guard let source = voice.source else { return false }
+        return try source.state() == .stopped
+    }
+
+    func pause(_ voice: Voice) throws { try voice.source?.pause() }
+    func play(_ voice: Voice) throws { try voice.source?.play() }
+
+    /// Pauses many sources in one call, so they all stop on the same mix.
+    func pause(_ sources: [ALSource]) throws { try ALSource.pause(sources) }
+    /// Plays many sources in one call, so they all start on the same mix.
+    func play(_ sources: [ALSource]) throws { try ALSource.play(sources) }
+
+    // MARK: Parameters
+
+    /// Sends a voice's parameters to its source.
+    func applyParameters(of voice: Voice, on device: ALDevice) throws {
+        guard let source = voice.source else { return }
+        let parameters = voice.parameters
+        try source.setGain(parameters.gain * mixer.effectiveGain(of: voice.groupIndex))
+        try source.setPitch(parameters.pitch)
+        try source.setLooping(parameters.isLooping)
+        if let position = parameters.position {
+            try source.setDirectChannels(false)
+            try source.setRelativeToListener(parameters.isRelativeToListener)
+            try source.setPosition(position)
+            try source.setVelocity(parameters.velocity)
+            try source.setReferenceDistance(parameters.referenceDistance)
+            try source.setMaxDistance(parameters.maxDistance)
+            try source.setRolloffFactor(parameters.rolloffFactor)
+        } else {
+            try source.setDirectChannels(voice.sound.format.channelCount == 2)
+            try source.setRelativeToListener(true)
+            try source.setPosition(.zero)
+            try source.setVelocity(.zero)
+            try source.setRolloffFactor(0)
+        }
+        try applyEffects(of: voice, on: device)
+    }
+
+    /// Sends only what changed since `previous` to a voice's source: a game moving many voices
+    /// every frame costs one AL call per voice, not a dozen.
+    func applyChangedParameters(of voice: Voice, previous: VoiceParameters, previousGroupIndex: Int, on device: ALDevice) throws {
+        guard let source = voice.source else { return }
+        let parameters = voice.parameters
+        if parameters.gain != previous.gain || voice.groupIndex != previousGroupIndex {
+            try source.setGain(parameters.gain * mixer.effectiveGain(of: voice.groupIndex))
+        }
+        if parameters.pitch != previous.pitch { try source.setPitch(parameters.pitch) }
+        if parameters.isLooping != previous.isLooping { try source.setLooping(parameters.isLooping) }
+        if let position = parameters.position {
+            if parameters.isRelativeToListener != previous.isRelativeToListener {
+                try source.setRelativeToListener(parameters.isRelativeToListener)
+            }
+            if position != previous.position { try source.setPosition(position) }
+            if parameters.velocity != previous.velocity { try source.setVelocity(parameters.velocity) }
+            if parameters.referenceDistance != previous.referenceDistance { try source.setReferenceDistance(parameters.referenceDistance) }
+            if parameters.maxDistance != previous.maxDistance { try source.setMaxDistance(parameters.maxDistance) }
+            if parameters.rolloffFactor != previous.rolloffFactor { try source.setRolloffFactor(parameters.rolloffFactor) }
+        }
+        if parameters.reverbZone != previous.reverbZone || parameters.lowPassGainHF != previous.lowPassGainHF
+            || voice.groupIndex != previousGroupIndex {
+            try applyEffects(of: voice, on: device)
+        }
+    }
+
+    /// Sends a real voice's position.
+    func applyPosition(of voice: Voice, _ position: Vector3) throws {
+        try voice.source?.setPosition(position)
+    }
+
+    /// Sends many real voices' positions in one checked batch.
+    func applyPositions(_ body: (_ send: (Voice, Vector3) -> Void) -> Void) throws {
+        try ALSource.setPositions { setPosition in
+            withoutActuallyEscaping(setPosition) { setPosition in
+                body { voice, position in
+                    if let source = voice.source { setPosition(source, position) }
+                }
+            }
+        }
+    }
+
+    /// Sends a real voice's gain, with its group's.
+    func applyGain(of voice: Voice) throws {
+        try voice.source?.setGain(voice.gain * mixer.effectiveGain(of: voice.groupIndex))
+    }
+
+    /// Sends a real voice's pitch.
+    func applyPitch(of voice: Voice) throws {
+        try voice.source?.setPitch(voice.pitch)
+    }
+
+    // MARK: Effects
+
+    /// Sends a real voice to its reverb zone (its own, or its group's) and sets its occlusion
+    /// low-pass. Without ALC_EXT_EFX this does nothing.
+    func applyEffects(of voice: Voice, on device: ALDevice) throws {
+        guard let source = voice.source, let efx = device.efx else { return }
+        let zoneName = mixer.zone(ownZone: voice.ownReverbZone, groupIndex: voice.groupIndex)
+        try source.setAuxiliarySend(slot: try zoneName.map { try slot(ofZone: $0, on: device) } ?? 0)
+        if voice.lowPassGain < 1 {
+            if lowPassFilter == nil { lowPassFilter = try device.makeLowPassFilter() }
+            guard let filter = lowPassFilter else { return }
+            // OpenAL copies a filter's settings into the source when attached, so one filter serves all.
+            try efx.setLowPass(filter, gainHF: voice.lowPassGain)
+            try source.setDirectFilter(filter)
+        } else {
+            try source.setDirectFilter(0)
+        }
+    }
+
+    /// The zone's slot on `device`, made on first use.
+    private func slot(ofZone name: ReverbZoneID, on device: ALDevice) throws -> UInt32 {
+        if let made = zoneObjects[name] { return made.slot }
+        guard let preset = mixer.preset(ofZone: name), let made = try device.makeReverbSlot(preset) else { return 0 }
+        zoneObjects[name] = made
+        return made.slot
+    }
+
+    /// A zone is being replaced: its effect and slot are deleted when AL calls may be made,
+    /// and otherwise forgotten (they go with the device).
+    func forgetZoneUnlessDeleted(_ name: ReverbZoneID, gate: ALGate) {
+        guard let made = zoneObjects.removeValue(forKey: name) else { return }
+        gate.run("addReverbZone") { device in device.deleteReverbSlot(effect: made.effect, slot: made.slot) }
+    }
+
+    // MARK: Device
+
+    /// Forgets every AL name: the device that held them is gone. The voices forget their
+    /// sources through the voice table.
+    func forgetDevice() {
+        freeSources.removeAll()
+        sourcesToRelease.removeAll()
+        zoneObjects.removeAll()
+        lowPassFilter = nil
+        realCount = 0
+    }
+}

@@ -1,0 +1,348 @@
+import Logging
+
+/// The audio session's procedures: an interruption's begin and end, the loss of the device and
+/// its rebuild, a switch to another output, and the snapshots written on the way. It decides
+/// with ``AudioSession``, changes the context through ``DeviceHost``, and holds and resumes the
+/// voices and streams (both ``SessionHeld``).
+final class SessionController {
+    private let configuration: SoundEngine.Configuration
+    private let logger: Logger
+    private let session: AudioSession
+    private let host: DeviceHost
+    private let gate: ALGate
+    private let events: EventQueue
+    private let table: VoiceTable
+    private let voices: VoicePlayer
+    private let renderer: ALRenderer
+    private let streams: StreamSet
+    private let sounds: SoundBank
+    private let mixer: GroupMixer
+    private let world: SpatialWorld
+
+    init(configuration: SoundEngine.Configuration, logger: Logger, session: AudioSession, host: DeviceHost, gate: ALGate,
+         events: EventQueue, table: VoiceTable, voices: VoicePlayer, renderer: ALRenderer, streams: StreamSet,
+         sounds: SoundBank, mixer: GroupMixer, world: SpatialWorld) {
+        self.configuration = configuration
+        self.logger = logger
+        self.session = session
+        self.host = host
+        self.gate = gate
+        self.events = events
+        self.table = table
+        self.voices = voices
+        self.renderer = renderer
+        self.streams = streams
+        self.sounds = sounds
+        self.mixer = mixer
+        self.world = world
+    }
+
+    /// Active, or interrupted and why.
+    var state: SessionState { session.state }
+
+    // MARK: Interruptions
+
+    /// The sources holding the session now, oldest first.
+    var holders: [InterruptionSource] { session.holders }
+
+    /// A begin from `source`. From active: record what plays, stop output, NULL the context,
+    /// tell the game. While interrupted: one more hold (nothing audible), or, from a source
+    /// that already holds, absorbed.
+    func begin(reason: InterruptionReason, source: InterruptionSource) {
+        guard session.state.isActive else {
+            switch session.begin(reason: reason, source: source) {
+            case .absorbed, .began: events.emit(.absorbed(reason: reason))
+            case .holdAdded: events.emit(.holdAdded(reason: reason, source: source))
+            }
+            return
+        }
+        // 1. Record: every playing voice and stream, at the frame OpenAL reached.
+        // 2. Stop output: pause all their sources in one call.
+        gate.run("beginInterruption") { _ in
+            var playingSources: [ALSource] = []
+            for voice in table.liveVoices where voice.state == .playing {
+                if let source = voice.source {
+                    try renderer.syncPosition(of: voice)
+                    playingSources.append(source)
+                }
+            }
+            for stream in streams.allStreams where stream.state == .playing {
+                try stream.syncPosition()
+                if let source = stream.alSource { playingSources.append(source) }
+            }
+            try renderer.pause(playingSources)
+        }
+        let held = holdPlaying()
+        _ = session.begin(reason: reason, source: source)
+        // 2b, 3. Pause the device where it can be, suspend the context and make NULL current.
+        host.deactivate()
+        // 4. Tell the game: began, then where the soundtrack was held.
+        events.emit(.began(reason: reason, source: source))
+        held.forEach(events.emit)
+        saveSnapshotIfConfigured()
+    }
+
+    /// Marks what is playing as held by the session, and drops system sounds. Returns the
+    /// events that say where the soundtrack was held.
+    private func holdPlaying() -> [SessionEvent] {
+        var held: [SessionEvent] = []
+        for voice in table.liveVoices {
+            if voice.isSystemSound {
+                voices.remove(voice)
+            } else {
+                _ = voice.holdForSession()
+            }
+        }
+        for stream in streams.allStreams where stream.holdForSession() {
+            if stream.channel == .music && streams.isCurrent(stream) {
+                held.append(.musicSuspended(positionInFrames: stream.positionInFrames))
+            }
+        }
+        return held
+    }
+
+    /// An end from `source`. From a source that holds nothing: ignored. While other sources
+    /// (or the lost device) still hold the session: that hold is let go, nothing audible. The
+    /// last hold: restore the context, resume what the policy and the tracked commands say,
+    /// tell the game. The session is active only once the context is current again: if it
+    /// cannot be made current, the session stays interrupted, output stays stopped, and
+    /// ``SessionEvent/reactivationFailed(message:)`` says why; a later end or activate tries again.
+    func end(shouldResume: Bool, source: InterruptionSource) {
+        let caller = "endInterruption(shouldResume: \(shouldResume), source: \(source))"
+        switch session.end(source: source, shouldResume: shouldResume, by: caller) {
+        case .notHeld:
+            events.emit(.ignored)
+        case .released:
+            events.emit(.holdReleased(source: source))
+        case .last(let resumesHeld):
+            guard let summary = reactivate(resumesHeld: resumesHeld, caller: caller) else { return }
+            events.emit(.ended(shouldResume: shouldResume, resumed: summary, source: source))
+        }
+    }
+
+    /// `activate()`: the game is back (the foreground, a play button) and ends every hold given
+    /// through its own calls, as an end with shouldResume. It cannot end a device loss: the
+    /// holds are let go, and the session waits for the rebuild.
+    func activate() {
+        guard !session.state.isActive else {
+            events.emit(.ignored)
+            return
+        }
+        if session.isDeviceLost {
+            let released = session.releaseForActivation()
+            if released.isEmpty { events.emit(.ignored) }
+            for source in released { events.emit(.holdReleased(source: source)) }
+            return
+        }
+        guard let summary = reactivate(resumesHeld: true, caller: "activate()") else { return }
+        events.emit(.activated(resumed: summary))
+    }
+
+    /// Makes the context current again and, once it is, the session active, and resumes.
+    /// Returns nil when the context would not go current (the session stays interrupted).
+    private func reactivate(resumesHeld: Bool, caller: String) -> ResumeSummary? {
+        do {
+            try host.reactivate()
+        } catch {
+            gate.count(error, in: caller)
+            host.deactivate()
+            events.emit(.reactivationFailed(message: "\(caller): \(error)"))
+            return nil
+        }
+        session.markActive()
+        return resumeAfterInterruption(resumesHeld: resumesHeld)
+    }
+
+    /// Brings OpenAL in line with the model after an interruption or a rebuild: deferred
+    /// releases, parameters changed meanwhile, then replays held and pending voices and streams.
+    private func resumeAfterInterruption(resumesHeld: Bool) -> ResumeSummary {
+        var summary = ResumeSummary(music: false, voiceCount: 0)
+        gate.run("resume after interruption") { device in
+            try voices.releaseDeferred(on: device)
+            // A new device (a rebuild, a switch) gets every sound; on the same one, they are there.
+            try sounds.uploadAll(on: device)
+            try world.apply()
+            try streams.releaseFinishedOutgoing(on: device)
+            var sourcesToPlay: [ALSource] = []
+            for voice in table.liveVoices {
+                try renderer.applyParameters(of: voice, on: device)
+                guard voice.resumesAfterSession(resumesHeld: resumesHeld) else { continue }
+                // Real voices play together below; virtual ones get sources from the pool after.
+                if let source = voice.source, !mixer.pauses(voice.groupIndex) { sourcesToPlay.append(source) }
+                voice.state = .playing
+                summary.voiceCount += 1
+                events.emit(.voiceResumed(handle: voice.handle, positionInFrames: voice.positionInFrames))
+            }
+            for stream in streams.allStreams where stream.resumesAfterSession(resumesHeld: resumesHeld) {
+                try streams.prepareToResume(stream, on: device)
+                stream.state = .playing
+                if let source = stream.alSource { sourcesToPlay.append(source) }
+                if stream.channel == .music && streams.isCurrent(stream) {
+                    summary.music = true
+                    events.emit(.musicResumed(positionInFrames: stream.positionInFrames))
+                }
+            }
+            try renderer.play(sourcesToPlay)
+            try voices.assignSources(on: device)
+        }
+        return summary
+    }
+
+    // MARK: Device loss
+
+    /// The device is gone (or, offline, is being taken away): keep the positions the engine
+    /// tracked, tear down every AL object, and interrupt with reason deviceLost.
+    /// - Parameter isReachable: the device still answers (an offline teardown), so the exact
+    ///   positions can be read from it first.
+    func loseDevice(isReachable: Bool) {
+        guard host.isOpen else { return }
+        let wasActive = session.state.isActive
+        var held: [SessionEvent] = []
+        if wasActive && isReachable { syncPlayingPositions() }
+        if wasActive { held = holdPlaying() }
+        _ = session.markDeviceLost()
+        forgetDevice(isReachable: isReachable)
+        events.emit(wasActive ? .began(reason: .deviceLost, source: .device) : .holdAdded(reason: .deviceLost, source: .device))
+        held.forEach(events.emit)
+        events.emit(.servicesLost)
+        host.scheduleReopen(now: .now)
+        saveSnapshotIfConfigured()
+    }
+
+    /// Reads every playing voice's and stream's position from OpenAL (the device answers).
+    private func syncPlayingPositions() {
+        gate.run("record positions") { _ in
+            for voice in table.liveVoices where voice.state == .playing {
+                try renderer.syncPosition(of: voice)
+            }
+            for stream in streams.allStreams where stream.state == .playing {
+                try stream.syncPosition()
+            }
+        }
+    }
+
+    /// The one teardown, for shutdown, loss and switch: every room forgets its AL names (the
+    /// model keeps the positions), and the device is closed.
+    func forgetDevice(isReachable: Bool) {
+        table.forgetSources()
+        streams.forgetDevice()
+        renderer.forgetDevice()
+        sounds.forgetDevice()
+        host.closeDevice(isReachable: isReachable)
+    }
+
+    /// Opens a new device and rebuilds every audio object from the model, then resumes as after
+    /// an interruption end with shouldResume. While other sources still hold the session, the
+    /// new device waits, silent, with the context NULL, for the last of them to let go. Throws
+    /// when no device can be opened yet.
+    func rebuildDevice() throws {
+        guard !host.isOpen, session.isDeviceLost else { return }
+        host.countReopenAttempt()
+        try host.install(try host.reopen())
+        guard session.endDeviceLoss() else {
+            host.deactivate()
+            events.emit(.servicesReset)
+            events.emit(.holdReleased(source: .device))
+            return
+        }
+        let summary = resumeAfterInterruption(resumesHeld: true)
+        events.emit(.servicesReset)
+        events.emit(.ended(shouldResume: true, resumed: summary, source: .device))
+    }
+
+    /// Moves playback to `output` with every voice, stream, position and setting kept: records
+    /// the positions, tears the old device down, opens the new one, rebuilds and resumes what
+    /// played (what was paused stays paused). The new device is opened first, so a failing open
+    /// leaves the engine on its old device. During a device loss it only changes the device the
+    /// retries open (and tries it now); during an interruption the new device waits, silent,
+    /// for the end.
+    func switchDevice(to output: OutputDevice) throws {
+        let call = "switchDevice(to: \(output))"
+        let current = host.currentOutput
+        guard output.isOffline == current.isOffline else {
+            throw InterludeError(.invalidArgument, "\(call): cannot switch between offline and real-time output (the engine is on \(current))")
+        }
+        let newDevice: ALDevice
+        do {
+            newDevice = try host.open(output)
+        } catch let error as InterludeError {
+            let code: InterludeError.Code = error.code == .invalidArgument ? .invalidArgument : .deviceUnavailable
+            throw InterludeError(code, "\(call): \(error.message); still on \(current)")
+        }
+        guard host.isOpen else {
+            // Lost: the rebuild path takes it from here, on the new output.
+            host.discard(newDevice)
+            host.setOutput(output)
+            host.reopenNow(.now)
+            retryReopenIfDue(now: .now)
+            return
+        }
+        let wasActive = session.state.isActive
+        if wasActive {
+            syncPlayingPositions()
+            holdPlaying().forEach(events.emit)
+        }
+        forgetDevice(isReachable: true)
+        host.setOutput(output)
+        do {
+            try host.install(newDevice)
+        } catch {
+            // The new context would not go current: behave as a loss, the retries reopen `output`.
+            logger.error("\(call): \(error)")
+            _ = session.markDeviceLost()
+            events.emit(wasActive ? .began(reason: .deviceLost, source: .device) : .holdAdded(reason: .deviceLost, source: .device))
+            events.emit(.servicesLost)
+            host.scheduleReopen(now: .now)
+            return
+        }
+        logger.info("switched output to \(output) (\(newDevice.name))")
+        if wasActive {
+            _ = resumeAfterInterruption(resumesHeld: true)
+        } else {
+            // Interrupted: keep output stopped and the context NULL until the end.
+            host.deactivate()
+        }
+    }
+
+    /// Tries to reopen a lost device when its backoff has passed: 100 ms, doubling to 2 s.
+    func retryReopenIfDue(now: ContinuousClock.Instant) {
+        guard host.isReopenDue(now: now) else { return }
+        do {
+            try rebuildDevice()
+            logger.info("output device reopened")
+        } catch {
+            host.reopenFailed(now: now, error: error)
+        }
+    }
+
+    // MARK: Snapshots
+
+    /// The engine's state as a snapshot, with positions read from OpenAL where it still can.
+    func makeSnapshot() -> Snapshot {
+        let current = streams.currentStreams
+        gate.run("snapshot") { _ in
+            for stream in current where stream.isAttached { try stream.syncPosition() }
+        }
+        let tracks = current.map { stream in
+            Snapshot.Track(path: stream.path, channel: stream.channel, positionInFrames: stream.positionInFrames,
+                           isLooping: stream.isLooping, gain: stream.gain,
+                           wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion)
+        }
+        let loopingVoices = table.liveVoices.filter { $0.isLooping && !$0.isSystemSound }.map { voice in
+            Snapshot.LoopingVoice(soundPath: voice.sound.name, parameters: voice.parameters,
+                                  positionInFrames: voice.positionInFrames, wasPlaying: voice.state != .paused)
+        }
+        return Snapshot(tracks: tracks, loopingVoices: loopingVoices, groupGains: mixer.gainsByName, listener: world.listener)
+    }
+
+    /// Writes the snapshot to ``SoundEngine/Configuration/statePath`` when one is set. A write
+    /// failure is logged: it must never stop the audio.
+    func saveSnapshotIfConfigured() {
+        guard let path = configuration.statePath else { return }
+        do {
+            try makeSnapshot().write(to: path)
+        } catch {
+            logger.error("\(error)")
+        }
+    }
+}

@@ -1,0 +1,225 @@
+/// The engine's record of one playing instance: enough to start it again anywhere, on any
+/// device, at the frame it had reached.
+///
+/// A voice is real while it holds an AL source, and virtual otherwise: a virtual voice that is
+/// playing keeps its time moving, so when it gets a source again it starts where it would be.
+/// What the voice pool's update needs (state, source, gain, position, distances, priority,
+/// play position) is kept only in the voice's ``VoicePoolEntry``; the voice keeps the rest.
+final class Voice {
+    let handle: VoiceHandle
+    let sound: Sound
+    /// A short UI sound: dropped during an interruption, never resumed.
+    let isSystemSound: Bool
+    /// The parameters the pool does not read: velocity, the group's name, reverb and low-pass.
+    private var velocity: Vector3
+    private var group: GroupID
+    private var reverbZone: ReverbZoneID?
+    private var lowPassGainHF: Float
+    private var gainFadeState: Fade?
+    private var pitchFadeState: Fade?
+    private var stopsAtFadeEnd = false
+    /// Set once the voice has ended: its slot (and entry) may already belong to another voice.
+    private var removed = false
+    /// The table's entries (held strongly: they hold no voices, so there is no cycle, and an
+    /// unowned reference cost a runtime check on every entry access).
+    private let entries: VoicePoolStorage
+
+    init(handle: VoiceHandle, sound: Sound, parameters: VoiceParameters, groupIndex: Int, state: PlayState,
+         isSystemSound: Bool, entries: VoicePoolStorage) {
+        self.handle = handle
+        self.sound = sound
+        self.isSystemSound = isSystemSound
+        self.entries = entries
+        self.velocity = parameters.velocity
+        self.group = parameters.group
+        self.reverbZone = parameters.reverbZone
+        self.lowPassGainHF = parameters.lowPassGainHF
+        entries.resetEntry(at: handle.slot)
+        entries[handle.slot].frameCount = sound.frameCount
+        entries[handle.slot].loopStartFrame = sound.loopRegion?.lowerBound ?? 0
+        entries[handle.slot].loopEndFrame = sound.loopRegion?.upperBound ?? sound.frameCount
+        entries[handle.slot].state = state
+        entries[handle.slot].groupIndex = groupIndex
+        write(parameters)
+    }
+
+    private var slot: Int { handle.slot }
+
+    // MARK: Fields kept in the entry
+
+    /// Everything about how it plays, put together from the entry and the voice.
+    var parameters: VoiceParameters {
+        get {
+            let entry = entries[slot]
+            var parameters = VoiceParameters()
+            parameters.gain = entry.gain
+            parameters.pitch = entry.pitch
+            parameters.isLooping = entry.isLooping
+            parameters.position = entry.hasPosition ? entry.position : nil
+            parameters.velocity = velocity
+            parameters.isRelativeToListener = entry.isRelativeToListener
+            parameters.referenceDistance = entry.referenceDistance
+            parameters.maxDistance = entry.maxDistance
+            parameters.rolloffFactor = entry.rolloffFactor
+            parameters.group = group
+            parameters.priority = entry.priority
+            parameters.reverbZone = reverbZone
+            parameters.lowPassGainHF = lowPassGainHF
+            return parameters
+        }
+        set {
+            guard !removed else { return }
+            write(newValue)
+        }
+    }
+
+    private func write(_ parameters: VoiceParameters) {
+        velocity = parameters.velocity
+        group = parameters.group
+        reverbZone = parameters.reverbZone
+        lowPassGainHF = parameters.lowPassGainHF
+        entries[slot].gain = parameters.gain
+        entries[slot].pitch = parameters.pitch
+        entries[slot].framesPerSecond = Double(sound.format.sampleRate) * Double(parameters.pitch)
+        entries[slot].isLooping = parameters.isLooping
+        entries[slot].hasPosition = parameters.position != nil
+        entries[slot].position = parameters.position ?? .zero
+        entries[slot].isRelativeToListener = parameters.isRelativeToListener
+        entries[slot].referenceDistance = parameters.referenceDistance
+        entries[slot].maxDistance = parameters.maxDistance
+        entries[slot].rolloffFactor = parameters.rolloffFactor
+        entries[slot].priority = parameters.priority
+    }
+
+    /// The index of the voice's group in the group table.
+    var groupIndex: Int {
+        get { entries[slot].groupIndex }
+        set { if !removed { entries[slot].groupIndex = newValue } }
+    }
+
+    var state: PlayState {
+        get { entries[slot].state ?? .paused }
+        set {
+            guard !removed else { return }
+            entries[slot].state = newValue
+            entries.refreshServiced(slot)
+        }
+    }
+
+    /// The AL source while the voice is real.
+    var source: ALSource? {
+        get {
+            guard !removed else { return nil }
+            let name = entries[slot].sourceName
+            return name == 0 ? nil : ALSource(name: name)
+        }
+        set {
+            guard !removed else { return }
+            entries[slot].sourceName = newValue?.name ?? 0
+            entries.refreshServiced(slot)
+        }
+    }
+
+    var gain: Float { entries[slot].gain }
+    var pitch: Float { entries[slot].pitch }
+    var isLooping: Bool { entries[slot].isLooping }
+    var isPositional: Bool { entries[slot].hasPosition }
+    /// The reverb zone the voice names itself, if any.
+    var ownReverbZone: ReverbZoneID? { reverbZone }
+    /// The occlusion low-pass's high-frequency gain (1: none).
+    var lowPassGain: Float { lowPassGainHF }
+
+    /// How far into its sound the voice has played, in frames of the sound. Kept by the engine
+    /// from OpenAL's offset, and advanced by the clock between reads and while virtual, so it
+    /// survives the device.
+    var positionInFrames: Int {
+        get { entries[slot].positionInFrames }
+        set {
+            guard !removed else { return }
+            entries[slot].positionInFrames = newValue
+            entries[slot].frameRemainder = 0
+        }
+    }
+
+    /// Moves a positional voice: the hot path of a game moving its emitters every frame, so only
+    /// the entry's position is written.
+    func move(to position: Vector3) {
+        guard !removed else { return }
+        entries[slot].position = position
+    }
+
+    /// The voice is going virtual between updates: the next update must advance it only by the
+    /// time from now, so `seconds` of the current interval are not counted.
+    func discountTime(seconds: Double) {
+        guard !removed else { return }
+        entries[slot].frameRemainder = -seconds * entries[slot].framesPerSecond
+    }
+
+    /// Moves the play position on by the clock; false when a one-shot has passed its end.
+    func advance(bySeconds seconds: Double) -> Bool {
+        guard !removed else { return false }
+        return entries[slot].advance(bySeconds: seconds)
+    }
+
+    // MARK: Fades
+
+    /// A gain fade running on the update.
+    var gainFade: Fade? {
+        get { gainFadeState }
+        set {
+            gainFadeState = newValue
+            fadesChanged()
+        }
+    }
+
+    /// A pitch fade running on the update.
+    var pitchFade: Fade? {
+        get { pitchFadeState }
+        set {
+            pitchFadeState = newValue
+            fadesChanged()
+        }
+    }
+
+    /// Stop the voice when its gain fade ends (a fade-out).
+    var stopsWhenFadeEnds: Bool {
+        get { stopsAtFadeEnd }
+        set { stopsAtFadeEnd = newValue }
+    }
+
+    /// Sets the gain a fade reached.
+    func setFadedGain(_ gain: Float) {
+        guard !removed else { return }
+        entries[slot].gain = gain
+    }
+
+    /// Sets the pitch a fade reached.
+    func setFadedPitch(_ pitch: Float) {
+        guard !removed else { return }
+        entries[slot].pitch = pitch
+        entries[slot].framesPerSecond = Double(sound.format.sampleRate) * Double(pitch)
+    }
+
+    private func fadesChanged() {
+        guard !removed else { return }
+        entries[slot].hasFade = gainFadeState != nil || pitchFadeState != nil
+        entries.refreshServiced(slot)
+    }
+
+    // MARK: Ending
+
+    /// The voice has ended.
+    var isRemoved: Bool { removed }
+
+    /// Marks the voice ended: its entry stops playing, and later changes to this object no
+    /// longer touch the slot.
+    func markRemoved() {
+        entries[slot].state = nil
+        entries[slot].sourceName = 0
+        entries.refreshServiced(slot)
+        removed = true
+    }
+
+    /// The AL buffer layout this voice needs: positional voices play the mono downmix.
+    var usesMonoBuffer: Bool { isPositional && sound.format.channelCount == 2 }
+}

@@ -1,0 +1,437 @@
+/// The voices' lifecycle: starting, stopping, pausing, changing and fading voices, and each
+/// update's servicing, through the ``VoiceTable`` (who is alive), the ``VoicePool`` (who is real)
+/// and the ``ALRenderer`` (what OpenAL hears). While the session is interrupted no AL call is
+/// made: commands are tracked, and applied when it is active again.
+final class VoicePlayer {
+    private let configuration: SoundEngine.Configuration
+    private let table: VoiceTable
+    private let pool = VoicePool()
+    private let renderer: ALRenderer
+    private let mixer: GroupMixer
+    private let sounds: SoundBank
+    private let world: SpatialWorld
+    private let clock: UpdateClock
+    private let host: DeviceHost
+    private let session: AudioSession
+    private let gate: ALGate
+    private let events: EventQueue
+    /// Scratch list of slots for the update, reused so it allocates nothing.
+    private var slotScratch: [Int32] = []
+
+    /// Real voices' positions are read from OpenAL every this many updates (staggered by slot),
+    /// and advanced by the clock in between: the reads were a third of the engine's overhead over
+    /// raw OpenAL. Exact positions (interruptions, teardown, queries) still read OpenAL directly.
+    static let positionReadPeriod = 10
+
+    init(configuration: SoundEngine.Configuration, table: VoiceTable, renderer: ALRenderer, mixer: GroupMixer,
+         sounds: SoundBank, world: SpatialWorld, clock: UpdateClock, host: DeviceHost, session: AudioSession,
+         gate: ALGate, events: EventQueue) {
+        self.configuration = configuration
+        self.table = table
+        self.renderer = renderer
+        self.mixer = mixer
+        self.sounds = sounds
+        self.world = world
+        self.clock = clock
+        self.host = host
+        self.session = session
+        self.gate = gate
+        self.events = events
+    }
+
+    /// How many voices may hold a real source at once.
+    var realVoiceBudget: Int {
+        let available = configuration.monoSourceCount + configuration.stereoSourceCount - SoundEngine.Configuration.streamSourceCount
+        return min(configuration.realVoiceBudget ?? available, available)
+    }
+
+    private var isActive: Bool { session.state.isActive }
+
+    // MARK: Starting and ending
+
+    /// Starts a new voice. While interrupted, a looping voice is deferred to the end and a
+    /// one-shot is dropped (its handle is already stale). When every real source is taken, the
+    /// voice takes the source of the least important real voice if it matters more, and is
+    /// virtual otherwise. `startFrame` and `startsPaused` serve snapshot restores: a paused
+    /// voice gets its source on its first resume.
+    func play(_ sound: Sound, parameters: VoiceParameters, isSystemSound: Bool, command: String,
+              startFrame: Int = 0, startsPaused: Bool = false) throws -> VoiceHandle {
+        guard table.isOwnEngine(sound.engineID), sounds.contains(sound) else {
+            throw InterludeError(.foreignObject, "\(command): \(sound.name) was not loaded by this engine, or was unloaded")
+        }
+        try parameters.validate(in: command)
+        let groupIndex = try mixer.existingIndex(of: parameters.group, in: command)
+        try mixer.checkZone(parameters.reverbZone, in: command)
+        guard table.liveVoiceCount < configuration.maximumVoiceCount else {
+            throw InterludeError(.tooManyVoices, "\(command): \(sound.name): all \(configuration.maximumVoiceCount) voices are in use (Configuration.maximumVoiceCount)")
+        }
+        let handle = table.allocateSlot()
+        if !isActive && (isSystemSound || !parameters.isLooping) {
+            // Consume the slot's generation so the returned handle is stale.
+            table.abandonSlot(of: handle)
+            events.emit(.commandDropped(command: command))
+            return handle
+        }
+        let voice = Voice(handle: handle, sound: sound, parameters: parameters, groupIndex: groupIndex,
+                          state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
+                          isSystemSound: isSystemSound, entries: table.entries)
+        voice.positionInFrames = max(0, startFrame) % max(1, sound.frameCount)
+        table.insert(voice)
+        if startsPaused {
+            return handle
+        }
+        if isActive {
+            gate.run(command) { device in try admit(voice, on: device) }
+        } else {
+            events.emit(.commandDeferred(command: command))
+        }
+        return handle
+    }
+
+    /// Ends a voice: its handle goes stale and its source is freed (at once when active,
+    /// otherwise when the session is active again).
+    func remove(_ voice: Voice) {
+        guard let source = table.remove(voice) else { return }
+        renderer.release(source)
+        gate.run("stop") { device in try releaseDeferred(on: device) }
+    }
+
+    /// Frees the sources of voices ended while no AL call could be made, then deletes the
+    /// buffers of sounds unloaded meanwhile (no source holds them any more).
+    func releaseDeferred(on device: ALDevice) throws {
+        try renderer.releaseDeferredSources()
+        try sounds.deleteUnloadedBuffers(on: device)
+    }
+
+    /// Stops every voice of `sound` (it is being unloaded).
+    func removeVoices(of sound: Sound) {
+        for voice in table.liveVoices where voice.sound.id == sound.id {
+            remove(voice)
+        }
+    }
+
+    /// Gives a new or resumed voice a source if the budget has one, or if it outranks the least
+    /// important real voice; otherwise it stays virtual until an update finds it room.
+    private func admit(_ voice: Voice, on device: ALDevice) throws {
+        if mixer.pauses(voice.groupIndex) { return }
+        if renderer.realVoiceCount >= realVoiceBudget {
+            guard let weakest = weakestRealVoice(), score(of: voice) > score(of: weakest) else {
+                startVirtualClock(of: voice)
+                return
+            }
+            try makeVirtual(weakest)
+        }
+        try renderer.start(voice, on: device)
+    }
+
+    /// Takes a real voice's source away, keeping its position: it goes on as a virtual voice.
+    private func makeVirtual(_ voice: Voice) throws {
+        guard try renderer.takeSource(from: voice) else { return }
+        startVirtualClock(of: voice)
+    }
+
+    /// A voice goes virtual between updates: the next update must advance it only by the time
+    /// since now, not since the last update.
+    private func startVirtualClock(of voice: Voice) {
+        voice.discountTime(seconds: clock.secondsSinceUpdate(sampleRate: host.sampleRate))
+    }
+
+    // MARK: Commands
+
+    /// Stops a voice: its handle goes stale. Tracked while interrupted.
+    func stop(_ handle: VoiceHandle) {
+        guard let voice = table.voice(for: handle) else { return }
+        if !isActive { events.emit(.commandDeferred(command: "stop")) }
+        remove(voice)
+    }
+
+    /// Pauses a voice at its current frame. Tracked while interrupted: it stays paused.
+    func pause(_ handle: VoiceHandle) {
+        guard let voice = table.voice(for: handle), voice.state != .paused else { return }
+        if isActive {
+            gate.run("pause") { _ in
+                if voice.source != nil {
+                    try renderer.pause(voice)
+                    try renderer.syncPosition(of: voice)
+                }
+            }
+        } else {
+            events.emit(.commandDeferred(command: "pause"))
+        }
+        voice.state = .paused
+    }
+
+    /// Resumes a paused voice where it was. Tracked while interrupted: it plays at the end.
+    func resume(_ handle: VoiceHandle) {
+        guard let voice = table.voice(for: handle), voice.state != .playing else { return }
+        if isActive {
+            voice.state = .playing
+            gate.run("resume") { device in
+                if voice.source != nil {
+                    try renderer.play(voice)
+                } else {
+                    try admit(voice, on: device)
+                }
+            }
+        } else if voice.state != .pendingStart {
+            voice.state = .pendingStart
+            events.emit(.commandDeferred(command: "resume"))
+        }
+    }
+
+    /// Changes a voice's parameters. Tracked while interrupted: applied at the end.
+    /// - Parameter call: the public call, named in errors; `command` names the change in events.
+    func update(_ handle: VoiceHandle, command: String, call: String, _ change: (inout VoiceParameters) -> Void) throws {
+        guard let voice = table.voice(for: handle) else { return }
+        let previous = voice.parameters
+        var parameters = previous
+        change(&parameters)
+        try parameters.validate(in: call)
+        if (parameters.position == nil) != (previous.position == nil) {
+            throw InterludeError(.invalidArgument, "\(call): a voice cannot switch between positional and unpositioned while playing")
+        }
+        let groupIndex = try mixer.existingIndex(of: parameters.group, in: call)
+        try mixer.checkZone(parameters.reverbZone, in: call)
+        let previousGroupIndex = voice.groupIndex
+        voice.parameters = parameters
+        voice.groupIndex = groupIndex
+        if isActive {
+            gate.run(command) { device in
+                try renderer.applyChangedParameters(of: voice, previous: previous, previousGroupIndex: previousGroupIndex, on: device)
+            }
+        } else {
+            events.emit(.commandDeferred(command: command))
+        }
+    }
+
+    /// Moves a positional voice: the hot path of a game moving its emitters every frame, so it
+    /// validates and sends only the position, and makes no AL call for a virtual voice.
+    func setPosition(_ position: Vector3, of handle: VoiceHandle) throws {
+        guard let voice = table.voice(for: handle) else { return }
+        try Validate.vector(position, "position", in: "setPosition")
+        guard voice.isPositional else {
+            throw InterludeError(.invalidArgument, "setPosition: a voice cannot switch between positional and unpositioned while playing")
+        }
+        voice.move(to: position)
+        if isActive {
+            if voice.source != nil {
+                gate.run("set") { _ in try renderer.applyPosition(of: voice, position) }
+            }
+        } else {
+            events.emit(.commandDeferred(command: "set"))
+        }
+    }
+
+    /// Moves many positional voices in one go: everything is validated first, then sent in one
+    /// AL block (one context lock for all), or tracked with one deferred event while interrupted.
+    func setPositions(_ positions: [Vector3], of handles: [VoiceHandle]) throws {
+        guard positions.count == handles.count else {
+            throw InterludeError(.invalidArgument, "setPositions: \(positions.count) positions for \(handles.count) voices")
+        }
+        for index in handles.indices {
+            guard let voice = table.voice(for: handles[index]) else { continue }
+            try Validate.vector(positions[index], "position", in: "setPositions")
+            guard voice.isPositional else {
+                throw InterludeError(.invalidArgument, "setPositions: a voice cannot switch between positional and unpositioned while playing")
+            }
+        }
+        if isActive {
+            gate.run("set") { _ in
+                try renderer.applyPositions { send in
+                    for index in handles.indices {
+                        guard let voice = table.voice(for: handles[index]) else { continue }
+                        voice.move(to: positions[index])
+                        send(voice, positions[index])
+                    }
+                }
+            }
+        } else {
+            for index in handles.indices { table.voice(for: handles[index])?.move(to: positions[index]) }
+            events.emit(.commandDeferred(command: "set"))
+        }
+    }
+
+    /// Starts a gain or pitch fade on a voice; a fade of the gain to 0 may stop it at the end.
+    func fade(_ handle: VoiceHandle, gainTo targetGain: Float?, pitchTo targetPitch: Float?, durationSeconds: Double,
+              curve: FadeCurve, stopsAtEnd: Bool, command: String) throws {
+        if let targetGain { try Validate.gain(targetGain, in: command) }
+        if let targetPitch { try Validate.pitch(targetPitch, in: command) }
+        try Validate.seconds(durationSeconds, "duration", in: command)
+        guard let voice = table.voice(for: handle) else { return }
+        if let targetGain {
+            voice.gainFade = Fade(startGain: voice.gain, targetGain: targetGain, durationSeconds: durationSeconds, curve: curve)
+            voice.stopsWhenFadeEnds = stopsAtEnd
+        }
+        if let targetPitch {
+            voice.pitchFade = Fade(startGain: voice.pitch, targetGain: targetPitch, durationSeconds: durationSeconds, curve: curve)
+        }
+        if durationSeconds == 0 { try advanceFades(of: voice, bySeconds: 0) }
+    }
+
+    /// Moves a voice's fades on, sending the new gain and pitch to its source. Returns false
+    /// when a fade-out has ended and the voice was stopped.
+    @discardableResult
+    private func advanceFades(of voice: Voice, bySeconds seconds: Double) throws -> Bool {
+        if var fade = voice.gainFade {
+            fade.advance(bySeconds: seconds)
+            voice.setFadedGain(fade.gain)
+            voice.gainFade = fade.isFinished ? nil : fade
+            if fade.isFinished && voice.stopsWhenFadeEnds {
+                remove(voice)
+                return false
+            }
+            try renderer.applyGain(of: voice)
+        }
+        if var fade = voice.pitchFade {
+            fade.advance(bySeconds: seconds)
+            voice.setFadedPitch(max(Float.leastNormalMagnitude, fade.gain))
+            voice.pitchFade = fade.isFinished ? nil : fade
+            try renderer.applyPitch(of: voice)
+        }
+        return true
+    }
+
+    /// Pauses or resumes the real voices of a group (every voice, for master) without changing
+    /// their own state: a group pause is lifted by the group, a voice pause by the voice. The
+    /// caller then lets ``assignSources(on:)`` find sources for the resumed virtual ones.
+    func setGroupPaused(_ paused: Bool, group: Int) throws {
+        for voice in table.liveVoices where voice.state == .playing && (voice.groupIndex == group || group == GroupTable.masterIndex) {
+            if voice.source != nil {
+                if paused { try renderer.pause(voice) } else if !mixer.pauses(voice.groupIndex) { try renderer.play(voice) }
+            }
+        }
+    }
+
+    /// Sends every real voice's gain after a group gain changed.
+    func applyGroupGains() throws {
+        try table.forEachLiveVoice { try renderer.applyGain(of: $0) }
+    }
+
+    /// Sends every real voice's effects after a reverb zone changed.
+    func applyEffects(on device: ALDevice) throws {
+        try table.forEachLiveVoice { try renderer.applyEffects(of: $0, on: device) }
+    }
+
+    // MARK: Queries
+
+    /// The voice's parameters, or nil for a stale handle.
+    func parameters(of handle: VoiceHandle) -> VoiceParameters? {
+        table.voice(for: handle)?.parameters
+    }
+
+    /// The voice's position in frames, read from OpenAL first while it can be.
+    func positionInFrames(of handle: VoiceHandle) -> Int? {
+        guard let voice = table.voice(for: handle) else { return nil }
+        if voice.state == .playing, voice.source != nil {
+            gate.run("positionInFrames(of:)") { _ in try renderer.syncPosition(of: voice) }
+        }
+        return voice.positionInFrames
+    }
+
+    /// The voice plays, or will when an interruption ends.
+    func isPlaying(_ handle: VoiceHandle) -> Bool {
+        guard let state = table.voice(for: handle)?.state else { return false }
+        return state == .playing || state == .heldBySession || state == .pendingStart
+    }
+
+    /// The voice holds a real source.
+    func isReal(_ handle: VoiceHandle) -> Bool {
+        table.voice(for: handle)?.source != nil
+    }
+
+    // MARK: The update
+
+    /// How much a voice matters (see ``VoiceScoring``).
+    private func score(of voice: Voice) -> Double {
+        let scoring = world.scoring(realBonus: 1)
+        return mixer.groups.effective.withUnsafeBufferPointer { scoring.score(of: table.entries[voice.handle.slot], groupGains: $0) }
+    }
+
+    /// The least important voice holding a source that may be made virtual. Real voices are
+    /// all in the serviced list, so this looks at a few dozen entries, not the pool.
+    private func weakestRealVoice() -> Voice? {
+        var weakestSlot: Int?
+        var weakestScore = Double.infinity
+        let scoring = world.scoring(realBonus: 1)
+        let entries = table.entries
+        mixer.groups.effective.withUnsafeBufferPointer { gains in
+            for slot in entries.servicedSlots.lazy.map(Int.init) {
+                let entry = entries[slot]
+                guard entry.isReal && !entry.isProtected else { continue }
+                let slotScore = scoring.score(of: entry, groupGains: gains)
+                // Ties go to the lowest slot, as when the whole pool was walked in order.
+                if slotScore < weakestScore || (slotScore == weakestScore && slot < weakestSlot ?? .max) {
+                    weakestSlot = slot
+                    weakestScore = slotScore
+                }
+            }
+        }
+        return weakestSlot.flatMap { table.voice(inSlot: $0) }
+    }
+
+    /// One update of the voices. First the voices that need their object, which the entries keep
+    /// listed (real ones: finished one-shots, positions read from OpenAL every
+    /// ``positionReadPeriod`` updates and advanced by the clock in between; and fading ones).
+    /// Then the pool's one walk over every entry, and its plan for the real sources.
+    func service(elapsedSeconds: Double, on device: ALDevice) throws {
+        let scoresCandidates = table.liveVoiceCount > realVoiceBudget
+        var objectSlots: [Int32] = []
+        swap(&objectSlots, &slotScratch)
+        defer { swap(&objectSlots, &slotScratch) }
+        objectSlots.removeAll(keepingCapacity: true)
+        objectSlots.append(contentsOf: table.entries.servicedSlots)
+        let updateCount = clock.updateCount
+        for slot in objectSlots {
+            guard let voice = table.voice(inSlot: Int(slot)), !mixer.pauses(voice.groupIndex) else { continue }
+            if voice.gainFade != nil || voice.pitchFade != nil {
+                guard try advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }
+            }
+            guard voice.source != nil else { continue }
+            // Only a one-shot stops by itself: a looping source is stopped by the engine alone.
+            if !voice.isLooping, try renderer.hasFinished(voice) {
+                remove(voice)
+            } else if (updateCount &+ Int(slot)) % Self.positionReadPeriod == 0 {
+                try renderer.syncPosition(of: voice)
+            } else {
+                // A one-shot past its end stays there until its source reports it stopped.
+                _ = voice.advance(bySeconds: elapsedSeconds)
+            }
+        }
+        let scoring = world.scoring(realBonus: VoiceScoring.selectionRealBonus)
+        let playingCount = pool.scan(table.entries, groups: mixer.groups, scoring: scoring,
+                                     elapsedSeconds: elapsedSeconds, scoresCandidates: scoresCandidates)
+        releaseEnded()
+        try carryOutPlan(on: device, knownPlayingCount: playingCount, candidatesAreScored: scoresCandidates)
+    }
+
+    /// Voices playing per group in the last update, for ducking.
+    var playingCountsByGroup: [Int] { pool.playingCountsByGroup }
+
+    /// Gives the most important playing voices, up to the budget, a real source, and makes the
+    /// rest virtual. Voices that stay in the budget keep their source: no AL churn.
+    func assignSources(on device: ALDevice) throws {
+        try carryOutPlan(on: device, knownPlayingCount: nil, candidatesAreScored: false)
+    }
+
+    private func carryOutPlan(on device: ALDevice, knownPlayingCount: Int?, candidatesAreScored: Bool) throws {
+        pool.plan(budget: realVoiceBudget, storage: table.entries, groups: mixer.groups,
+                  scoring: world.scoring(realBonus: VoiceScoring.selectionRealBonus),
+                  knownPlayingCount: knownPlayingCount, candidatesAreScored: candidatesAreScored)
+        releaseEnded()
+        for slot in pool.demotedSlots {
+            if let voice = table.voice(inSlot: Int(slot)) { try makeVirtual(voice) }
+        }
+        for slot in pool.promotedSlots {
+            if let voice = table.voice(inSlot: Int(slot)), voice.source == nil { try renderer.start(voice, on: device) }
+        }
+    }
+
+    /// Releases the one-shots the pool found ended while virtual.
+    private func releaseEnded() {
+        guard !pool.endedSlots.isEmpty else { return }
+        for slot in pool.endedSlots {
+            if let voice = table.voice(inSlot: Int(slot)) { remove(voice) }
+        }
+        pool.clearEnded()
+    }
+}

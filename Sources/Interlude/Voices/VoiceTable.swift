@@ -1,0 +1,95 @@
+/// The voices by slot: which slots hold a live voice, each slot's generation (so a handle to an
+/// ended voice goes stale), the free slots, and the pool entries that hold the voices' hot
+/// fields.
+final class VoiceTable {
+    private let engineID: Int
+    private var voiceSlots: [Voice?] = []
+    private var slotGenerations: [UInt32] = []
+    private var freeSlots: [Int] = []
+    private var liveCount = 0
+    /// What the pool's update needs of each voice, by slot, in one contiguous array.
+    private let storage = VoicePoolStorage()
+
+    init(engineID: Int) {
+        self.engineID = engineID
+    }
+
+    /// `engineID` is this table's engine (a sound or handle from another is foreign).
+    func isOwnEngine(_ engineID: Int) -> Bool { engineID == self.engineID }
+
+    /// The entries the voices keep their hot fields in.
+    var entries: VoicePoolStorage { storage }
+
+    /// How many voices are live.
+    var liveVoiceCount: Int { liveCount }
+
+    /// The live voice a handle names, or nil for a stale or foreign handle.
+    func voice(for handle: VoiceHandle) -> Voice? {
+        guard handle.engineID == engineID, handle.slot >= 0, handle.slot < voiceSlots.count,
+              slotGenerations[handle.slot] == handle.generation else { return nil }
+        return voiceSlots[handle.slot]
+    }
+
+    /// The live voice in `slot`, if any.
+    func voice(inSlot slot: Int) -> Voice? {
+        voiceSlots[slot]
+    }
+
+    /// Every live voice (allocates: not for the update's hot path).
+    var liveVoices: [Voice] { voiceSlots.compactMap { $0 } }
+
+    /// Calls `body` with every live voice, in slot order, allocating nothing: for work the
+    /// update may do (group gains while a group fades).
+    func forEachLiveVoice(_ body: (Voice) throws -> Void) rethrows {
+        for case let voice? in voiceSlots { try body(voice) }
+    }
+
+    /// Takes a free slot and returns its handle.
+    func allocateSlot() -> VoiceHandle {
+        let slot: Int
+        if let reused = freeSlots.popLast() {
+            slot = reused
+        } else {
+            slot = voiceSlots.count
+            voiceSlots.append(nil)
+            slotGenerations.append(1)
+        }
+        return VoiceHandle(slot: slot, generation: slotGenerations[slot], engineID: engineID)
+    }
+
+    /// Gives a slot back unused: its handle is already stale.
+    func abandonSlot(of handle: VoiceHandle) {
+        slotGenerations[handle.slot] &+= 1
+        freeSlots.append(handle.slot)
+    }
+
+    /// Puts a new voice in its handle's slot.
+    func insert(_ voice: Voice) {
+        voiceSlots[voice.handle.slot] = voice
+        liveCount += 1
+    }
+
+    /// Ends a voice: its handle goes stale and its slot is free. Returns the source it held,
+    /// which the caller releases; nil when it had none or was not live.
+    func remove(_ voice: Voice) -> ALSource? {
+        let slot = voice.handle.slot
+        guard voiceSlots[slot] === voice else { return nil }
+        let source = voice.source
+        voice.markRemoved()
+        voiceSlots[slot] = nil
+        slotGenerations[slot] &+= 1
+        freeSlots.append(slot)
+        liveCount -= 1
+        return source
+    }
+
+    /// Every voice forgets its source: the device that held them is gone.
+    func forgetSources() {
+        for case let voice? in voiceSlots { voice.source = nil }
+    }
+
+    /// Ends every voice at once (shutdown).
+    func removeAll() {
+        for case let voice? in voiceSlots { _ = remove(voice) }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import Interlude
+
+/// Several sources hold the session at once (the scene contract's rules 8 to 11): it is silent
+/// while any holds it, and resumes, on the frame it stopped, only when the last lets go.
+extension EngineSuites {
+    @Suite struct InterruptionSourceTests {
+        @Test("A game pause during a call: silent until both let go; the last end decides; the log names the sources")
+        func overlappingSources() throws {
+            let render = try SessionSceneRender(json: """
+                { "duration": 4, "policy": "honorShouldResume", "sounds": { "sweep": "\(SessionAssets.sweep)" }, "events": [
+                  { "at": 0, "do": "music.play", "sound": "sweep" },
+                  { "at": 1.0, "do": "interruption.begin", "reason": "call", "source": "phone" },
+                  { "at": 1.5, "do": "interruption.begin", "reason": "focusLost" },
+                  { "at": 1.7, "do": "interruption.begin", "reason": "call", "source": "phone" },
+                  { "at": 2.0, "do": "interruption.end", "shouldResume": true, "source": "phone" },
+                  { "at": 2.2, "do": "interruption.end", "shouldResume": true, "source": "nobody" },
+                  { "at": 2.5, "do": "interruption.end", "shouldResume": true } ] }
+                """)
+            let f = render.frame
+            #expect(render.isExactlySilent(f(1.0)..<f(2.5)), "silent while any source holds")
+            #expect(render.rms(f(2.51)..<f(3.0)) > 0.2, "the soundtrack resumes when the last lets go")
+            let lines = render.sessionLines
+            func line(_ event: String) -> [String: Any]? { lines.first { $0.event == event }?.fields }
+            #expect(line("interruptionBegan")?["source"] as? String == "phone")
+            #expect(line("interruptionBegan")?["reason"] as? String == "call")
+            #expect(line("interruptionHoldAdded")?["source"] as? String == "game")
+            #expect(line("interruptionHoldAdded")?["reason"] as? String == "focusLost")
+            #expect(lines.contains { $0.event == "interruptionAbsorbed" && $0.frame == f(1.7) })
+            #expect(line("interruptionHoldReleased")?["source"] as? String == "phone")
+            #expect(lines.contains { $0.event == "interruptionEndIgnored" && $0.frame == f(2.2) })
+            #expect(line("interruptionEnded")?["source"] as? String == "game")
+            let suspended = line("musicSuspended")?["positionInFrames"] as? Int
+            #expect(suspended != nil && line("musicResumed")?["positionInFrames"] as? Int == suspended)
+        }
+
+        @Test("A device restored during a call stays silent until the call ends; a call ending during the loss changes nothing")
+        func deviceLossIsOneMoreHolder() throws {
+            let render = try SessionSceneRender(json: """
+                { "duration": 5, "sounds": { "sweep": "\(SessionAssets.sweep)" }, "events": [
+                  { "at": 0, "do": "music.play", "sound": "sweep" },
+                  { "at": 0.5, "do": "interruption.begin", "reason": "call", "source": "phone" },
+                  { "at": 1.0, "do": "device.lost" },
+                  { "at": 1.5, "do": "device.restored" },
+                  { "at": 2.5, "do": "interruption.end", "source": "phone" },
+                  { "at": 3.0, "do": "interruption.begin", "reason": "call", "source": "phone" },
+                  { "at": 3.2, "do": "device.lost" },
+                  { "at": 3.4, "do": "interruption.end", "source": "phone" },
+                  { "at": 4.0, "do": "device.restored" } ] }
+                """)
+            let f = render.frame
+            #expect(render.isExactlySilent(f(0.5)..<f(2.5)), "restored while the call holds: still silent")
+            #expect(render.rms(f(2.51)..<f(3.0)) > 0.2)
+            #expect(render.isExactlySilent(f(3.0)..<f(4.0)), "the call ended while the device was lost: still silent")
+            #expect(render.rms(f(4.01)..<f(4.5)) > 0.2)
+            let lines = render.sessionLines
+            #expect(lines.contains { $0.event == "interruptionHoldAdded" && $0.frame == f(1.0) && $0.fields["source"] as? String == "device" })
+            #expect(lines.contains { $0.event == "interruptionHoldReleased" && $0.frame == f(1.5) })
+            #expect(lines.contains { $0.event == "interruptionEnded" && $0.frame == f(2.5) && $0.fields["source"] as? String == "phone" })
+            #expect(lines.contains { $0.event == "interruptionHoldReleased" && $0.frame == f(3.4) && $0.fields["source"] as? String == "phone" })
+            #expect(lines.contains { $0.event == "interruptionEnded" && $0.frame == f(4.0) && $0.fields["source"] as? String == "device" })
+        }
+
+        @Test("activate ends every hold the game gave, but not a device loss; the API names the holders")
+        func activateAndHolders() throws {
+            let rig = try SessionRig()
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            try rig.render(seconds: 0.3)
+            try rig.engine.beginInterruption(reason: .call, source: InterruptionSource("phone"))
+            try rig.engine.beginInterruption(reason: .focusLost)
+            #expect(rig.engine.interruptionHolders == [InterruptionSource("phone"), .game])
+            rig.engine.activate()
+            #expect(rig.engine.sessionState == .active && rig.engine.interruptionHolders.isEmpty)
+            #expect(rig.rms(try rig.render(seconds: 0.2)) > 0.2)
+            try rig.engine.beginInterruption(reason: .call)
+            rig.engine.disconnectDevice()
+            rig.engine.activate()
+            #expect(rig.engine.interruptionHolders == [.device])
+            #expect(rig.isExactlySilent(try rig.render(seconds: 0.2)))
+            try rig.engine.reconnectDevice()
+            #expect(rig.engine.sessionState == .active)
+            #expect(rig.rms(try rig.render(seconds: 0.2)) > 0.2)
+            #expect(throws: InterludeError.self) { try rig.engine.beginInterruption(source: InterruptionSource("")) }
+        }
+    }
+}
