@@ -46,6 +46,18 @@ final class VoicePool {
     /// and the others that score at least the floor. Returns how many voices are playing.
     func scan(_ storage: VoicePoolStorage, groups: GroupTable, scoring: VoiceScoring,
               elapsedSeconds: Double, scoresCandidates: Bool) -> Int {
+        walk(storage, groups: groups, listener: scoring.listener, model: scoring.model, realBonus: scoring.realBonus,
+             elapsedSeconds: elapsedSeconds, scoresCandidates: scoresCandidates)
+    }
+
+    /// The loop of ``scan(_:groups:scoring:elapsedSeconds:scoresCandidates:)``. The scoring
+    /// arrives as scalars, so in registers, and is rebuilt per voice for free. Measured: with the
+    /// `VoiceScoring` passed by reference, the loop reloaded the listener from the caller's memory
+    /// for every voice, behind the loop's stores to the entries, and an update at 10k voices took
+    /// twice as long (0.23 against 0.11 ms). Not inlined, so that it keeps its own arguments.
+    @inline(never)
+    private func walk(_ storage: VoicePoolStorage, groups: GroupTable, listener: Vector3, model: DistanceModel,
+                      realBonus: Float, elapsedSeconds: Double, scoresCandidates: Bool) -> Int {
         let isPaused = groups.isPaused
         if playingCounts.count < isPaused.count {
             playingCounts.append(contentsOf: repeatElement(0, count: isPaused.count - playingCounts.count))
@@ -80,6 +92,7 @@ final class VoicePool {
                     counts[group] += 1
                     playingCount += 1
                     if scoresCandidates {
+                        let scoring = VoiceScoring(listener: listener, model: model, realBonus: realBonus)
                         let score = scoring.score(of: entries[slot], groupGains: gains)
                         let isAboveFloor = score >= floor
                         if isAboveFloor || entries[slot].isReal {
