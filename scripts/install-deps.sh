@@ -20,6 +20,7 @@ packages=(
   pulseaudio-utils    # parecord, to record what the engine played through that server
   librsvg2-bin        # rsvg-convert, to check that render plots are valid pictures
   tmux                # drives the terminal game prototype in tests
+  sox                 # reads the float WAVs renders write, as a third-party check of their header
 )
 
 missing=()

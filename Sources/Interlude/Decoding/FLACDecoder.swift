@@ -14,6 +14,7 @@ import Musl
 /// The length is STREAMINFO's total sample count. A file that leaves it unknown (0, written by
 /// an encoder fed from a pipe) is decoded once at open to count its frames. Seeking is
 /// sample-exact (`FLAC__stream_decoder_seek_absolute`, through the seek table when there is one).
+/// Loop points come from the VORBIS_COMMENT block (``loopRegion``).
 ///
 /// Use from one thread at a time.
 public final class FLACDecoder: AudioDecoder {
@@ -23,6 +24,10 @@ public final class FLACDecoder: AudioDecoder {
     public let format: AudioFormat
     /// Total frames: STREAMINFO's total samples, or counted at open when STREAMINFO leaves it 0.
     public let frameCount: Int
+    /// The loop its VORBIS_COMMENT block declares (`LOOPSTART` with `LOOPLENGTH` or `LOOPEND`,
+    /// in frames, end exclusive), or nil; tags that are malformed or outside the track are
+    /// ignored with a warning.
+    public let loopRegion: Range<Int>?
 
     private let file: DecoderFile
     /// The libFLAC decoder; deleted once, in deinit.
@@ -51,6 +56,7 @@ public final class FLACDecoder: AudioDecoder {
             let info = try Self.openStream(decoder, sink: sink, path: path)
             self.format = info.format
             self.frameCount = info.frameCount
+            self.loopRegion = LoopTags.vorbisRegion(comments: sink.comments, frameCount: info.frameCount, path: path)
         } catch {
             FLAC__stream_decoder_delete(decoder)
             throw error
@@ -136,6 +142,8 @@ extension FLACDecoder {
     /// caller deletes `decoder` if this throws.
     private static func openStream(_ decoder: UnsafeMutablePointer<FLAC__StreamDecoder>, sink: Sink, path: String) throws -> StreamInfo {
         let clientData = Unmanaged.passUnretained(sink).toOpaque()
+        // Loop tags live in the VORBIS_COMMENT block, which libFLAC passes on only when asked.
+        FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_VORBIS_COMMENT)
         let status = FLAC__stream_decoder_init_stream(
             decoder, readCallback, seekCallback, tellCallback, lengthCallback, eofCallback,
             writeCallback, metadataCallback, errorCallback, clientData)
@@ -223,6 +231,7 @@ extension FLACDecoder {
     private final class Sink {
         private let byteCount: Int
         private var storedStreamInfo: FLAC__StreamMetadata_StreamInfo?
+        private var storedComments: [String] = []
         private let handle: UnsafeMutablePointer<FILE>
         private var channelCount = 0
         private var block: UnsafeMutableBufferPointer<Float> = .init(start: nil, count: 0)
@@ -241,6 +250,8 @@ extension FLACDecoder {
 
         /// The STREAMINFO block, once the metadata callback has seen it.
         var streamInfo: FLAC__StreamMetadata_StreamInfo? { storedStreamInfo }
+        /// The VORBIS_COMMENT block's comments ("KEY=value"), once seen; undecodable UTF-8 is repaired.
+        var comments: [String] { storedComments }
 
         var isAtEnd: Bool { feof(handle) != 0 }
 
@@ -272,6 +283,14 @@ extension FLACDecoder {
         func receive(_ metadata: FLAC__StreamMetadata) {
             if metadata.type == FLAC__METADATA_TYPE_STREAMINFO {
                 storedStreamInfo = metadata.data.stream_info
+            } else if metadata.type == FLAC__METADATA_TYPE_VORBIS_COMMENT, storedComments.isEmpty {
+                let block = metadata.data.vorbis_comment
+                guard let entries = block.comments else { return }
+                storedComments = (0..<Int(block.num_comments)).compactMap { index in
+                    let entry = entries[index]
+                    guard let bytes = entry.entry else { return nil }
+                    return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(entry.length)), as: UTF8.self)
+                }
             }
         }
 

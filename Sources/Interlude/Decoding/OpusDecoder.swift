@@ -23,6 +23,10 @@ public final class OpusDecoder: AudioDecoder {
     public let format: AudioFormat
     /// Total frames at 48 kHz after the pre-skip, from the final granule position (`op_pcm_total`).
     public let frameCount: Int
+    /// The loop its OpusTags declare (`LOOPSTART` with `LOOPLENGTH` or `LOOPEND`, in frames at
+    /// 48 kHz after the pre-skip, end exclusive), or nil; tags that are malformed or outside the
+    /// track are ignored with a warning.
+    public let loopRegion: Range<Int>?
 
     private let file: DecoderFile
     /// The libopusfile handle; freed once, in deinit.
@@ -56,6 +60,7 @@ public final class OpusDecoder: AudioDecoder {
             let stream = try Self.validate(opusFile, path: path)
             self.format = stream.format
             self.frameCount = stream.frameCount
+            self.loopRegion = LoopTags.vorbisRegion(comments: Self.comments(of: opusFile), frameCount: stream.frameCount, path: path)
         } catch {
             op_free(opusFile)
             throw error
@@ -119,6 +124,16 @@ public final class OpusDecoder: AudioDecoder {
 }
 
 extension OpusDecoder {
+    /// The first link's OpusTags comments ("KEY=value", `op_tags`); undecodable UTF-8 is repaired.
+    private static func comments(of opusFile: OpaquePointer) -> [String] {
+        guard let tags = op_tags(opusFile, -1)?.pointee, let texts = tags.user_comments,
+              let lengths = tags.comment_lengths else { return [] }
+        return (0..<Int(max(0, tags.comments))).compactMap { index in
+            guard let text = texts[index], lengths[index] >= 0 else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(start: text, count: Int(lengths[index])).bindMemory(to: UInt8.self), as: UTF8.self)
+        }
+    }
+
     private struct Stream {
         var format: AudioFormat
         var frameCount: Int

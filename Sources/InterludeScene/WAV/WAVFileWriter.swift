@@ -6,8 +6,10 @@ import Interlude
 /// into place in ``finish()``, so the destination is either untouched or holds a complete file.
 /// ``discard()``, a failed write, or releasing an unfinished writer removes the temporary file.
 ///
-/// The header is the canonical 44 bytes (`RIFF`, a 16-byte `fmt ` chunk, `data`), little-endian,
-/// with sizes patched in ``finish()``.
+/// The header is little-endian, with sizes patched in ``finish()``. 16-bit PCM gets the canonical
+/// 44 bytes (`RIFF`, a 16-byte `fmt ` chunk, `data`). Float gets the 58 bytes the WAVE format asks
+/// of every format other than PCM: an 18-byte `fmt ` chunk (its `cbSize` 0) and a `fact` chunk
+/// holding the frame count, before `data`.
 ///
 /// A writer is not `Sendable`: create and use it on one thread at a time.
 ///
@@ -32,9 +34,8 @@ public final class WAVFileWriter {
         case discarded
     }
 
-    private static let headerByteCount = 44
-    /// The RIFF size field (file size minus 8) is 32 bits.
-    private static let maximumDataByteCount = Int(UInt32.max) - (headerByteCount - 8)
+    /// 44 bytes for PCM; 58 for float (an 18-byte `fmt ` and a 12-byte `fact` chunk).
+    private let headerByteCount: Int
 
     private var state: State
     private var dataByteCount = 0
@@ -55,6 +56,7 @@ public final class WAVFileWriter {
         self.path = path
         self.format = format
         self.sampleType = sampleType
+        self.headerByteCount = sampleType == .int16 ? 44 : 58
         self.state = .writing(file)
         try write(header(), to: file, atOffset: 0)
     }
@@ -79,11 +81,12 @@ public final class WAVFileWriter {
         }
         let file = try openFile()
         let byteCount = samples.count * sampleType.bytesPerSample
-        guard dataByteCount + byteCount <= Self.maximumDataByteCount else {
+        // The RIFF size field (file size minus 8) is 32 bits.
+        guard dataByteCount + byteCount <= Int(UInt32.max) - (headerByteCount - 8) else {
             discard()
             throw InterludeError(.writeFailed, "\(path): data would exceed the 4 GiB WAV size limit")
         }
-        try write(encode(samples), to: file, atOffset: Self.headerByteCount + dataByteCount)
+        try write(encode(samples), to: file, atOffset: headerByteCount + dataByteCount)
         dataByteCount += byteCount
         frameCount += samples.count / format.channelCount
     }
@@ -140,22 +143,29 @@ public final class WAVFileWriter {
     private func header() -> [UInt8] {
         let bytesPerFrame = format.channelCount * sampleType.bytesPerSample
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.headerByteCount)
+        bytes.reserveCapacity(headerByteCount)
+        let isPCM = sampleType == .int16
         func append(_ tag: String) { bytes += Array(tag.utf8) }
         func append<Value: FixedWidthInteger>(_ value: Value) {
             withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
         }
         append("RIFF")
-        append(UInt32(Self.headerByteCount - 8 + dataByteCount))
+        append(UInt32(headerByteCount - 8 + dataByteCount))
         append("WAVE")
         append("fmt ")
-        append(UInt32(16))
+        append(UInt32(isPCM ? 16 : 18))
         append(sampleType.formatTag)
         append(UInt16(format.channelCount))
         append(UInt32(format.sampleRate))
         append(UInt32(format.sampleRate * bytesPerFrame))
         append(UInt16(bytesPerFrame))
         append(UInt16(sampleType.bytesPerSample * 8))
+        if !isPCM {
+            append(UInt16(0))
+            append("fact")
+            append(UInt32(4))
+            append(UInt32(truncatingIfNeeded: frameCount))
+        }
         append("data")
         append(UInt32(dataByteCount))
         return bytes

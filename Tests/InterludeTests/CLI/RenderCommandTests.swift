@@ -151,6 +151,44 @@ import Testing
         #expect(run.standardOutput.contains("ALSOFT"))
     }
 
+    @Test func infoDescribesAFileByItsContent() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A FLAC file named .ogg, with loop tags: read by content, tags and all.
+        let fixture = try CodecFixture()
+        let flac = try fixture.encode(.flac, CodecFixture.loopSine(), channelCount: 2, name: "theme")
+        try CodecFixture.run(["metaflac", "--set-tag=LOOPSTART=12000", "--set-tag=LOOPLENGTH=24000", flac])
+        let misnamed = folder.appendingPathComponent("theme.ogg")
+        try FileManager.default.copyItem(atPath: flac, toPath: misnamed.path)
+        let run = try Self.run(["info", misnamed.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Format: FLAC"), "\(run.standardOutput)")
+        #expect(lines.contains("Sample rate: 48000 Hz"))
+        #expect(lines.contains("Channels: 2 (stereo)"))
+        #expect(lines.contains("Length: 48000 frames (1.000 s)"))
+        #expect(lines.contains { $0.hasPrefix("Loop: 12000 frames (0.250 s) to 36000 frames (0.750 s)") }, "\(run.standardOutput)")
+
+        let untagged = try Self.run(["info", Self.beep])
+        #expect(untagged.status == 0)
+        #expect(untagged.standardOutput.contains("Format: WAV"))
+        #expect(untagged.standardOutput.contains("Loop: none declared"))
+    }
+
+    @Test func infoOfABadFileNamesItAndFails() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = folder.appendingPathComponent("notes.wav")
+        try Data("just some text, not audio".utf8).write(to: text)
+        let run = try Self.run(["info", text.path])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("notes.wav"), "\(run.standardError)")
+        #expect(run.standardError.contains("unrecognised file type"), "\(run.standardError)")
+        let missing = try Self.run(["info", folder.appendingPathComponent("absent.ogg").path])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("absent.ogg"))
+    }
+
     @Test func playOnTheNullDeviceExits() throws {
         let run = try Self.run(["play", Self.beep, "--device", "null"], limitSeconds: 20)
         #expect(!run.wasKilled, "interlude play did not exit within 20 s")

@@ -82,4 +82,40 @@ import Testing
         #expect(decoder.loopRegion == nil)
         #expect(try DecoderFactory.decodeAll(path: path).samples == track)
     }
+
+    /// A FLAC file tagged with metaflac, as game music is tagged: the same keys as Vorbis.
+    @Test(arguments: [
+        (["LOOPSTART=12000", "LOOPLENGTH=24000"], 12000..<36000 as Range<Int>?),
+        (["loopstart=100", "LOOPEND=48000"], 100..<48000),
+        (["LOOPSTART=100"], nil),
+        (["LOOPSTART=0", "LOOPEND=48001"], nil),
+    ] as [([String], Range<Int>?)])
+    func flacVorbisCommentsGiveTheLoop(_ comments: [String], _ expected: Range<Int>?) throws {
+        let fixture = try CodecFixture()
+        let path = try fixture.encode(.flac, CodecFixture.loopSine(), channelCount: 2, name: "tagged")
+        try CodecFixture.run(["metaflac"] + comments.map { "--set-tag=\($0)" } + [path])
+        let decoder = try DecoderFactory.open(path: path)
+        #expect(decoder is FLACDecoder)
+        #expect(decoder.frameCount == Self.frameCount)
+        #expect(decoder.loopRegion == expected)
+        // The tags change nothing of the samples.
+        #expect(try readAllInt16(decoder) == (try fixture.reference(.flac, path)).samples)
+    }
+
+    /// An Ogg Opus file tagged by opusenc: frames at 48 kHz after the pre-skip.
+    @Test(arguments: [
+        (["LOOPSTART=4800", "LOOPEND=43200"], 4800..<43200 as Range<Int>?),
+        (["LOOPSTART=1000", "LOOPLENGTH=2000"], 1000..<3000),
+        (["LOOPSTART=x", "LOOPEND=10"], nil),
+    ] as [([String], Range<Int>?)])
+    func opusTagsGiveTheLoop(_ comments: [String], _ expected: Range<Int>?) throws {
+        let fixture = try CodecFixture()
+        let wav = try fixture.writeWAV("tone.wav", CodecFixture.loopSine(), channelCount: 2)
+        let path = fixture.path("tagged.opus")
+        try CodecFixture.run(["opusenc", "--quiet", "--bitrate", "128"] + comments.flatMap { ["--comment", $0] } + [wav, path])
+        let decoder = try DecoderFactory.open(path: path)
+        #expect(decoder is OpusDecoder)
+        #expect(decoder.frameCount == Self.frameCount)
+        #expect(decoder.loopRegion == expected)
+    }
 }

@@ -82,6 +82,26 @@ struct WAVFileWriterTests {
         }
     }
 
+    @Test("float32: sox reads the header without a warning, and the samples back exactly")
+    func float32HeaderSatisfiesSox() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/stereo.wav"
+            let samples: [Float] = (0..<4_800).map { Float(sin(Double($0) * 0.05) * 0.5) }
+            try WAVFileWriter.write(samples: samples, format: AudioFormat(sampleRate: 48000, channelCount: 2),
+                                    sampleType: .float32, to: path)
+            let reportPath = folder + "/sox.txt"
+            let descriptor = open(reportPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            defer { close(descriptor) }
+            let child = try ChildProcess(["sox", "-V2", path, "-n", "stat"], environment: ProcessInfo.processInfo.environment,
+                                         stdout: descriptor, stderr: descriptor)
+            #expect(child.waitForExit(timeoutSeconds: 60))
+            #expect(child.status == 0)
+            let report = try String(contentsOfFile: reportPath, encoding: .utf8)
+            #expect(!report.contains("WARN"), "sox: \(report)")
+            #expect(report.contains("Samples read:") && report.contains("4800"), "sox: \(report)")
+        }
+    }
+
     @Test("float32: format tag 3 and exact sample bits")
     func float32SamplesAreExact() throws {
         try withTemporaryFolder { folder in
@@ -92,8 +112,26 @@ struct WAVFileWriterTests {
                 sampleType: .float32, to: path)
 
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-            #expect(bytes.count == 44 + samples.count * 4)
-            let data = checkHeader(bytes, formatTag: 3, channelCount: 1, sampleRate: 44100, bitsPerSample: 32)
+            // Not PCM, so the header the format specifies: an 18-byte fmt chunk with cbSize 0, and
+            // a fact chunk with the frame count (sox warns without them).
+            #expect(bytes.count == 58 + samples.count * 4)
+            #expect(tag(bytes, at: 0) == "RIFF")
+            #expect(uint32(bytes, at: 4) == UInt32(bytes.count - 8))
+            #expect(tag(bytes, at: 12) == "fmt ")
+            #expect(uint32(bytes, at: 16) == 18)
+            #expect(uint16(bytes, at: 20) == 3)
+            #expect(uint16(bytes, at: 22) == 1)
+            #expect(uint32(bytes, at: 24) == 44100)
+            #expect(uint32(bytes, at: 28) == 44100 * 4)
+            #expect(uint16(bytes, at: 32) == 4)
+            #expect(uint16(bytes, at: 34) == 32)
+            #expect(uint16(bytes, at: 36) == 0)
+            #expect(tag(bytes, at: 38) == "fact")
+            #expect(uint32(bytes, at: 42) == 4)
+            #expect(uint32(bytes, at: 46) == UInt32(samples.count))
+            #expect(tag(bytes, at: 50) == "data")
+            #expect(uint32(bytes, at: 54) == UInt32(samples.count * 4))
+            let data = bytes[58...]
             let readBack = stride(from: data.startIndex, to: data.endIndex, by: 4).map {
                 uint32(bytes, at: $0)
             }
