@@ -92,6 +92,8 @@ engine.setSessionEventHandler { event in
     case .holdAdded(let reason, let source): fields["event"] = "holdAdded"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
     case .holdReleased(let source): fields["event"] = "holdReleased"; fields["source"] = "\(source)"
     case .reactivationFailed(let message): fields["event"] = "reactivationFailed"; fields["message"] = message
+    case .musicDamageSkipped(_, let startFrame, let skippedFrames):
+        fields["event"] = "musicDamageSkipped"; fields["frame"] = startFrame; fields["skippedFrames"] = skippedFrames
     }
     emit(fields)
 }

@@ -75,6 +75,8 @@ final class TimelinePrinter: Sendable {
             return "device rebuilt: new device and context, sounds re-uploaded, voices and streams re-created"
         case .reactivationFailed(let message):
             return "could not restore the context (\(message)): still interrupted"
+        case .musicDamageSkipped(let path, let startFrame, let skippedFrames):
+            return "soundtrack \(path) damaged at \(clock(startFrame)): \(skippedFrames) frames skipped as silence, playing on"
         case .activated, .absorbed, .ignored, .voiceResumed:
             return nil
         }

@@ -21,9 +21,16 @@ public protocol AudioDecoder: AnyObject {
     /// declares none, or declares one that is malformed or outside the track (a warning is
     /// logged then). Always a non-empty range within `0...frameCount`.
     var loopRegion: Range<Int>? { get }
+    /// Frames of silence read in place of damaged data the decoder skipped, since it opened: a
+    /// damaged Ogg page, say, which the decoder steps over rather than ending the stream. The
+    /// position stays exact: each skipped frame is read as one frame of silence. 0 for formats
+    /// whose decoders stop at damage instead.
+    var skippedFrameCount: Int { get }
 }
 
 extension AudioDecoder {
     /// No loop tags: decoders of formats without them need not implement ``loopRegion``.
     public var loopRegion: Range<Int>? { nil }
+    /// No damage skipped: decoders that stop at damage need not implement ``skippedFrameCount``.
+    public var skippedFrameCount: Int { 0 }
 }

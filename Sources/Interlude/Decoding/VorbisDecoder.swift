@@ -1,4 +1,5 @@
 import CVorbisFile
+import Logging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,6 +11,11 @@ import Musl
 /// libvorbisfile reads through Interlude's own callbacks over the decoder's `FILE*`, pulling
 /// pages as samples are asked for. Chained files are accepted when every link has the same
 /// sample rate and channel count.
+///
+/// A damaged or missing page mid-file (libvorbisfile's `OV_HOLE`) is stepped over, as oggdec and
+/// sox do, instead of ending the stream: the frames the damage took are read as silence, counted
+/// from the next page's granule position, so every later frame stays at its exact position, and
+/// a warning is logged (``skippedFrameCount`` counts them).
 ///
 /// Use from one thread at a time.
 public final class VorbisDecoder: AudioDecoder {
@@ -23,9 +29,21 @@ public final class VorbisDecoder: AudioDecoder {
     /// (SDL_mixer 2.6's reading; see ``LoopTags``), or nil.
     public let loopRegion: Range<Int>?
 
+    private static let logger = Logger(label: "Interlude")
+
+    /// Frames read as silence in place of damaged pages, since open.
+    public private(set) var skippedFrameCount = 0
+
     private let file: DecoderFile
     /// Allocated here so its address stays fixed for libvorbisfile; cleared once, in deinit.
     private let vorbisFile: UnsafeMutablePointer<OggVorbis_File>
+    /// The file's frame the next frame read is.
+    private var nextFrame = 0
+    /// Silence still owed for the frames a damaged page took.
+    private var owedSilenceFrames = 0
+    /// Frames decoded after damage, waiting behind the owed silence (interleaved). Empty except
+    /// just after damage.
+    private var heldSamples: [Float] = []
 
     /// Opens `path` and reads the Vorbis headers.
     ///
@@ -52,9 +70,10 @@ public final class VorbisDecoder: AudioDecoder {
     }
 
     /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples
-    /// (`ov_read_float`). Returns the frames read; 0 at the end of the stream. Throws
-    /// `.corruptData` at a gap left by a damaged page (`OV_HOLE`) or a bad link,
-    /// `.invalidArgument` for a buffer smaller than a frame.
+    /// (`ov_read_float`). Returns the frames read; 0 at the end of the stream. A gap left by a
+    /// damaged page (`OV_HOLE`) is read as the silence it stands for (see the type's comment).
+    /// Throws `.corruptData` at a bad link or a packet that fails to decode, `.invalidArgument`
+    /// for a buffer smaller than a frame.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let channelCount = format.channelCount
         guard buffer.count >= channelCount else {
@@ -64,28 +83,99 @@ public final class VorbisDecoder: AudioDecoder {
         var output = buffer.baseAddress!
         var framesDone = 0
         while framesDone < framesWanted {
+            // What damage left owed comes first: its silence, then what was decoded after it.
+            if owedSilenceFrames > 0 {
+                let frames = min(owedSilenceFrames, framesWanted - framesDone)
+                output.update(repeating: 0, count: frames * channelCount)
+                output += frames * channelCount
+                framesDone += frames
+                owedSilenceFrames -= frames
+                continue
+            }
+            if !heldSamples.isEmpty {
+                let samples = min(heldSamples.count, (framesWanted - framesDone) * channelCount)
+                heldSamples.withUnsafeBufferPointer { output.update(from: $0.baseAddress!, count: samples) }
+                heldSamples.removeFirst(samples)
+                output += samples
+                framesDone += samples / channelCount
+                continue
+            }
             try checkStreamState()
             var channels: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
             let result = ov_read_float(vorbisFile, &channels, Int32(clamping: framesWanted - framesDone), nil)
+            if result == 0 { break }
+            if result == Int(OV_HOLE) {
+                try stepOverHole(atFrame: nextFrame + framesDone)
+                continue
+            }
+            guard result > 0, let channels else {
+                throw Self.readError(code: Int32(truncatingIfNeeded: result), path: path)
+            }
+            let frames = Int(result)
+            Self.interleave(channels, frames: 0..<frames, channelCount: channelCount, into: output)
+            output += frames * channelCount
+            framesDone += frames
+        }
+        nextFrame += framesDone
+        return framesDone
+    }
+
+    /// After a damaged page at `holeFrame`: decodes on until the pages' granule positions say
+    /// where the decoded frames belong, and owes the silence between. libvorbisfile counts on from
+    /// the hole until the next page that carries a granule position, so the frames decoded up to
+    /// then are held, not handed out early. Nothing decoding after the damage is `.corruptData`.
+    private func stepOverHole(atFrame holeFrame: Int) throws {
+        let channelCount = format.channelCount
+        // At most this much is held while waiting for a granule position; past it the held frames
+        // are played where they fall.
+        let maximumHeldFrames = 10 * format.sampleRate
+        var held: [Float] = []
+        var heldFrames = 0
+        var lostFrames = 0
+        while heldFrames < maximumHeldFrames {
+            try checkStreamState()
+            var channels: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
+            let result = ov_read_float(vorbisFile, &channels, 4_096, nil)
+            if result == Int(OV_HOLE) { continue }
             if result == 0 { break }
             guard result > 0, let channels else {
                 throw Self.readError(code: Int32(truncatingIfNeeded: result), path: path)
             }
             let frames = Int(result)
-            if channelCount == 1 {
-                output.update(from: channels[0]!, count: frames)
-            } else {
-                let left = channels[0]!
-                let right = channels[1]!
-                for frame in 0..<frames {
-                    output[2 * frame] = left[frame]
-                    output[2 * frame + 1] = right[frame]
-                }
+            held.append(contentsOf: repeatElement(0, count: frames * channelCount))
+            held.withUnsafeMutableBufferPointer {
+                Self.interleave(channels, frames: 0..<frames, channelCount: channelCount, into: $0.baseAddress! + heldFrames * channelCount)
             }
-            output += frames * channelCount
-            framesDone += frames
+            let blockStart = Int(ov_pcm_tell(vorbisFile)) - frames
+            if blockStart != holeFrame + heldFrames {
+                lostFrames = max(0, blockStart - heldFrames - holeFrame)
+                heldFrames += frames
+                break
+            }
+            heldFrames += frames
         }
-        return framesDone
+        guard heldFrames > 0 else {
+            throw InterludeError(.corruptData, "\(path): damaged Ogg data at frame \(holeFrame), and nothing after it decodes")
+        }
+        Self.logger.warning("\(path): damaged Ogg data skipped: \(lostFrames) frames from frame \(holeFrame) read as silence")
+        skippedFrameCount += lostFrames
+        owedSilenceFrames = lostFrames
+        heldSamples = held
+    }
+
+    /// Writes `frames` of libvorbisfile's per-channel block to `output`, interleaved.
+    private static func interleave(_ channels: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>, frames: Range<Int>,
+                                   channelCount: Int, into output: UnsafeMutablePointer<Float>) {
+        if channelCount == 1 {
+            (output).update(from: channels[0]! + frames.lowerBound, count: frames.count)
+            return
+        }
+        let left = channels[0]!
+        let right = channels[1]!
+        for (index, frame) in frames.enumerated() {
+            output[2 * index] = left[frame]
+            output[2 * index + 1] = right[frame]
+        }
     }
 
     /// Refuses to call into libvorbisfile once libogg's stream state breaks its own invariants:
@@ -112,6 +202,9 @@ public final class VorbisDecoder: AudioDecoder {
         guard result == 0 else {
             throw InterludeError(.corruptData, "\(path): seek to frame \(frame) failed (libvorbisfile error \(result))")
         }
+        nextFrame = frame
+        owedSilenceFrames = 0
+        heldSamples = []
     }
 }
 
@@ -260,8 +353,6 @@ extension VorbisDecoder {
 
     private static func readError(code: Int32, path: String) -> InterludeError {
         switch code {
-        case OV_HOLE:
-            return InterludeError(.corruptData, "\(path): gap in the Ogg stream (a damaged or missing page)")
         case OV_EBADLINK:
             return InterludeError(.corruptData, "\(path): invalid link in a chained Ogg stream")
         default:

@@ -70,6 +70,9 @@ final class MusicStream {
     private var restartsBeforePlay = false
     private var scratch: [Float]
     private let logger: Logger
+    /// Damaged data the decoder stepped over since the last ``takeSkippedDamage()``: where the
+    /// first skip began, and how many frames were read as silence.
+    private var skippedDamage: (startFrame: Int, frameCount: Int)?
 
     init(path: String, decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float, state: PlayState,
          bufferCount: Int, bufferSeconds: Double, loopRegion: Range<Int>?, logger: Logger) {
@@ -95,6 +98,12 @@ final class MusicStream {
     var positionInFrames: Int { playedFrames }
     /// Set when decoding failed mid-stream: the stream plays out what is queued, then ends.
     var decodeError: InterludeError? { failure }
+
+    /// The damage skipped since the last call, once: for the game's event.
+    func takeSkippedDamage() -> (startFrame: Int, frameCount: Int)? {
+        defer { skippedDamage = nil }
+        return skippedDamage
+    }
     /// Set once the last frame has been played (a one-shot track, or a failed decode).
     var isFinished: Bool { finished }
     /// The next frame the decoder reads: how far ahead of the position decoding has got.
@@ -305,6 +314,7 @@ final class MusicStream {
                 }
                 let wantedFrames = min(bufferFrameCount - filledFrames, endFrame - nextDecodeFrame)
                 let readFrames: Int
+                let skippedBefore = decoder.skippedFrameCount
                 do {
                     readFrames = try scratch.withUnsafeMutableBufferPointer { samples in
                         let window = UnsafeMutableBufferPointer(rebasing: samples[(filledFrames * channelCount)..<((filledFrames + wantedFrames) * channelCount)])
@@ -324,6 +334,10 @@ final class MusicStream {
                     }
                     reachedEnd = true
                     break
+                }
+                let skipped = decoder.skippedFrameCount - skippedBefore
+                if skipped > 0 {
+                    skippedDamage = (skippedDamage?.startFrame ?? nextDecodeFrame, (skippedDamage?.frameCount ?? 0) + skipped)
                 }
                 filledFrames += readFrames
                 nextDecodeFrame += readFrames

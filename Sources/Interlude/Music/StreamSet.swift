@@ -212,6 +212,9 @@ final class StreamSet {
             try stream.applyGain(groupGain: groupGain(of: stream))
         }
         if stream.state == .playing { try stream.service() }
+        if let damage = stream.takeSkippedDamage() {
+            events.emit(.musicDamageSkipped(path: stream.path, startFrame: damage.startFrame, skippedFrames: damage.frameCount))
+        }
     }
 
     /// Refills every stream, applies fades and releases streams whose fade-out ended.

@@ -32,6 +32,10 @@ public enum SessionEvent: Sendable, Equatable {
     case musicResumed(positionInFrames: Int)
     /// A voice resumed at this frame of its sound.
     case voiceResumed(handle: VoiceHandle, positionInFrames: Int)
+    /// The soundtrack's file is damaged at `startFrame` (an Ogg page lost, say): the decoder
+    /// stepped over it and `skippedFrames` frames play as silence, so the track goes on, and
+    /// every later frame stays at its exact position. Logged as a warning too.
+    case musicDamageSkipped(path: String, startFrame: Int, skippedFrames: Int)
     /// The output device or audio server is gone; the engine keeps trying to reopen it.
     case servicesLost
     /// A new device is open and every audio object was rebuilt.

@@ -85,6 +85,9 @@ struct RenderState {
         case .servicesReset:
             fields += [("event", .string("deviceRestored"))]
             closeSpan(at: frame)
+        case .musicDamageSkipped:
+            // Not one of the scene log's events; the engine's own log has the warning.
+            return
         }
         write(fields)
     }

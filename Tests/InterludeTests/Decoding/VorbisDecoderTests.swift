@@ -100,12 +100,14 @@ import Testing
         expectError(.unsupportedFormat, naming: ogg) { _ = try VorbisDecoder(path: ogg) }
     }
 
-    @Test func corruptPageIsCorruptData() throws {
+    @Test func corruptPageIsSteppedOver() throws {
         let fixture = try WAVFixture()
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.encodeSweep(in: fixture))))
         for index in bytes.count / 2..<bytes.count / 2 + 64 { bytes[index] ^= 0x5A }
         let path = try fixture.write("corrupt.ogg", bytes)
-        expectError(.corruptData, naming: path) { _ = try readAll(VorbisDecoder(path: path)) }
+        let decoder = try VorbisDecoder(path: path)
+        #expect(try readAll(decoder).count == decoder.frameCount * decoder.format.channelCount)
+        #expect(decoder.skippedFrameCount > 0)
     }
 
     @Test(arguments: [0.3, 0.6, 0.99])

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import Interlude
+
+/// An Ogg Vorbis file with 400 bytes damaged mid-file, as found in real game files: the decoder
+/// steps over the lost page as oggdec and sox do, reads what it took as silence so every later
+/// frame keeps its position, and the soundtrack plays on with an event.
+@Suite struct DamagedOggTests {
+    static let rate = 48_000
+    static let seconds = 6
+
+    /// A 6 s stereo tone encoded by oggenc, and a copy with 400 bytes in its middle overwritten.
+    static func files(_ folder: StreamFixtureFolder) throws -> (intact: String, damaged: String) {
+        let wav = try folder.writeWAV("tone.wav", StreamTone.stereo(440, frameCount: seconds * rate))
+        let intact = try folder.encodeOgg(wavPath: wav, name: "intact.ogg", quality: 3)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: intact)))
+        let middle = bytes.count / 2
+        for index in middle..<(middle + 400) { bytes[index] = UInt8(truncatingIfNeeded: index &* 97 &+ 13) }
+        let damaged = folder.path("damaged.ogg")
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        return (intact, damaged)
+    }
+
+    static func readAll(_ decoder: any AudioDecoder, framesPerRead: Int) throws -> [Float] {
+        var all: [Float] = []
+        var buffer = [Float](repeating: 0, count: framesPerRead * decoder.format.channelCount)
+        while true {
+            let frames = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+            if frames == 0 { return all }
+            all += buffer[0..<(frames * decoder.format.channelCount)]
+        }
+    }
+
+    @Test(arguments: [4_096, 100, 1])
+    func theHoleIsReadAsSilenceAndLaterFramesKeepTheirPlace(framesPerRead: Int) throws {
+        let folder = try StreamFixtureFolder()
+        let (intact, damaged) = try Self.files(folder)
+        let reference = try Self.readAll(VorbisDecoder(path: intact), framesPerRead: 4_096)
+        let decoder = try VorbisDecoder(path: damaged)
+        let samples = try Self.readAll(decoder, framesPerRead: framesPerRead)
+        // Every frame is there: the stream did not end at the damage.
+        #expect(decoder.frameCount == Self.seconds * Self.rate)
+        #expect(samples.count == reference.count)
+        #expect(decoder.skippedFrameCount > 0)
+        // A lost page takes its packets with it: about a second at this low bitrate, never the rest.
+        #expect(decoder.skippedFrameCount < 2 * Self.rate, "a 400-byte hole took \(decoder.skippedFrameCount) frames")
+        // The lost stretch is exact silence, somewhere in the middle second.
+        let frames = samples.count / 2
+        let silentFrames = (0..<frames).filter { samples[2 * $0] == 0 && samples[2 * $0 + 1] == 0 }
+        #expect(silentFrames.count >= decoder.skippedFrameCount)
+        // The last two seconds, well past the hole, are the intact file's frames at the same positions.
+        let tail = (frames - 2 * Self.rate) * 2
+        let difference = zip(samples[tail...], reference[tail...]).map { abs($0 - $1) }.max() ?? 1
+        #expect(difference < 1e-6, "the frames after the hole moved: largest difference \(difference)")
+    }
+
+    @Test func aSeekAfterTheHoleLandsOnTheExactFrame() throws {
+        let folder = try StreamFixtureFolder()
+        let (intact, damaged) = try Self.files(folder)
+        let target = 5 * Self.rate
+        let reference = try VorbisDecoder(path: intact)
+        try reference.seek(toFrame: target)
+        let decoder = try VorbisDecoder(path: damaged)
+        _ = try Self.readAll(decoder, framesPerRead: 512)
+        try decoder.seek(toFrame: target)
+        var expected = [Float](repeating: 0, count: 2_000)
+        var got = [Float](repeating: 0, count: 2_000)
+        _ = try expected.withUnsafeMutableBufferPointer { try reference.read(into: $0) }
+        _ = try got.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+        #expect(got == expected)
+    }
+}
+
+extension EngineSuites {
+    @Suite struct DamagedSoundtrackTests {
+        @Test func theSoundtrackPlaysOnPastTheDamageAndTellsTheGame() throws {
+            let folder = try StreamFixtureFolder()
+            let (_, damaged) = try DamagedOggTests.files(folder)
+            let rig = try SessionRig(sampleRate: DamagedOggTests.rate)
+            try rig.engine.playMusic(path: damaged, isLooping: false)
+            try rig.render(seconds: Double(DamagedOggTests.seconds) + 0.5)
+            let events = rig.takeEvents()
+            let damage = events.compactMap { event -> (String, Int, Int)? in
+                if case .musicDamageSkipped(let path, let start, let skipped) = event { return (path, start, skipped) }
+                return nil
+            }
+            #expect(damage.count == 1, "events: \(events)")
+            if let (path, start, skipped) = damage.first {
+                #expect(path == damaged)
+                #expect(start > DamagedOggTests.rate && start < (DamagedOggTests.seconds - 1) * DamagedOggTests.rate)
+                #expect(skipped > 0)
+            }
+            // Audible after the damage, to the end of the track: it did not stop at the hole.
+            let rate = DamagedOggTests.rate
+            let lastSecond = (DamagedOggTests.seconds - 1) * rate..<(DamagedOggTests.seconds * rate - 100)
+            #expect(rig.rms(lastSecond) > 0.05)
+            #expect(rig.engine.musicError() == nil)
+        }
+    }
+}
