@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] (scenarios 1 to 9)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] (scenarios 1 to 9, 12)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Foundation
@@ -87,6 +87,10 @@ if runs(9) {
     FileHandle.standardError.write(Data("[bench] 9. device lost\n".utf8))
     rows += bench.lostDeviceRows(try LostDevice.run(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
                                                     arguments: ["--lost-device-child", "\(bench.sizes.lostDeviceSeconds)"]))
+}
+if runs(12) {
+    FileHandle.standardError.write(Data("[bench] 12. async loading\n".utf8))
+    rows += try AsyncLoadBench.rows(trackSeconds: isQuick ? 1 : 3, rounds: isQuick ? 1 : 3)
 }
 
 var notes: [String] = []

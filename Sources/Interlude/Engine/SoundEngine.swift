@@ -22,6 +22,8 @@ public final class SoundEngine: Sendable {
     /// This engine's configuration.
     public let configuration: Configuration
     private let engineID: Int
+    /// Loaded files by canonical path: the same file loads once.
+    private let soundCache = SoundCache()
 
     private static let nextID = Atomic<Int>(1)
 
@@ -152,37 +154,99 @@ public final class SoundEngine: Sendable {
 
     private static let nextSoundID = Atomic<Int>(1)
 
-    /// Decodes a WAV or Ogg Vorbis file into a ``Sound`` and uploads it. Throws
-    /// `.fileNotFound`, `.corruptData` or `.unsupportedFormat` naming the file. Any thread.
+    /// Decodes a sound file (WAV, Ogg Vorbis, Ogg Opus, FLAC or MP3, recognised by content) into a
+    /// ``Sound`` and uploads it, on the calling thread. A file already loaded (by any spelling of
+    /// its path) is not decoded again: the same ``Sound`` comes back until it is unloaded. Throws
+    /// `.fileNotFound`, `.corruptData` or `.unsupportedFormat` naming the file. Any thread; the
+    /// engine's lock is taken only to register the decoded sound.
     public func loadSound(path: String) throws -> Sound {
-        let decoded = try DecoderFactory.decodeAll(path: path)
-        return try makeSound(name: path, format: decoded.format, samples: decoded.samples, loopRegion: decoded.loopRegion)
+        let canonicalPath = SoundCache.canonicalPath(path)
+        if let canonicalPath, let cached = soundCache.sound(at: canonicalPath) { return cached }
+        let sound = try decodeSound(path: path)
+        guard let canonicalPath else {
+            try register(sound)
+            return sound
+        }
+        let kept = soundCache.keep(sound, at: canonicalPath)
+        guard kept === sound else { return kept }
+        do {
+            try register(sound)
+        } catch {
+            soundCache.remove(sound)
+            throw error
+        }
+        return sound
+    }
+
+    /// Like ``loadSound(path:)-(String)``, but the file is read and decoded on a background
+    /// thread, so the caller's thread (and the engine's lock) never waits on the disk. Loads of
+    /// several files run in parallel; loads of the same file that overlap share one decode and
+    /// return the same ``Sound``.
+    ///
+    /// ```swift
+    /// async let music = engine.loadSound(path: "sfx/step.ogg")
+    /// async let door = engine.loadSound(path: "sfx/door.flac")
+    /// let sounds = try await [music, door]
+    /// ```
+    public func loadSound(path: String) async throws -> Sound {
+        guard let canonicalPath = SoundCache.canonicalPath(path) else {
+            // Not a file that resolves: the decoder says why, off the caller's thread all the same.
+            return try await Self.offCallerThread { [self] in try decodeSound(path: path) }
+        }
+        return try await soundCache.sound(at: canonicalPath) { [self] in
+            let sound = try await Self.offCallerThread { [self] in try decodeSound(path: path) }
+            try register(sound)
+            return sound
+        }
     }
 
     /// Makes a ``Sound`` from interleaved float samples (generated audio, a game's own
     /// formats). Any thread.
     public func makeSound(name: String, format: AudioFormat, samples: [Float]) throws -> Sound {
-        try makeSound(name: name, format: format, samples: samples, loopRegion: nil)
+        let sound = try newSound(name: name, format: format, samples: samples, loopRegion: nil)
+        try register(sound)
+        return sound
     }
 
-    private func makeSound(name: String, format: AudioFormat, samples: [Float], loopRegion: Range<Int>?) throws -> Sound {
+    /// Decodes `path` into a sound not yet registered.
+    private func decodeSound(path: String) throws -> Sound {
+        let decoded = try DecoderFactory.decodeAll(path: path)
+        return try newSound(name: path, format: decoded.format, samples: decoded.samples, loopRegion: decoded.loopRegion)
+    }
+
+    private func newSound(name: String, format: AudioFormat, samples: [Float], loopRegion: Range<Int>?) throws -> Sound {
         guard (1...2).contains(format.channelCount), (1_000...384_000).contains(format.sampleRate) else {
             throw InterludeError(.unsupportedFormat, "makeSound(\(name)): \(format.channelCount) channels at \(format.sampleRate) Hz is not supported (1 or 2 channels, 1000...384000 Hz)")
         }
         guard !samples.isEmpty, samples.count % format.channelCount == 0 else {
             throw InterludeError(.invalidArgument, "makeSound(\(name)): \(samples.count) samples is not a whole, non-zero number of frames")
         }
-        let sound = Sound(name: name, format: format, samples: samples, loopRegion: loopRegion,
-                          id: Self.nextSoundID.wrappingAdd(1, ordering: .relaxed).oldValue, engineID: engineID)
-        try withCore("loadSound(\(name))") { core in
-            core.sounds.register(sound)
-            core.al.run("loadSound(\(name))") { device in _ = try core.sounds.buffers(for: sound, on: device) }
-        }
-        return sound
+        return Sound(name: name, format: format, samples: samples, loopRegion: loopRegion,
+                     id: Self.nextSoundID.wrappingAdd(1, ordering: .relaxed).oldValue, engineID: engineID)
     }
 
-    /// Stops the sound's voices and frees its buffers. Any thread.
+    /// Registers a decoded sound with the engine and uploads its buffers (when AL may be called).
+    private func register(_ sound: Sound) throws {
+        try withCore("loadSound(\(sound.name))") { core in
+            core.sounds.register(sound)
+            core.al.run("loadSound(\(sound.name))") { device in _ = try core.sounds.buffers(for: sound, on: device) }
+        }
+    }
+
+    /// Runs `work` on a background thread (not the caller's, not Swift's cooperative pool, which
+    /// file reads must not block) and returns its result.
+    private static func offCallerThread<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Swift.Result { try work() })
+            }
+        }
+    }
+
+    /// Stops the sound's voices and frees its buffers; a later load of its file decodes it again.
+    /// Any thread.
     public func unloadSound(_ sound: Sound) throws {
+        soundCache.remove(sound)
         try withCore("unloadSound(\(sound.name))") { core in
             core.voices.removeVoices(of: sound)
             core.sounds.unload(sound)

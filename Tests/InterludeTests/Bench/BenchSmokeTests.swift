@@ -41,11 +41,13 @@ extension EngineSuites {
             rows += try bench.rebuild()
             rows += try bench.startup()
             rows += bench.memoryRows(idleKiB: 1_000, streamKiB: 1_500, fullKiB: 3_000)
+            rows += try AsyncLoadBench.rows(trackSeconds: 0.2, rounds: 1)
             for row in rows {
                 #expect(row.engine.map { $0.isFinite && $0 >= 0 } ?? false, "\(row.scenario): \(row.measure)")
             }
             let report = BenchReport(rounds: 1, isQuick: true, rows: rows, notes: [])
             #expect(report.markdown.contains("| 1 | Reference scene |"))
+            #expect(report.markdown.contains("| 12 | Async loading |"))
             #expect(try report.json().count > 100)
         }
 
