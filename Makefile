@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: deps build release demo test assets bench clean fuzz sanitize leaks soak
+.PHONY: deps build release demo test assets bench clean fuzz sanitize leaks soak docs
 
 deps:
 	@bash scripts/install-deps.sh
@@ -34,6 +34,12 @@ bench: deps
 # Reliability (docs/bad-input.md lists the bad inputs these try).
 FUZZ_SECONDS ?= 60
 SOAK_MINUTES ?= 120
+
+# The DocC catalog (Sources/Interlude/Interlude.docc): fails on a broken link or an undocumented
+# public symbol. Open .build/plugins/Swift-DocC/outputs/Interlude.doccarchive, or preview it with
+# `swift package --disable-sandbox preview-documentation --target Interlude`.
+docs: deps
+	bash scripts/docs.sh
 
 # libFuzzer + address sanitizer on the WAV reader, the Ogg Vorbis path and the scene parser.
 fuzz: deps

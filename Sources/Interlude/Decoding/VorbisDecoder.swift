@@ -26,7 +26,7 @@ public final class VorbisDecoder: AudioDecoder {
     /// Total frames, from the stream's final granule position (`ov_pcm_total`).
     public let frameCount: Int
     /// The loop its `LOOPSTART` with `LOOPLENGTH` or `LOOPEND` comments declare, end exclusive
-    /// (SDL_mixer 2.6's reading; see ``LoopTags``), or nil.
+    /// (SDL_mixer 2.6's reading), or nil.
     public let loopRegion: Range<Int>?
 
     private static let logger = Logger(label: "Interlude")

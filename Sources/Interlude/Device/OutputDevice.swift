@@ -6,7 +6,8 @@ public enum OutputDevice: Sendable, Equatable, Hashable {
     /// A playback device by the name `interlude info` lists.
     case named(String)
     /// OpenAL Soft's null backend: a real device that mixes in real time and outputs nothing.
-    /// It must be chosen before anything in the process has used OpenAL (see ``NullBackend``).
+    /// It must be chosen before anything in the process has used OpenAL: the engine then sets
+    /// `ALSOFT_DRIVERS=null` before OpenAL Soft starts.
     case null
     /// Offline rendering through the loopback device: nothing plays in real time, and
     /// ``SoundEngine/render(frameCount:)`` produces float frames on demand, deterministically.

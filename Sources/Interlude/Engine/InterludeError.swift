@@ -45,5 +45,6 @@ public struct InterludeError: Error, Sendable, Equatable, CustomStringConvertibl
         self.message = message
     }
 
+    /// The message: the call or file, and the problem.
     public var description: String { message }
 }

@@ -6,10 +6,15 @@ import Foundation
 public struct Snapshot: Codable, Sendable, Equatable {
     /// A streamed track as it was.
     public struct Track: Codable, Sendable, Equatable {
+        /// The track's file.
         public var path: String
+        /// The channel it played on.
         public var channel: StreamChannel
+        /// The frame of the track it had reached.
         public var positionInFrames: Int
+        /// It repeated its loop.
         public var isLooping: Bool
+        /// Its own gain, before its group's.
         public var gain: Float
         /// It was playing, or held by an interruption (and so would have resumed).
         public var wasPlaying: Bool
@@ -21,17 +26,25 @@ public struct Snapshot: Codable, Sendable, Equatable {
 
     /// A looping voice as it was.
     public struct LoopingVoice: Codable, Sendable, Equatable {
+        /// The file the voice's sound was loaded from.
         public var soundPath: String
+        /// The voice's parameters: position, gain, pitch, group and so on.
         public var parameters: VoiceParameters
+        /// The frame of its sound it had reached.
         public var positionInFrames: Int
+        /// It was playing, not paused by the game.
         public var wasPlaying: Bool
     }
 
     /// The format version; a snapshot of another version is refused.
     public var version = 1
+    /// The streamed tracks, the soundtrack first.
     public var tracks: [Track]
+    /// The looping voices (one-shots are not kept: they would be over by the next launch).
     public var loopingVoices: [LoopingVoice]
+    /// Each group's gain, by group name.
     public var groupGains: [String: Float]
+    /// The listener: position, velocity and orientation.
     public var listener: Listener
 
     /// Writes the snapshot as JSON, atomically (a temporary file renamed into place).

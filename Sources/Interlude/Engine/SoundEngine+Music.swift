@@ -1,8 +1,12 @@
 extension SoundEngine {
-    /// Streams a WAV or Ogg Vorbis track on `channel` (the soundtrack by default), replacing
-    /// any. The file is opened now: a missing or bad file throws here, naming it. While
-    /// interrupted, the track starts when the session is active again.
+    /// Streams a track (WAV, Ogg Vorbis, Ogg Opus, FLAC or MP3) on `channel` (the soundtrack by
+    /// default), replacing any. The file is opened now: a missing or bad file throws here, naming
+    /// it. While interrupted, the track starts when the session is active again.
     /// - Parameters:
+    ///   - path: the file.
+    ///   - channel: the stream channel: the soundtrack, or the ambience beside it.
+    ///   - isLooping: repeats the loop region (or the whole track) until stopped.
+    ///   - gain: the track's own gain, times its group's.
     ///   - loopRegion: frames that repeat when looping, end exclusive; an intro before it plays
     ///     once. nil: the file's own loop tags (Vorbis `LOOPSTART`/`LOOPLENGTH`/`LOOPEND`, a WAV
     ///     `smpl` loop; see ``AudioDecoder/loopRegion``), else the whole track.

@@ -178,7 +178,7 @@ public final class SoundEngine: Sendable {
         return sound
     }
 
-    /// Like ``loadSound(path:)-(String)``, but the file is read and decoded on a background
+    /// Like the synchronous `loadSound(path:)`, but the file is read and decoded on a background
     /// thread, so the caller's thread (and the engine's lock) never waits on the disk. Loads of
     /// several files run in parallel; loads of the same file that overlap share one decode and
     /// return the same ``Sound``.

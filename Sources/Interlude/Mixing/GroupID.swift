@@ -12,6 +12,7 @@ public struct GroupID: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The group's name.
     public var name: String { groupName }
+    /// The group's name.
     public var description: String { groupName }
 
     /// Every group's gain is multiplied by master's.

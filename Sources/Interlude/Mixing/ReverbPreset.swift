@@ -1,16 +1,28 @@
 /// The parameters of an EFX reverb (the standard reverb, not EAX), with OpenAL Soft's presets.
 public struct ReverbPreset: Sendable, Equatable, Codable {
+    /// Modal density, 0...1 (EFX `AL_REVERB_DENSITY`).
     public var density: Float
+    /// Echo density, 0...1 (`AL_REVERB_DIFFUSION`).
     public var diffusion: Float
+    /// The reverb's overall gain, 0...1 (`AL_REVERB_GAIN`).
     public var gain: Float
+    /// High-frequency attenuation, 0...1 (`AL_REVERB_GAINHF`).
     public var gainHF: Float
+    /// Decay time, 0.1...20 s (`AL_REVERB_DECAY_TIME`).
     public var decaySeconds: Float
+    /// High-frequency decay time relative to ``decaySeconds``, 0.1...2 (`AL_REVERB_DECAY_HFRATIO`).
     public var decayHFRatio: Float
+    /// Early reflections' gain, 0...3.16 (`AL_REVERB_REFLECTIONS_GAIN`).
     public var reflectionsGain: Float
+    /// Delay before the early reflections, 0...0.3 s (`AL_REVERB_REFLECTIONS_DELAY`).
     public var reflectionsDelaySeconds: Float
+    /// Late reverberation's gain, 0...10 (`AL_REVERB_LATE_REVERB_GAIN`).
     public var lateReverbGain: Float
+    /// Delay of the late reverberation after the reflections, 0...0.1 s (`AL_REVERB_LATE_REVERB_DELAY`).
     public var lateReverbDelaySeconds: Float
+    /// High-frequency air absorption per metre, 0.892...1 (`AL_REVERB_AIR_ABSORPTION_GAINHF`).
     public var airAbsorptionGainHF: Float
+    /// How fast the reverb falls with distance, 0...10 (`AL_REVERB_ROOM_ROLLOFF_FACTOR`).
     public var roomRolloffFactor: Float
 
     /// efx-presets.h: EFX_REVERB_PRESET_GENERIC.
@@ -33,6 +45,7 @@ public struct ReverbPreset: Sendable, Equatable, Codable {
     /// The presets by name, as scene files and `interlude info` use them.
     public static let named: [String: ReverbPreset] = ["generic": .generic, "room": .room, "hall": .hall, "cave": .cave]
 
+    /// A preset from each of its EFX reverb values; see each property for its range.
     public init(density: Float, diffusion: Float, gain: Float, gainHF: Float, decaySeconds: Float, decayHFRatio: Float,
                 reflectionsGain: Float, reflectionsDelaySeconds: Float, lateReverbGain: Float, lateReverbDelaySeconds: Float,
                 airAbsorptionGainHF: Float, roomRolloffFactor: Float) {

@@ -11,6 +11,7 @@ public struct ReverbZoneID: Hashable, Sendable, Codable, CustomStringConvertible
 
     /// The zone's name.
     public var name: String { zoneName }
+    /// The zone's name.
     public var description: String { zoneName }
 
     /// Encoded as its name alone.

@@ -1,7 +1,10 @@
 /// Why an interruption began. Open-ended: a game may name its own reasons.
 public struct InterruptionReason: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The name, as events, logs and scene files spell it.
     public let rawValue: String
+    /// The value named `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The value named `rawValue`.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
     /// An incoming voice call, say from a launcher.
@@ -15,5 +18,6 @@ public struct InterruptionReason: RawRepresentable, Sendable, Hashable, Codable,
     /// Any other audio session taking over.
     public static let other = InterruptionReason("other")
 
+    /// The name.
     public var description: String { rawValue }
 }

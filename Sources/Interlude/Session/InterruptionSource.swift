@@ -2,8 +2,11 @@
 /// game's own pause, say); the session is active again only when the last lets go, and each
 /// source begins and ends its own hold. Open-ended: any non-empty name.
 public struct InterruptionSource: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The name, as events, logs and scene files spell it.
     public let rawValue: String
+    /// The value named `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The value named `rawValue`.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
     /// The game's own calls: the default source of ``SoundEngine/beginInterruption(reason:source:)``.
@@ -13,5 +16,6 @@ public struct InterruptionSource: RawRepresentable, Sendable, Hashable, Codable,
     /// The output device, lost until a rebuild: the hold only a new device releases.
     public static let device = InterruptionSource("device")
 
+    /// The name.
     public var description: String { rawValue }
 }

@@ -49,6 +49,7 @@ public struct ResumeSummary: Sendable, Equatable {
     /// How many voices resumed or started.
     public var voiceCount: Int
 
+    /// A summary of what resumed.
     public init(music: Bool, voiceCount: Int) {
         self.music = music
         self.voiceCount = voiceCount

@@ -47,6 +47,7 @@ public final class Sound: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The sound's name, channels, rate and length, for logs.
     public var description: String {
         "Sound(\(name), \(format.channelCount) ch, \(format.sampleRate) Hz, \(frameCount) frames)"
     }

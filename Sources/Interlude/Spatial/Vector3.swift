@@ -1,8 +1,11 @@
 /// A position, velocity or direction in OpenAL's right-handed space: +x right, +y up,
 /// -z forward (the default listener faces -z). Distances are in world units (metres by convention).
 public struct Vector3: Sendable, Equatable, Hashable, Codable {
+    /// Right, in world units.
     public var x: Float
+    /// Up.
     public var y: Float
+    /// Backwards (towards the default listener's back).
     public var z: Float
 
     /// Creates a vector.
@@ -21,14 +24,17 @@ public struct Vector3: Sendable, Equatable, Hashable, Codable {
     /// Euclidean length.
     public var length: Float { (x * x + y * y + z * z).squareRoot() }
 
+    /// The difference, component by component.
     public static func - (lhs: Vector3, rhs: Vector3) -> Vector3 {
         Vector3(lhs.x - rhs.x, lhs.y - rhs.y, lhs.z - rhs.z)
     }
 
+    /// The sum, component by component.
     public static func + (lhs: Vector3, rhs: Vector3) -> Vector3 {
         Vector3(lhs.x + rhs.x, lhs.y + rhs.y, lhs.z + rhs.z)
     }
 
+    /// Each component times `rhs`.
     public static func * (lhs: Vector3, rhs: Float) -> Vector3 {
         Vector3(lhs.x * rhs, lhs.y * rhs, lhs.z * rhs)
     }

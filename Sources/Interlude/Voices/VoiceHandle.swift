@@ -11,5 +11,6 @@ public struct VoiceHandle: Sendable, Hashable, CustomStringConvertible {
     /// The engine that made it.
     let engineID: Int
 
+    /// "voice SLOT.GENERATION", for logs.
     public var description: String { "voice \(slot).\(generation)" }
 }
