@@ -75,7 +75,7 @@ let package = Package(
         // libvorbisfile driven directly, in the same process.
         .target(
             name: "BenchBaseline",
-            dependencies: ["COpenAL", "CVorbisFile"]
+            dependencies: ["COpenAL", "CVorbisFile", "CFLAC", "CMPG123", "COpusFile"]
         ),
         // Counts malloc calls by interposition; linked into the bench executable only.
         .target(

@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] (scenarios 1 to 9, 12)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] (scenarios 1 to 9, 12, 13)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Foundation
@@ -91,6 +91,10 @@ if runs(9) {
 if runs(12) {
     FileHandle.standardError.write(Data("[bench] 12. async loading\n".utf8))
     rows += try AsyncLoadBench.rows(trackSeconds: isQuick ? 1 : 3, rounds: isQuick ? 1 : 3)
+}
+if runs(13) {
+    FileHandle.standardError.write(Data("[bench] 13. codec decode\n".utf8))
+    rows += try CodecDecodeBench.rows(seconds: isQuick ? 3 : 60, rounds: bench.sizes.rounds)
 }
 
 var notes: [String] = []

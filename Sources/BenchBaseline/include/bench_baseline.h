@@ -48,6 +48,18 @@ float bb_emitter_gain(int index);
 /// Returns the frames decoded, or a negative code.
 long long bb_decode_vorbis(const char *path, int buffer_frames, int mode);
 
+/// Decodes all of a FLAC file through libFLAC's file decoder, each block converted to interleaved
+/// float as v / 2^(bits - 1). Returns the frames decoded, or a negative code.
+long long bb_decode_flac(const char *path);
+
+/// Decodes all of an MP3 file through libmpg123 (gapless, 32-bit float out) in `buffer_frames`
+/// chunks. Returns the frames decoded, or a negative code.
+long long bb_decode_mp3(const char *path, int buffer_frames);
+
+/// Decodes all of an Ogg Opus file with op_read_float in `buffer_frames` chunks. Returns the
+/// frames decoded, or a negative code.
+long long bb_decode_opus(const char *path, int buffer_frames);
+
 /// Opens a loopback device and context, uploads `sound_count` mono float sounds into buffers,
 /// then tears everything down. Returns 0, or a negative code.
 int bb_startup(int sample_rate, const float *const *sounds, const int *sound_frame_counts, int sound_count,

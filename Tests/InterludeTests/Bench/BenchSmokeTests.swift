@@ -42,6 +42,7 @@ extension EngineSuites {
             rows += try bench.startup()
             rows += bench.memoryRows(idleKiB: 1_000, streamKiB: 1_500, fullKiB: 3_000)
             rows += try AsyncLoadBench.rows(trackSeconds: 0.2, rounds: 1)
+            rows += try CodecDecodeBench.rows(seconds: 1, rounds: 1)
             for row in rows {
                 #expect(row.engine.map { $0.isFinite && $0 >= 0 } ?? false, "\(row.scenario): \(row.measure)")
             }
@@ -56,6 +57,14 @@ extension EngineSuites {
             let (samples, realVoiceCount) = try bench.runner.renderEngine(spec, keep: true)
             #expect(realVoiceCount == 64)
             #expect(rootMeanSquare(samples) > 0.05)
+        }
+
+        @Test(arguments: CodecDecodeBench.Codec.allCases)
+        func engineAndCLoopDecodeTheSameFrames(_ codec: CodecDecodeBench.Codec) throws {
+            let path = try CodecDecodeBench.track(codec, seconds: 1)
+            let engineFrames = try Bench.engineDecode(path: path)
+            #expect(engineFrames > 40_000)
+            #expect(try CodecDecodeBench.baselineDecode(codec, path: path) == engineFrames)
         }
 
         @Test func decodersAgreeOnTheTrackLength() throws {
