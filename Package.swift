@@ -42,10 +42,16 @@ let package = Package(
             pkgConfig: "opusfile",
             providers: [.apt(["libopusfile-dev"])]
         ),
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
         .target(
             name: "Interlude",
             dependencies: [
                 "COpenAL",
+                "CSystemd",
                 "CVorbisFile",
                 "CFLAC",
                 "CMPG123",

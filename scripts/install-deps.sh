@@ -20,6 +20,8 @@ packages=(
   pulseaudio-utils    # parecord, to record what the engine played through that server
   librsvg2-bin        # rsvg-convert, to check that render plots are valid pictures
   tmux                # drives the terminal game prototype in tests
+  libsystemd-dev      # sd-bus: logind's sleep and session-switch sources over the system D-Bus
+  dbus-daemon         # a private system bus for the logind source tests
 )
 
 missing=()
