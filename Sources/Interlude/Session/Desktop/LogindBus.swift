@@ -27,8 +27,8 @@ final class LogindBus {
     static let managerInterface = "org.freedesktop.login1.Manager"
     static let sessionInterface = "org.freedesktop.login1.Session"
     private static let propertiesInterface = "org.freedesktop.DBus.Properties"
-    /// How long a call waits for logind's reply.
-    private static let callTimeoutMicroseconds: UInt64 = 5_000_000
+    /// How long a call waits for logind's reply (a stop waits for a call under way).
+    private static let callTimeoutMicroseconds: UInt64 = 2_000_000
 
     /// The sd-bus connection.
     private let bus: OpaquePointer
