@@ -24,6 +24,25 @@ extension EngineSuites {
             return true
         }
 
+        /// The rig's events from now until one passes `condition` (the watcher's thread delivers
+        /// them just after the engine lock is released, so a state read may come first).
+        static func events(of rig: SessionRig, until condition: (SessionEvent) -> Bool) -> [SessionEvent] {
+            var events: [SessionEvent] = []
+            _ = eventually {
+                events += rig.takeEvents()
+                return events.contains(where: condition)
+            }
+            return events
+        }
+
+        static func isSuspension(_ event: SessionEvent) -> Bool {
+            if case .musicSuspended = event { true } else { false }
+        }
+
+        static func isResumption(_ event: SessionEvent) -> Bool {
+            if case .musicResumed = event { true } else { false }
+        }
+
         /// An offline rig with the sleep and/or session sources on, watching `bus`.
         static func rig(on bus: PrivateSystemBus, sleep: Bool, session: Bool, statePath: String? = nil) throws -> SessionRig {
             try SessionRig(statePath: statePath) {
@@ -63,7 +82,7 @@ extension EngineSuites {
             // Released only after the begin returned: the session is held and the snapshot is on disk.
             #expect(rig.engine.interruptionHolders == [.sleep])
             #expect(rig.engine.sessionState == .interrupted(reason: .systemSleep))
-            let suspended = try #require(Self.suspendedPosition(rig.takeEvents()))
+            let suspended = try #require(Self.suspendedPosition(Self.events(of: rig, until: Self.isSuspension)))
             let saved = try Snapshot.read(from: statePath)
             #expect(saved.tracks.first?.positionInFrames == suspended, "the snapshot holds the frame the soundtrack stopped on")
             if let microseconds = Int(released.line.split(separator: " ").last ?? "") {
@@ -76,7 +95,7 @@ extension EngineSuites {
             let after = try rig.render(seconds: 0.5)
             #expect(rig.firstNonZeroFrame(in: after) == after.lowerBound, "audible from the first frame after the wake")
             #expect(rig.rms(after) > 0.2)
-            #expect(Self.resumedPosition(rig.takeEvents()) == suspended, "resumes on the frame it stopped")
+            #expect(Self.resumedPosition(Self.events(of: rig, until: Self.isResumption)) == suspended, "resumes on the frame it stopped")
             #expect(abs(rig.sweepSeconds(at: after) - Double(suspended) / Double(SessionAssets.sweepSampleRate)) < 0.005)
             let retaken = stub.waitFor("inhibit-taken 2", timeoutSeconds: Self.deadlineSeconds)
             #expect(retaken?.line == "inhibit-taken 2 sleep delay", "a new lock after the wake")
@@ -100,7 +119,7 @@ extension EngineSuites {
             stub.send("inactive")
             #expect(Self.eventually { rig.engine.interruptionHolders == [.sessionSwitch] })
             #expect(rig.engine.sessionState == .interrupted(reason: .sessionInactive))
-            let events = rig.takeEvents()
+            let events = Self.events(of: rig, until: Self.isSuspension)
             #expect(events.contains(.began(reason: .sessionInactive, source: .sessionSwitch)))
             let suspended = try #require(Self.suspendedPosition(events))
             #expect(rig.isExactlySilent(try rig.render(seconds: 0.6)))
@@ -109,7 +128,7 @@ extension EngineSuites {
             #expect(Self.eventually { rig.engine.sessionState == .active })
             let after = try rig.render(seconds: 0.4)
             #expect(rig.firstNonZeroFrame(in: after) == after.lowerBound)
-            let resumed = rig.takeEvents()
+            let resumed = Self.events(of: rig, until: Self.isResumption)
             #expect(resumed.contains { if case .ended(true, _, .sessionSwitch) = $0 { true } else { false } })
             #expect(Self.resumedPosition(resumed) == suspended)
         }
@@ -149,6 +168,25 @@ extension EngineSuites {
             })
             #expect(rig.rms(try rig.render(seconds: 0.3)) > 0.2)
             #expect(rig.engine.interruptionHolders.isEmpty)
+        }
+
+        @Test("A bus without logind: the engine plays on and watches; when logind appears, its sleep signal interrupts")
+        func busWithoutLogind() throws {
+            let bus = try PrivateSystemBus()
+            try bus.start()
+            let rig = try Self.rig(on: bus, sleep: true, session: true)
+            defer { rig.engine.shutdown() }
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            #expect(Self.eventually { rig.engine.logindStatus == .watching }, "no lock and no session, but subscribed")
+            #expect(rig.rms(try rig.render(seconds: 0.3)) > 0.2)
+            #expect(rig.engine.interruptionHolders.isEmpty)
+            let stub = try LogindStubProcess(on: bus)
+            stub.send("sleep")
+            #expect(Self.eventually { rig.engine.interruptionHolders == [.sleep] })
+            #expect(rig.isExactlySilent(try rig.render(seconds: 0.3)))
+            stub.send("wake")
+            #expect(Self.eventually { rig.engine.sessionState == .active })
+            #expect(stub.waitFor("inhibit-taken", timeoutSeconds: Self.deadlineSeconds) != nil, "the lock is taken after the wake")
         }
 
         @Test("Offline engines leave the sources off by default; an empty bus address is refused")
@@ -201,7 +239,7 @@ extension EngineSuites {
             _ = rig.takeEvents()
             stub.send("sleep")
             #expect(Self.eventually { rig.engine.interruptionHolders == [.sleep] })
-            let suspended = try #require(Self.suspendedPosition(rig.takeEvents()))
+            let suspended = try #require(Self.suspendedPosition(Self.events(of: rig, until: Self.isSuspension)))
             // logind goes away before the wake: the signal is lost.
             stub.stop()
             #expect(rig.isExactlySilent(try rig.render(seconds: 0.5)))
