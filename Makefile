@@ -29,6 +29,7 @@ assets: deps
 BENCH_FLAGS ?=
 bench: deps
 	$(SWIFT) build -c release --product InterludeBench $(SWIFT_FLAGS)
+	$(SWIFT) build -c release --product LogindStub $(SWIFT_FLAGS)
 	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) InterludeBench $(BENCH_FLAGS)
 
 # Reliability (docs/bad-input.md lists the bad inputs these try).

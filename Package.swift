@@ -44,10 +44,16 @@ let package = Package(
             pkgConfig: "opusfile",
             providers: [.apt(["libopusfile-dev"])]
         ),
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
         .target(
             name: "Interlude",
             dependencies: [
                 "COpenAL",
+                "CSystemd",
                 "CVorbisFile",
                 "CFLAC",
                 "CMPG123",
@@ -132,6 +138,8 @@ let package = Package(
             dependencies: ["Interlude"],
             path: "Tests/JobControlProbe"
         ),
+        // Launched by the logind source tests: a stand-in logind on a private system bus.
+        .executableTarget(name: "LogindStub", dependencies: ["CSystemd"], path: "Tests/LogindStub"),
         .executableTarget(name: "PulseProbe", dependencies: ["Interlude"], path: "Tests/PulseProbe"),
         // Launched by DriverThreadTests: an engine released, and so shut down, on its own driver thread.
         .executableTarget(name: "DriverReleaseProbe", dependencies: ["Interlude"], path: "Tests/DriverReleaseProbe"),

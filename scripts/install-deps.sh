@@ -21,6 +21,8 @@ packages=(
   librsvg2-bin        # rsvg-convert, to check that render plots are valid pictures
   tmux                # drives the terminal game prototype in tests
   sox                 # reads the float WAVs renders write, as a third-party check of their header
+  libsystemd-dev      # sd-bus: logind's sleep and session-switch sources over the system D-Bus
+  dbus-daemon         # a private system bus for the logind source tests
 )
 
 missing=()

@@ -73,7 +73,7 @@ public struct BenchReport: Codable, Sendable {
             let ratio = row.ratio.map { Self.format($0) + (row.ratioMeaning.map { " (\($0))" } ?? "") } ?? ""
             // "12. Async loading": the number before the first ". ", the name after it.
             let number = row.scenario.prefix { $0 != "." }
-            let name = row.scenario.dropFirst(number.count + 2)
+            let name = row.scenario.dropFirst(number.count).drop { $0 == "." || $0 == " " }
             lines.append("| \(number) | \(name) | \(row.measure) | \(row.engine.map { Self.format($0) + " " + row.unit } ?? "") | \(row.baseline.map { Self.format($0) + " " + row.unit } ?? "") | \(ratio) | \(row.goal ?? "") | \(met) |")
         }
         if !notes.isEmpty {

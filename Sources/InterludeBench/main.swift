@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] (scenarios 1 to 9, 12, 13)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] (scenarios 1 to 14)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Foundation
@@ -88,6 +88,7 @@ if runs(9) {
     rows += bench.lostDeviceRows(try LostDevice.run(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
                                                     arguments: ["--lost-device-child", "\(bench.sizes.lostDeviceSeconds)"]))
 }
+if runs(14) { rows += try bench.logindSleepRows() }
 if runs(12) {
     FileHandle.standardError.write(Data("[bench] 12. async loading\n".utf8))
     rows += try AsyncLoadBench.rows(trackSeconds: isQuick ? 1 : 3, rounds: isQuick ? 1 : 3)

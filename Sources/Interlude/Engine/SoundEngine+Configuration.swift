@@ -44,6 +44,8 @@ extension SoundEngine {
         public var statePath: String?
         /// Interrupts on Ctrl-Z (SIGTSTP) before the process stops, and resumes on SIGCONT.
         public var handlesJobControl = false
+        /// logind's sleep and session-switch sources (see ``LogindSources``).
+        public var logind = LogindSources()
         /// The label of the engine's swift-log logger.
         public var loggerLabel = "Interlude"
 
@@ -90,6 +92,7 @@ extension SoundEngine {
                     throw InterludeError(.invalidArgument, "\(call): hrtf needs 2 output channels")
                 }
             }
+            try logind.validate()
             guard dopplerFactor.isFinite, dopplerFactor >= 0 else {
                 throw InterludeError(.invalidArgument, "\(call): dopplerFactor must be >= 0, got \(dopplerFactor)")
             }

@@ -25,6 +25,12 @@ extension SoundEngine {
         withLiveCore { $0.session.begin(reason: reason, source: source) }
     }
 
+    /// After the machine wakes: a real device that went away meanwhile (ALC_CONNECTED is 0) is
+    /// lost now, before the sleep hold lets go, so that its rebuild brings the sound back.
+    func loseDeviceIfDisconnected() {
+        withLiveCore { $0.session.loseDeviceIfDisconnected() }
+    }
+
     /// `source` lets go (the game's own calls by default). When it is the last hold, the context
     /// is made current again, the device resumed, and what the resume policy and the tracked
     /// commands say plays again (``SessionEvent/ended(shouldResume:resumed:source:)``): under

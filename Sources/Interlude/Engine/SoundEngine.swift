@@ -19,6 +19,7 @@ public final class SoundEngine: Sendable {
     private let core: AnnotatedMutex<EngineCore>
     private let events = AnnotatedMutex(EventSinks())
     private let driver: AnnotatedMutex<DriverThread?>
+    private let logindWatcher = AnnotatedMutex<LogindWatcher?>(nil)
     /// This engine's configuration.
     public let configuration: Configuration
     private let engineID: Int
@@ -47,6 +48,8 @@ public final class SoundEngine: Sendable {
         if configuration.handlesJobControl {
             JobControlSource.shared.attach(self)
         }
+        let logind = LogindWatcher.start(for: self, settings: configuration.logind.resolved(for: configuration.output), logger: logger)
+        logindWatcher.withLock { $0 = logind }
     }
 
     deinit {
@@ -62,8 +65,14 @@ public final class SoundEngine: Sendable {
         }
         thread?.stop()
         JobControlSource.shared.detach(self)
+        logindWatcher.withLock { watcher -> LogindWatcher? in defer { watcher = nil }; return watcher }?.stop()
         core.withLock { $0.shutDown() }
         events.withLock { $0.finish() }
+    }
+
+    /// Where logind's sources are (connecting, watching, unavailable), or nil when both are off.
+    var logindStatus: LogindWatcher.Status? {
+        logindWatcher.withLock { $0 }?.status
     }
 
     /// Runs `body` on the core under the lock, then delivers the events it raised.

@@ -15,6 +15,10 @@ public struct InterruptionReason: RawRepresentable, Sendable, Hashable, Codable,
     public static let jobControl = InterruptionReason("jobControl")
     /// The output device or the audio server went away.
     public static let deviceLost = InterruptionReason("deviceLost")
+    /// The machine is going to sleep (logind's PrepareForSleep).
+    public static let systemSleep = InterruptionReason("systemSleep")
+    /// The user switched to another login session (logind's session Active property is false).
+    public static let sessionInactive = InterruptionReason("sessionInactive")
     /// Any other audio session taking over.
     public static let other = InterruptionReason("other")
 

@@ -13,6 +13,11 @@ public struct InterruptionSource: RawRepresentable, Sendable, Hashable, Codable,
     public static let game = InterruptionSource("game")
     /// Job control: Ctrl-Z, then `fg`.
     public static let jobControl = InterruptionSource("jobControl")
+    /// logind's sleep signals: held from PrepareForSleep(true) to PrepareForSleep(false).
+    public static let sleep = InterruptionSource("sleep")
+    /// logind's login session: held while the session is not the active one (another user or
+    /// VT has the seat).
+    public static let sessionSwitch = InterruptionSource("sessionSwitch")
     /// The output device, lost until a rebuild: the hold only a new device releases.
     public static let device = InterruptionSource("device")
 

@@ -209,6 +209,13 @@ final class SessionController {
         saveSnapshotIfConfigured()
     }
 
+    /// A real device that reports ALC_CONNECTED = 0 is lost now (the update checks that only
+    /// while the session is active; after a wake the sleep source asks before it lets go).
+    func loseDeviceIfDisconnected() {
+        guard host.isOpen, !host.isLoopback, !host.isConnected else { return }
+        loseDevice(isReachable: false)
+    }
+
     /// Reads every playing voice's and stream's position from OpenAL (the device answers).
     private func syncPlayingPositions() {
         gate.run("record positions") { _ in

@@ -38,11 +38,12 @@ final class SessionRig {
     private let raised = SessionEventLog()
 
     init(policy: ResumePolicy = .alwaysResume, sampleRate: Int = 48_000, channelCount: Int = 2,
-         statePath: String? = nil) throws {
+         statePath: String? = nil, configure: (inout SoundEngine.Configuration) -> Void = { _ in }) throws {
         var configuration = SoundEngine.Configuration(output: .offline(sampleRate: sampleRate, channelCount: channelCount))
         configuration.resumePolicy = policy
         configuration.mediaRole = nil
         configuration.statePath = statePath
+        configure(&configuration)
         engine = try SoundEngine(configuration: configuration)
         self.sampleRate = sampleRate
         self.channelCount = channelCount

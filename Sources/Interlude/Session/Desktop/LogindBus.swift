@@ -1,0 +1,250 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection to the system bus, and the logind calls the session sources make on it: the
+/// sleep inhibitor lock, our login session's object and its `Active` property, and the two
+/// signals. sd-bus objects belong to one thread: a `LogindBus` is made, used and freed on the
+/// watcher's thread only, never under the engine's lock.
+final class LogindBus {
+    /// What the bus said, in the order it arrived, for the watcher to act on.
+    enum Signal: Equatable {
+        /// Manager.PrepareForSleep: true before the machine sleeps, false after it wakes.
+        case prepareForSleep(Bool)
+        /// Our session's `Active` property changed.
+        case sessionActive(Bool)
+    }
+
+    /// A call or the connection failed; the message says which and why.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static let service = "org.freedesktop.login1"
+    static let managerPath = "/org/freedesktop/login1"
+    static let managerInterface = "org.freedesktop.login1.Manager"
+    static let sessionInterface = "org.freedesktop.login1.Session"
+    private static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    /// How long a call waits for logind's reply (a stop waits for a call under way).
+    private static let callTimeoutMicroseconds: UInt64 = 2_000_000
+
+    /// The sd-bus connection.
+    private let bus: OpaquePointer
+    /// The signal matches; each passes this object to its callback, so they go first.
+    private var matches: [OpaquePointer] = []
+    /// Signals heard since the last ``drain()``.
+    private var heard: [Signal] = []
+    /// A PropertiesChanged named `Active` without its value: read it at the next drain.
+    private var activeWasInvalidated = false
+    /// The watched session's object path, once ``watchSession(path:)`` subscribed.
+    private var sessionPath: String?
+
+    /// Connects to `address`, or, when nil, to the system bus as sd_bus_open_system finds it
+    /// (DBUS_SYSTEM_BUS_ADDRESS, else /run/dbus/system_bus_socket).
+    init(address: String?) throws {
+        var opened: OpaquePointer?
+        if let address {
+            try Self.check(sd_bus_new(&opened), "sd_bus_new")
+            guard let opened else { throw Failure("sd_bus_new returned no bus") }
+            do {
+                try Self.check(sd_bus_set_address(opened, address), "system bus address \(address)")
+                try Self.check(sd_bus_set_bus_client(opened, 1), "sd_bus_set_bus_client")
+                try Self.check(sd_bus_start(opened), "system bus at \(address)")
+            } catch {
+                sd_bus_unref(opened)
+                throw error
+            }
+        } else {
+            try Self.check(sd_bus_open_system(&opened), "system bus")
+        }
+        guard let opened else { throw Failure("sd_bus_open_system returned no bus") }
+        bus = opened
+    }
+
+    deinit {
+        for match in matches { sd_bus_slot_unref(match) }
+        sd_bus_flush_close_unref(bus)
+    }
+
+    // MARK: Calls
+
+    /// Takes a "delay" inhibitor lock on sleep: logind waits (up to its InhibitDelayMaxSec)
+    /// before sleeping until the returned descriptor is closed. The caller owns it.
+    func inhibitSleep(why: String) throws -> Int32 {
+        let reply = try call(path: Self.managerPath, interface: Self.managerInterface, member: "Inhibit",
+                             strings: ["sleep", "Interlude", why, "delay"])
+        defer { sd_bus_message_unref(reply) }
+        var received: Int32 = -1
+        try Self.check(sd_bus_message_read_basic(reply, Self.type("h"), &received), "Inhibit's reply")
+        // The reply owns its descriptor: keep a copy of our own.
+        let owned = fcntl(received, F_DUPFD_CLOEXEC, 3)
+        guard owned >= 0 else { throw Failure("Inhibit: dup: \(String(cString: strerror(errno)))") }
+        return owned
+    }
+
+    /// Our login session's object path: the session of this process (GetSessionByPID), else the
+    /// one XDG_SESSION_ID names (GetSession).
+    func findSessionPath() throws -> String {
+        do {
+            let reply = try call(path: Self.managerPath, interface: Self.managerInterface, member: "GetSessionByPID",
+                                 unsignedArgument: UInt32(getpid()))
+            defer { sd_bus_message_unref(reply) }
+            return try Self.readObjectPath(reply, of: "GetSessionByPID")
+        } catch {
+            guard let id = getenv("XDG_SESSION_ID").map({ String(cString: $0) }), !id.isEmpty else { throw error }
+            let reply = try call(path: Self.managerPath, interface: Self.managerInterface, member: "GetSession", strings: [id])
+            defer { sd_bus_message_unref(reply) }
+            return try Self.readObjectPath(reply, of: "GetSession(\(id))")
+        }
+    }
+
+    /// The session's `Active` property, read now.
+    func readSessionActive(path: String) throws -> Bool {
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var value: Int32 = 0
+        let result = sd_bus_get_property_trivial(bus, Self.service, path, Self.sessionInterface, "Active", &error,
+                                                 Self.type("b"), &value)
+        guard result >= 0 else { throw Failure("\(path) Active: \(Self.describe(error, result))") }
+        return value != 0
+    }
+
+    // MARK: Signals
+
+    /// Subscribes to Manager.PrepareForSleep.
+    func watchSleep() throws {
+        var match: OpaquePointer?
+        try Self.check(sd_bus_match_signal(bus, &match, Self.service, Self.managerPath, Self.managerInterface, "PrepareForSleep", { message, context, _ in
+            guard let message, let context else { return 0 }
+            Unmanaged<LogindBus>.fromOpaque(context).takeUnretainedValue().receivePrepareForSleep(message)
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque()), "watching PrepareForSleep")
+        if let match { matches.append(match) }
+    }
+
+    /// Subscribes to the session's PropertiesChanged.
+    func watchSession(path: String) throws {
+        var match: OpaquePointer?
+        try Self.check(sd_bus_match_signal(bus, &match, Self.service, path, Self.propertiesInterface, "PropertiesChanged", { message, context, _ in
+            guard let message, let context else { return 0 }
+            Unmanaged<LogindBus>.fromOpaque(context).takeUnretainedValue().receivePropertiesChanged(message)
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque()), "watching \(path)")
+        if let match { matches.append(match) }
+        sessionPath = path
+    }
+
+    /// Reads and dispatches everything that arrived, and returns the signals heard, in order.
+    /// Throws when the connection is gone.
+    func drain() throws -> [Signal] {
+        while true {
+            let result = sd_bus_process(bus, nil)
+            try Self.check(result, "system bus")
+            if result == 0 { break }
+        }
+        guard sd_bus_is_open(bus) > 0 else { throw Failure("system bus: the connection closed") }
+        if activeWasInvalidated, let sessionPath {
+            activeWasInvalidated = false
+            heard.append(.sessionActive(try readSessionActive(path: sessionPath)))
+        }
+        defer { heard.removeAll() }
+        return heard
+    }
+
+    /// The descriptor to poll and for what, and how long until sd-bus needs ``drain()`` again
+    /// (nil: no deadline).
+    var pollRequest: (descriptor: Int32, events: Int16, timeoutMilliseconds: Int32?) {
+        var deadline: UInt64 = 0
+        var timeout: Int32?
+        if sd_bus_get_timeout(bus, &deadline) >= 0, deadline != UInt64.max {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let nowMicroseconds = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1_000
+            timeout = deadline > nowMicroseconds ? Int32(min((deadline - nowMicroseconds + 999) / 1_000, 60_000)) : 0
+        }
+        return (sd_bus_get_fd(bus), Int16(truncatingIfNeeded: sd_bus_get_events(bus)), timeout)
+    }
+
+    // MARK: Inside
+
+    private func receivePrepareForSleep(_ message: OpaquePointer) {
+        var value: Int32 = 0
+        if sd_bus_message_read_basic(message, Self.type("b"), &value) > 0 {
+            heard.append(.prepareForSleep(value != 0))
+        }
+    }
+
+    /// PropertiesChanged is "sa{sv}as": the interface, the changed values, the names changed
+    /// without a value.
+    private func receivePropertiesChanged(_ message: OpaquePointer) {
+        var interface: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(message, Self.type("s"), &interface) > 0, let interface,
+              String(cString: interface) == Self.sessionInterface,
+              sd_bus_message_enter_container(message, Self.type("a"), "{sv}") > 0 else { return }
+        while sd_bus_message_enter_container(message, Self.type("e"), "sv") > 0 {
+            var name: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(message, Self.type("s"), &name) > 0, let name else { return }
+            if String(cString: name) == "Active", sd_bus_message_enter_container(message, Self.type("v"), "b") > 0 {
+                var value: Int32 = 0
+                if sd_bus_message_read_basic(message, Self.type("b"), &value) > 0 { heard.append(.sessionActive(value != 0)) }
+                sd_bus_message_exit_container(message)
+            } else {
+                sd_bus_message_skip(message, "v")
+            }
+            sd_bus_message_exit_container(message)
+        }
+        sd_bus_message_exit_container(message)
+        guard sd_bus_message_enter_container(message, Self.type("a"), "s") > 0 else { return }
+        var name: UnsafePointer<CChar>?
+        while sd_bus_message_read_basic(message, Self.type("s"), &name) > 0 {
+            if let name, String(cString: name) == "Active" { activeWasInvalidated = true }
+        }
+        sd_bus_message_exit_container(message)
+    }
+
+    /// Calls logind and waits for the reply, which the caller unrefs.
+    private func call(path: String, interface: String, member: String, strings: [String] = [],
+                      unsignedArgument: UInt32? = nil) throws -> OpaquePointer {
+        var message: OpaquePointer?
+        try Self.check(sd_bus_message_new_method_call(bus, &message, Self.service, path, interface, member), member)
+        defer { sd_bus_message_unref(message) }
+        for string in strings {
+            try Self.check(string.withCString { sd_bus_message_append_basic(message, Self.type("s"), $0) }, member)
+        }
+        if var unsignedArgument {
+            try Self.check(sd_bus_message_append_basic(message, Self.type("u"), &unsignedArgument), member)
+        }
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        let result = sd_bus_call(bus, message, Self.callTimeoutMicroseconds, &error, &reply)
+        guard result >= 0, let reply else { throw Failure("\(interface).\(member): \(Self.describe(error, result))") }
+        return reply
+    }
+
+    private static func readObjectPath(_ reply: OpaquePointer, of call: String) throws -> String {
+        var path: UnsafePointer<CChar>?
+        try check(sd_bus_message_read_basic(reply, type("o"), &path), "\(call)'s reply")
+        guard let path else { throw Failure("\(call) returned no object path") }
+        return String(cString: path)
+    }
+
+    @discardableResult
+    private static func check(_ result: Int32, _ what: @autoclosure () -> String) throws -> Int32 {
+        guard result >= 0 else { throw Failure("\(what()): \(String(cString: strerror(-result)))") }
+        return result
+    }
+
+    private static func describe(_ error: sd_bus_error, _ result: Int32) -> String {
+        if let message = error.message { return String(cString: message) }
+        if let name = error.name { return String(cString: name) }
+        return String(cString: strerror(-result))
+    }
+
+    /// A D-Bus type code as sd-bus takes it.
+    private static func type(_ code: Unicode.Scalar) -> CChar {
+        CChar(UInt8(ascii: code))
+    }
+}

@@ -1,0 +1,81 @@
+import Logging
+
+/// What logind's signals do to the engine: PrepareForSleep(true) interrupts (source
+/// ``InterruptionSource/sleep``) and then lets sleep go ahead; PrepareForSleep(false) checks the
+/// device and ends; our session going inactive interrupts (``InterruptionSource/sessionSwitch``)
+/// until it is active again. It calls the engine like the game would, from the watcher's
+/// thread, never holding a bus call under the engine's lock. Watcher thread only.
+final class LogindResponder {
+    private weak var engine: SoundEngine?
+    private let settings: SoundEngine.Configuration.LogindSources.Resolved
+    private let logger: Logger
+    private let inhibitor: LogindInhibitor
+    /// The session's Active property as last heard; interrupts only on a change.
+    private var sessionIsActive = true
+
+    init(engine: SoundEngine, settings: SoundEngine.Configuration.LogindSources.Resolved, logger: Logger) {
+        self.engine = engine
+        self.settings = settings
+        self.logger = logger
+        self.inhibitor = LogindInhibitor(logger: logger)
+    }
+
+    /// False once the engine is gone: the watcher then stops.
+    var engineIsAlive: Bool { engine != nil }
+
+    /// A new connection: subscribes to what is watched, takes the sleep lock, and reads the
+    /// session's Active property (a session already inactive interrupts now).
+    func connected(to bus: LogindBus) throws {
+        if settings.watchesSleep {
+            try bus.watchSleep()
+            inhibitor.take(on: bus)
+        }
+        guard settings.watchesSessionSwitch else { return }
+        let path: String
+        do {
+            path = try bus.findSessionPath()
+        } catch {
+            logger.info("logind: this process is in no login session (\(error)); the session-switch source is off")
+            return
+        }
+        try bus.watchSession(path: path)
+        respond(to: .sessionActive(try bus.readSessionActive(path: path)), on: bus)
+    }
+
+    /// The connection is gone: the lock went with it.
+    func disconnected() {
+        inhibitor.release()
+    }
+
+    /// Acts on one signal.
+    func respond(to signal: LogindBus.Signal, on bus: LogindBus) {
+        guard let engine else { return }
+        switch signal {
+        case .prepareForSleep(true):
+            guard settings.watchesSleep else { return }
+            logger.info("logind: the machine is going to sleep")
+            // Returns once the positions are recorded, output is stopped and the snapshot (when
+            // configured) is written: sleep may go ahead.
+            engine.beginOwnInterruption(reason: .systemSleep, source: .sleep)
+            inhibitor.release()
+        case .prepareForSleep(false):
+            guard settings.watchesSleep else { return }
+            logger.info("logind: the machine woke up")
+            // A device that went away during sleep is lost now, so its rebuild, not this end,
+            // brings the sound back.
+            engine.loseDeviceIfDisconnected()
+            engine.endInterruption(shouldResume: true, source: .sleep)
+            inhibitor.take(on: bus)
+        case .sessionActive(let isActive):
+            guard settings.watchesSessionSwitch, isActive != sessionIsActive else { return }
+            sessionIsActive = isActive
+            if isActive {
+                logger.info("logind: our session is active again")
+                engine.endInterruption(shouldResume: true, source: .sessionSwitch)
+            } else {
+                logger.info("logind: our session is inactive (another session has the seat)")
+                engine.beginOwnInterruption(reason: .sessionInactive, source: .sessionSwitch)
+            }
+        }
+    }
+}
