@@ -15,6 +15,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The bench's latency histograms (scenario 11, the peers).
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(
@@ -82,7 +84,8 @@ let package = Package(
         // The bench scenarios, shared by the bench executable and the smoke tests.
         .target(
             name: "BenchKit",
-            dependencies: ["Interlude", "InterludeScene", "BenchBaseline"]
+            dependencies: ["Interlude", "InterludeScene", "BenchBaseline",
+                           .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .executableTarget(
             name: "InterludeBench",

@@ -71,7 +71,9 @@ public struct BenchReport: Codable, Sendable {
         for row in rows {
             let met = row.isGoalMet.map { $0 ? "yes" : "**no**" } ?? ""
             let ratio = row.ratio.map { Self.format($0) + (row.ratioMeaning.map { " (\($0))" } ?? "") } ?? ""
-            lines.append("| \(row.scenario.prefix(1)) | \(row.scenario.dropFirst(3)) | \(row.measure) | \(row.engine.map { Self.format($0) + " " + row.unit } ?? "") | \(row.baseline.map { Self.format($0) + " " + row.unit } ?? "") | \(ratio) | \(row.goal ?? "") | \(met) |")
+            // "11. Peers": the number, then the name.
+            let number = row.scenario.prefix { $0.isNumber }
+            lines.append("| \(number) | \(row.scenario.dropFirst(number.count + 2)) | \(row.measure) | \(row.engine.map { Self.format($0) + " " + row.unit } ?? "") | \(row.baseline.map { Self.format($0) + " " + row.unit } ?? "") | \(ratio) | \(row.goal ?? "") | \(met) |")
         }
         if !notes.isEmpty {
             lines.append("")
