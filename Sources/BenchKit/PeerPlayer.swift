@@ -42,7 +42,8 @@ public struct PeerPlayer: Sendable {
     }
 
     /// Plays `scene` in a child process and checks it played: every voice and the soundtrack
-    /// still playing at the end, and every position call timed.
+    /// still playing at the end, every position call timed, and, where the player counts what it
+    /// mixed, at least half the frames real time would give.
     public func run(_ scene: PeerScene, samplesPath: String) throws -> PeerResult {
         let process = Process()
         process.executableURL = executable
@@ -63,6 +64,10 @@ public struct PeerPlayer: Sendable {
         guard result.positionCallCount == scene.positionCallCount, samples.count == scene.positionCallCount,
               result.voicesPlaying == scene.emitterCount, result.isMusicPlaying else {
             throw BenchError("\(name) did not play the whole scene (\(scene.positionCallCount) calls, \(scene.emitterCount) voices and the soundtrack expected): \(text)")
+        }
+        // A driver that counts what it mixed (SDL's post-mix callback) must have mixed in real time.
+        if let mixed = result.extras["mixed_frames"], mixed < result.audioSeconds * Double(result.sampleRate) / 2 {
+            throw BenchError("\(name) mixed only \(Int(mixed)) frames in \(result.audioSeconds) s at \(result.sampleRate) Hz: its output did not run in real time")
         }
         return result
     }
