@@ -30,10 +30,12 @@ extension EngineSuites {
             #expect(percentiles.allSatisfy { $0 > 0 })
             #expect(percentiles == percentiles.sorted(), "p50 <= p99 <= p99.9 <= max: \(percentiles)")
 
-            // The table, Interlude against itself: every ratio 1.
+            // The table: Interlude's own rows, then Interlude against itself, every ratio 1.
             let rows = Bench.peerRows(interlude: [result], peers: [(player, [result])])
-            #expect(rows.count == 2 + PeerFigures.percentiles.count)
-            #expect(rows.allSatisfy { $0.ratio == 1 })
+            #expect(rows.count == 2 * (2 + PeerFigures.percentiles.count))
+            #expect(rows.prefix(6).allSatisfy { $0.ratio == nil && $0.baseline == nil })
+            #expect(rows.dropFirst(6).allSatisfy { $0.ratio == 1 })
+            #expect(rows.filter { $0.goal != nil }.count == 2 + 1, "the p99.9 and max goals, and the CPU goal against the one peer")
             let markdown = BenchReport(rounds: 1, isQuick: true, rows: rows, notes: []).markdown
             #expect(markdown.contains("| 11 | Peers | vs Interlude"))
         }
