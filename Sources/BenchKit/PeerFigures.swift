@@ -14,6 +14,7 @@ public struct PeerFigures: Sendable {
     /// Nanoseconds per position call, every round's calls.
     public let histogram: Histogram<UInt64>
 
+    /// The figures of one player's rounds.
     public init(_ results: [PeerResult]) {
         cpuSamples = results.map(\.cpuPerAudioSecond)
         peakMiB = Double(results.map(\.peakResidentKiB).max() ?? 0) / 1_024

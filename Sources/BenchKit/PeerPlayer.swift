@@ -7,12 +7,14 @@ public struct PeerPlayer: Sendable {
     public var name: String
     /// How this player plays the scene, where it differs from the others.
     public var method: String
+    /// The program that plays the scene.
     public var executable: URL
     /// Arguments before the scene's own.
     public var leadingArguments: [String]
     /// Environment entries added to the bench's: the audio driver that outputs nothing.
     public var environment: [String: String]
 
+    /// A player run as `executable leadingArguments... SCENE...` with `environment` added.
     public init(name: String, method: String, executable: URL, leadingArguments: [String] = [], environment: [String: String]) {
         self.name = name
         self.method = method

@@ -7,12 +7,17 @@ public struct PeerResult: Sendable {
     public var cpuSeconds: Double
     /// Wall seconds played.
     public var audioSeconds: Double
+    /// VmHWM at the end: the largest resident size of the whole process.
     public var peakResidentKiB: Int
     /// Resident KiB when the process started, before the library: its language runtime.
     public var startResidentKiB: Int
+    /// Position calls the game loop made and timed.
     public var positionCallCount: Int
+    /// The output rate the library mixed at.
     public var sampleRate: Int
+    /// Voices still playing at the end (all of them, as every voice loops).
     public var voicesPlaying: Int
+    /// The soundtrack was still playing at the end.
     public var isMusicPlaying: Bool
     /// Every other "key value" line (mixed_frames, music_frames, real_voices).
     public var extras: [String: Double]

@@ -6,11 +6,16 @@ import Foundation
 /// the peer harnesses in bench/peers) reads it from the same command line:
 /// `SECONDS EMITTERS MUSIC.ogg SAMPLES_OUT SOUND.wav...` (bench/peers/peer_scene.h is the C side).
 public struct PeerScene: Sendable, Equatable {
+    /// Wall seconds the game loop runs.
     public var seconds: Double
+    /// Looping positional voices, each moved every 10 ms.
     public var emitterCount: Int
+    /// The Ogg Vorbis soundtrack, streamed and looping.
     public var musicPath: String
+    /// Mono WAV files, given to the voices in turn.
     public var soundPaths: [String]
 
+    /// A scene of `emitterCount` voices over `soundPaths` and the `musicPath` soundtrack, for `seconds`.
     public init(seconds: Double, emitterCount: Int, musicPath: String, soundPaths: [String]) {
         self.seconds = seconds
         self.emitterCount = emitterCount
