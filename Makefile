@@ -27,10 +27,19 @@ assets: deps
 # The engine against a raw C OpenAL Soft + libvorbisfile baseline; a Markdown table on stdout,
 # JSON in bench-results.json (BENCH_FLAGS: --quick, --output FILE, --only 1,3).
 BENCH_FLAGS ?=
-bench: deps
+bench: deps bench-peers
 	$(SWIFT) build -c release --product InterludeBench $(SWIFT_FLAGS)
 	$(SWIFT) build -c release --product LogindStub $(SWIFT_FLAGS)
-	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) InterludeBench $(BENCH_FLAGS)
+	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) InterludeBench --peers $(CURDIR)/.build/peers $(BENCH_FLAGS)
+
+# Scenario 11's peers (SFML, SDL2_mixer, ALURE): their -dev packages and their C/C++ harnesses,
+# built with the system compilers into .build/peers. Only the bench needs them, never `make test`.
+.PHONY: bench-deps bench-peers
+bench-deps:
+	@bash scripts/install-bench-deps.sh
+
+bench-peers: bench-deps
+	bash bench/peers/build.sh $(CURDIR)/.build/peers
 
 # Reliability (docs/bad-input.md lists the bad inputs these try).
 FUZZ_SECONDS ?= 60

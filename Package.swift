@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `make docs`: the DocC catalog in Sources/Interlude/Interlude.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The bench's latency histograms (scenario 11, the peers).
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(
@@ -90,7 +92,8 @@ let package = Package(
         // The bench scenarios, shared by the bench executable and the smoke tests.
         .target(
             name: "BenchKit",
-            dependencies: ["Interlude", "InterludeScene", "BenchBaseline"]
+            dependencies: ["Interlude", "InterludeScene", "BenchBaseline",
+                           .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .executableTarget(
             name: "InterludeBench",

@@ -16,14 +16,24 @@ public enum Measure {
     /// Peak resident memory of this process, in KiB: VmHWM from /proc/self/status. (ru_maxrss
     /// is no good in a child: it starts from the parent's resident size at the fork.)
     public static func peakResidentKiB() -> Int {
-        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
-            for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-                return Int(line.dropFirst(6).filter { $0.isNumber }) ?? 0
-            }
-        }
+        if let kib = statusKiB("VmHWM:") { return kib }
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return Int(usage.ru_maxrss)
+    }
+
+    /// Resident memory of this process now, in KiB (VmRSS), or 0 if /proc is unreadable.
+    public static func residentKiB() -> Int {
+        statusKiB("VmRSS:") ?? 0
+    }
+
+    /// A "Key: N kB" line of /proc/self/status.
+    static func statusKiB(_ key: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(key) {
+            return Int(line.dropFirst(key.count).filter { $0.isNumber })
+        }
+        return nil
     }
 
     /// Monotonic wall time in seconds.

@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] (scenarios 1 to 14)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 14)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Foundation
@@ -29,7 +29,17 @@ if arguments.first == "--lost-device-child", arguments.count == 3, let seconds =
     exit(0)
 }
 
+/// The peers scenario's Interlude player: `--peer-child SECONDS EMITTERS MUSIC SAMPLES SOUND...`
+/// plays the scene in real time on the null backend and prints its figures.
+if arguments.first == "--peer-child" {
+    let (scene, samplesPath) = try PeerScene.parse(Array(arguments.dropFirst()))
+    print(try InterludePeer.run(scene, samplesPath: samplesPath))
+    exit(0)
+}
+
 var isQuick = false
+/// Where bench/peers/build.sh put the peer harnesses (scenario 11).
+var peersFolder: String?
 var outputPath = "bench-results.json"
 var only: Set<Int>?
 while !arguments.isEmpty {
@@ -38,8 +48,9 @@ while !arguments.isEmpty {
     case "--quick": isQuick = true
     case "--output" where !arguments.isEmpty: outputPath = arguments.removeFirst()
     case "--only" where !arguments.isEmpty: only = Set(arguments.removeFirst().split(separator: ",").compactMap { Int($0) })
+    case "--peers" where !arguments.isEmpty: peersFolder = arguments.removeFirst()
     default:
-        FileHandle.standardError.write(Data("usage: InterludeBench [--quick] [--output FILE] [--only 1,2,...]\n".utf8))
+        FileHandle.standardError.write(Data("usage: InterludeBench [--quick] [--output FILE] [--only 1,2,...] [--peers DIR]\n".utf8))
         exit(2)
     }
 }
@@ -88,7 +99,13 @@ if runs(9) {
     rows += bench.lostDeviceRows(try LostDevice.run(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
                                                     arguments: ["--lost-device-child", "\(bench.sizes.lostDeviceSeconds)"]))
 }
-if runs(14) { rows += try bench.logindSleepRows() }
+// 11: the peers, each its own process, 20 s of real time each per round.
+if runs(11) {
+    let benchExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let peers = peersFolder.map { PeerPlayer.peers(in: URL(fileURLWithPath: $0)) } ?? []
+    rows += try bench.peers(interlude: .interlude(benchExecutable: benchExecutable), peers: peers,
+                            seconds: isQuick ? 1 : 20, rounds: isQuick ? 1 : 3)
+}
 if runs(12) {
     FileHandle.standardError.write(Data("[bench] 12. async loading\n".utf8))
     rows += try AsyncLoadBench.rows(trackSeconds: isQuick ? 1 : 3, rounds: isQuick ? 1 : 3)
@@ -97,6 +114,7 @@ if runs(13) {
     FileHandle.standardError.write(Data("[bench] 13. codec decode\n".utf8))
     rows += try CodecDecodeBench.rows(seconds: isQuick ? 3 : 60, rounds: bench.sizes.rounds)
 }
+if runs(14) { rows += try bench.logindSleepRows() }
 
 var notes: [String] = []
 if counter == nil { notes.append("The malloc interposer was not active: allocations were not counted.") }

@@ -1,0 +1,76 @@
+import Foundation
+
+/// One player of the peers scenario: an executable that plays a ``PeerScene`` in its own process
+/// (a harness in bench/peers, or the bench itself for Interlude) and prints its figures.
+public struct PeerPlayer: Sendable {
+    /// The library's name and version, as the table shows it.
+    public var name: String
+    /// How this player plays the scene, where it differs from the others.
+    public var method: String
+    /// The program that plays the scene.
+    public var executable: URL
+    /// Arguments before the scene's own.
+    public var leadingArguments: [String]
+    /// Environment entries added to the bench's: the audio driver that outputs nothing.
+    public var environment: [String: String]
+
+    /// A player run as `executable leadingArguments... SCENE...` with `environment` added.
+    public init(name: String, method: String, executable: URL, leadingArguments: [String] = [], environment: [String: String]) {
+        self.name = name
+        self.method = method
+        self.executable = executable
+        self.leadingArguments = leadingArguments
+        self.environment = environment
+    }
+
+    /// Interlude, played by `benchExecutable --peer-child`.
+    public static func interlude(benchExecutable: URL) -> PeerPlayer {
+        PeerPlayer(name: "Interlude", method: "setPosition per voice; engine on the OpenAL Soft null backend",
+                   executable: benchExecutable, leadingArguments: ["--peer-child"], environment: ["ALSOFT_DRIVERS": "null"])
+    }
+
+    /// The peer harnesses bench/peers/build.sh puts in `folder`, those that exist.
+    public static func peers(in folder: URL) -> [PeerPlayer] {
+        let openAL = ["ALSOFT_DRIVERS": "null"]
+        let all = [
+            PeerPlayer(name: "SFML 2.5", method: "sf::Sound::setPosition; sf::Music streams; OpenAL Soft null backend",
+                       executable: folder.appendingPathComponent("sfml-peer"), environment: openAL),
+            PeerPlayer(name: "SDL2_mixer 2.6", method: "no 3D: Mix_SetPosition (angle, distance 255(1-1/d)); Mix_PlayMusic; SDL dummy driver, 16-bit, 1024-frame chunks",
+                       executable: folder.appendingPathComponent("sdl-mixer-peer"), environment: ["SDL_AUDIODRIVER": "dummy"]),
+            PeerPlayer(name: "ALURE 1.2", method: "alSource3f; alurePlaySourceStream 4 x 200 ms, alureUpdateInterval 10 ms; OpenAL Soft null backend",
+                       executable: folder.appendingPathComponent("alure-peer"), environment: openAL),
+        ]
+        return all.filter { FileManager.default.isExecutableFile(atPath: $0.executable.path) }
+    }
+
+    /// Plays `scene` in a child process and checks it played: every voice and the soundtrack
+    /// still playing at the end, every position call timed, and, where the player counts what it
+    /// mixed, at least half the frames real time would give.
+    public func run(_ scene: PeerScene, samplesPath: String) throws -> PeerResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = leadingArguments + scene.arguments(samplesPath: samplesPath)
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in self.environment { environment[key] = value }
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchError("\(name) (\(executable.path)) exited with \(process.terminationStatus): \(text)")
+        }
+        let samples = try Data(contentsOf: URL(fileURLWithPath: samplesPath)).withUnsafeBytes { Array($0.bindMemory(to: Int64.self)) }
+        let result = try PeerResult(output: text, samplesNanoseconds: samples)
+        guard result.positionCallCount == scene.positionCallCount, samples.count == scene.positionCallCount,
+              result.voicesPlaying == scene.emitterCount, result.isMusicPlaying else {
+            throw BenchError("\(name) did not play the whole scene (\(scene.positionCallCount) calls, \(scene.emitterCount) voices and the soundtrack expected): \(text)")
+        }
+        // A driver that counts what it mixed (SDL's post-mix callback) must have mixed in real time.
+        if let mixed = result.extras["mixed_frames"], mixed < result.audioSeconds * Double(result.sampleRate) / 2 {
+            throw BenchError("\(name) mixed only \(Int(mixed)) frames in \(result.audioSeconds) s at \(result.sampleRate) Hz: its output did not run in real time")
+        }
+        return result
+    }
+}
