@@ -42,6 +42,13 @@ let package = Package(
             pkgConfig: "opusfile",
             providers: [.apt(["libopusfile-dev"])]
         ),
+        // libpulse: the engine's own connection to the audio server (phone streams, server loss).
+        // No pkgConfig: libpulse.pc's -pthread and -D_REENTRANT are flags SwiftPM refuses (with a
+        // warning); the headers are in /usr/include and the module map links libpulse.
+        .systemLibrary(
+            name: "CPulse",
+            providers: [.apt(["libpulse-dev"])]
+        ),
         .target(
             name: "Interlude",
             dependencies: [
@@ -50,6 +57,7 @@ let package = Package(
                 "CFLAC",
                 "CMPG123",
                 "COpusFile",
+                "CPulse",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

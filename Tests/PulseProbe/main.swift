@@ -4,7 +4,7 @@
 // soundtrack's position (or every --tick-ms), the engine's statistics (with its device reopen
 // tries) and the process's thread and fd counts.
 // Exits after --seconds, on stdin EOF or on SIGTERM, with a clean shutdown whose duration it
-// prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`.
+// prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`, `activate`.
 //
 // Usage: PulseProbe --music PATH [--seconds S] [--tick-ms MS]
 #if canImport(Glibc)
@@ -76,9 +76,10 @@ emit(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": role
 engine.setSessionEventHandler { event in
     var fields: [String: Any] = ["position": engine.musicPositionInFrames() ?? -1]
     switch event {
-    case .began(let reason, _): fields["event"] = "began"; fields["reason"] = "\(reason)"
-    case .ended(let shouldResume, let resumed, _):
+    case .began(let reason, let source): fields["event"] = "began"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
+    case .ended(let shouldResume, let resumed, let source):
         fields["event"] = "ended"; fields["shouldResume"] = shouldResume; fields["music"] = resumed.music
+        fields["source"] = "\(source)"
     case .activated: fields["event"] = "activated"
     case .absorbed(let reason): fields["event"] = "absorbed"; fields["reason"] = "\(reason)"
     case .ignored: fields["event"] = "ignored"
@@ -91,6 +92,7 @@ engine.setSessionEventHandler { event in
     case .servicesReset: fields["event"] = "servicesReset"
     case .holdAdded(let reason, let source): fields["event"] = "holdAdded"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
     case .holdReleased(let source): fields["event"] = "holdReleased"; fields["source"] = "\(source)"
+    case .holdKept(let source): fields["event"] = "holdKept"; fields["source"] = "\(source)"
     case .reactivationFailed(let message): fields["event"] = "reactivationFailed"; fields["message"] = message
     }
     emit(fields)
@@ -124,6 +126,7 @@ let stdinThread = Thread {
             } catch {
                 emit(["event": "switchFailed", "error": "\(error)"])
             }
+        case "activate": engine.activate()
         case "pause": engine.pauseMusic()
         case "resume": engine.resumeMusic()
         default: emit(["event": "unknownCommand", "line": line])

@@ -44,6 +44,9 @@ extension SoundEngine {
         public var statePath: String?
         /// Interrupts on Ctrl-Z (SIGTSTP) before the process stops, and resumes on SIGCONT.
         public var handlesJobControl = false
+        /// The engine's own audio-server connection: phone streams interrupt, and the server's
+        /// death and return are seen at once (see ``AudioServer``).
+        public var audioServer = AudioServer()
         /// The label of the engine's swift-log logger.
         public var loggerLabel = "Interlude"
 
@@ -96,6 +99,7 @@ extension SoundEngine {
             guard speedOfSoundMetresPerSecond.isFinite, speedOfSoundMetresPerSecond > 0 else {
                 throw InterludeError(.invalidArgument, "\(call): speedOfSoundMetresPerSecond must be > 0, got \(speedOfSoundMetresPerSecond)")
             }
+            try audioServer.validate(in: call)
         }
     }
 }

@@ -45,6 +45,7 @@ public final class SoundEngine: Sendable {
         if configuration.handlesJobControl {
             JobControlSource.shared.attach(self)
         }
+        AudioServerSources.attach(self, logger: logger)
     }
 
     deinit {
@@ -60,6 +61,7 @@ public final class SoundEngine: Sendable {
         }
         thread?.stop()
         JobControlSource.shared.detach(self)
+        AudioServerSources.detach(self)
         core.withLock { $0.shutDown() }
         events.withLock { $0.finish() }
     }

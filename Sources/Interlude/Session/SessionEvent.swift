@@ -18,6 +18,9 @@ public enum SessionEvent: Sendable, Equatable {
     /// A source let go while others (or the lost device) still hold the session: nothing
     /// audible changes.
     case holdReleased(source: InterruptionSource)
+    /// ``SoundEngine/activate()`` left `source`'s hold in place: that source still observes its
+    /// condition (a phone stream still plays), and only its own end releases it.
+    case holdKept(source: InterruptionSource)
     /// A begin from a source that already holds the session; it changed nothing.
     case absorbed(reason: InterruptionReason)
     /// An end from a source that holds nothing (or an activate while active); it changed nothing.

@@ -164,6 +164,7 @@ extension SessionEvent {
         case .reactivationFailed: "reactivationFailed"
         case .holdAdded: "interruptionHoldAdded"
         case .holdReleased: "interruptionHoldReleased"
+        case .holdKept: "interruptionHoldKept"
         }
     }
 }

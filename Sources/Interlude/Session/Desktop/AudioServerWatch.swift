@@ -1,0 +1,43 @@
+import Logging
+
+/// One engine's audio-server sources: it takes the events of the engine's ``PulseConnection``
+/// (on the connection's queue, one at a time), asks the ``PhoneStreamWatcher`` and the
+/// ``ServerLossWatcher``, and calls the engine, which takes its own lock. It holds the engine
+/// weakly: the engine owns the connection through ``AudioServerSources``, not the other way.
+final class AudioServerWatch: Sendable {
+    private weak let engine: SoundEngine?
+    private let settings: SoundEngine.Configuration.AudioServer
+    private let watchers: AnnotatedMutex<(phone: PhoneStreamWatcher, loss: ServerLossWatcher)>
+
+    init(engine: SoundEngine, settings: SoundEngine.Configuration.AudioServer) {
+        self.engine = engine
+        self.settings = settings
+        watchers = AnnotatedMutex((PhoneStreamWatcher(settings: settings), ServerLossWatcher()))
+    }
+
+    /// Acts on one event of the connection.
+    func handle(_ event: PulseConnection.Event) {
+        guard let engine else { return }
+        switch event {
+        case .connected:
+            // A server that is (back) there: a device lost with it is rebuilt now.
+            if settings.detectsServerLoss { engine.audioServerReturned() }
+        case .sinkInputs(let sinkInputs):
+            let change = watchers.withLock { watchers -> PhoneStreamWatcher.Change? in
+                watchers.loss.update(sinkInputs)
+                return watchers.phone.update(sinkInputs)
+            }
+            switch change {
+            case .begin?:
+                engine.beginOwnInterruption(reason: .call, source: .phoneStream, outlivesActivation: true)
+            case .end?:
+                engine.endInterruption(shouldResume: true, source: .phoneStream)
+            case nil:
+                break
+            }
+        case .disconnected(let wasConnected, _):
+            let isDeviceLost = watchers.withLock { $0.loss.isDeviceLost(connectionWasReady: wasConnected) }
+            if isDeviceLost && settings.detectsServerLoss { engine.audioServerLost() }
+        }
+    }
+}

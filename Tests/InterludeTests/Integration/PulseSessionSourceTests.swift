@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+@testable import Interlude
+import InterludeScene
+
+extension EngineSuites {
+    /// The audio server as interruption sources, against a real private PulseAudio server: phone
+    /// streams (media.role=phone, played by paplay) interrupt the game, and the server's death
+    /// is seen by the engine's own libpulse connection. The engine runs in the PulseProbe child
+    /// (see ``PulseDeviceLossTests``). Figures are printed as `PULSE-FIGURES` lines.
+    @Suite struct PulseSessionSourceTests {
+        typealias Loss = PulseDeviceLossTests
+        static let trackRate = Loss.trackRate
+        /// The phone's tone: 44100 / 9 Hz, which a 9-sample moving average removes entirely, so
+        /// the game's sweep (200 Hz up) and the phone can be told apart on one recording.
+        static let phoneFrequency = 44_100.0 / 9
+        static let phoneAmplitude: Float = 0.25
+
+        /// A 16-bit mono WAV of the phone tone, `seconds` long, in the server's folder.
+        static func phoneTone(_ server: PrivatePulseServer, seconds: Double) throws -> String {
+            let path = server.folder.appendingPathComponent("phone-\(seconds).wav").path
+            let count = Int(seconds * trackRate)
+            let samples = (0..<count).map { phoneAmplitude * Float(sin(2 * Double.pi * phoneFrequency * Double($0) / trackRate)) }
+            try WAVFileWriter.write(samples: samples, format: AudioFormat(sampleRate: Int(trackRate), channelCount: 1),
+                                    sampleType: .int16, to: path)
+            return path
+        }
+
+        /// paplay with media.role=phone on `sink`, with a short latency so its stream ends soon
+        /// after its last sample (a null sink otherwise buffers up to 2 s).
+        static func playPhone(_ server: PrivatePulseServer, _ path: String, sink: String) throws -> ChildProcess {
+            try ChildProcess(["paplay", "--latency-msec=20", "--property=media.role=phone", "-d", sink, path],
+                             environment: server.clientEnvironment)
+        }
+
+        /// A server with the game's sink "spk" (the default) and the phone's sink "phone", and a
+        /// probe playing the sweep on spk.
+        static func startWithPhoneSink(_ server: PrivatePulseServer) throws -> PulseProbeProcess {
+            let probe = try Loss.startPlaying(server)
+            _ = try server.pactl(["load-module", "module-null-sink", "sink_name=phone"])
+            try Loss.waitForProgress(probe, from: 0, frames: Int(trackRate * 1.0))
+            return probe
+        }
+
+        /// The longest run of exactly zero samples: where it starts, and how long it is.
+        static func longestSilence(_ samples: [Float]) -> (start: Int, count: Int) {
+            var best = (start: 0, count: 0), runStart = 0, run = 0
+            for (index, sample) in samples.enumerated() {
+                if sample == 0 {
+                    if run == 0 { runStart = index }
+                    run += 1
+                    if run > best.count { best = (runStart, run) }
+                } else {
+                    run = 0
+                }
+            }
+            return best
+        }
+
+        @Test("a phone-role stream on another sink makes the game's sink exactly silent; after it, the soundtrack resumes on the frame it stopped")
+        func phoneStreamInterrupts() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Self.startWithPhoneSink(server)
+            defer { probe.kill() }
+            let phone = try Self.phoneTone(server, seconds: 2)
+            let recording = server.folder.appendingPathComponent("game-during-call.wav")
+            let recorder = try server.record(to: recording)
+            defer { PrivatePulseServer.stopRecorder(recorder) }
+            Thread.sleep(forTimeInterval: 0.5)
+
+            let start = probe.lineCount
+            let player = try Self.playPhone(server, phone, sink: "phone")
+            defer { player.stop(SIGKILL) }
+            let began = try #require(probe.waitFor("began", from: start, timeoutSeconds: 5)?.line, "no began for the phone stream")
+            #expect(began.string("reason") == "call")
+            #expect(began.string("source") == "phoneStream")
+            let suspended = try #require(probe.waitFor("musicSuspended", from: start, timeoutSeconds: 1)?.line.int("frame"))
+
+            // activate() while the call goes on: the phone stream's hold stays.
+            let beforeActivate = probe.lineCount
+            probe.send("activate")
+            let kept = probe.waitFor("holdKept", from: beforeActivate, timeoutSeconds: 3)?.line
+            #expect(kept?.string("source") == "phoneStream", "activate during the call: \(probe.allLines.suffix(from: beforeActivate).map(\.fields))")
+
+            #expect(player.waitForExit(timeoutSeconds: 15), "paplay did not finish")
+            let ended = try #require(probe.waitFor("ended", from: start, timeoutSeconds: 5)?.line, "no end after the phone stream")
+            #expect(ended.string("source") == "phoneStream")
+            #expect(ended.bool("shouldResume") == true)
+            let resumed = try #require(probe.waitFor("musicResumed", from: start, timeoutSeconds: 1)?.line.int("frame"))
+            #expect(resumed == suspended, "resumed at \(resumed), stopped at \(suspended)")
+            #expect(probe.lines(matching: "began", from: start).count == 1)
+            #expect(probe.lines(matching: "activated", from: start).isEmpty, "activate ended the call's hold")
+
+            try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5))
+            Thread.sleep(forTimeInterval: 0.2)
+            PrivatePulseServer.stopRecorder(recorder)
+
+            let sweep = try SweepRecording(contentsOf: recording)
+            let silence = Self.longestSilence(sweep.samples)
+            let callSeconds = Loss.milliseconds(ended.receivedAt - began.receivedAt) / 1000
+            let silenceSeconds = Double(silence.count) / Double(sweep.sampleRate)
+            // The whole call is one run of exact zeros on the game's sink: nothing leaked into it.
+            #expect(silenceSeconds > callSeconds - 0.3, "the longest exact silence is \(silenceSeconds) s; the call held \(callSeconds) s")
+            #expect(sweep.rms(from: max(0, silence.start - sweep.sampleRate / 10), count: sweep.sampleRate / 20) > 0.2, "the sweep played before the call")
+            let afterStart = silence.start + silence.count
+            #expect(sweep.rms(from: afterStart, count: sweep.sampleRate / 10) > 0.2, "the sweep at 0.5 plays after the call")
+            let heard = try #require(sweep.sweepPosition(atSoundStart: afterStart))
+            let errorMs = (heard - Double(suspended) / Self.trackRate) * 1000
+            #expect(abs(errorMs) < Loss.positionToleranceMs, "after the call the sweep starts \(errorMs) ms from where it stopped")
+            Loss.figure(String(format: "phone stream: held %.2f s, game sink silent %.2f s, resumed at frame %d (stopped at %d), position error on the recording %.1f ms",
+                               callSeconds, silenceSeconds, resumed, suspended, errorMs))
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
+        @Test("two overlapping phone streams hold the session once: one begin, one end, after the second")
+        func overlappingPhoneStreams() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Self.startWithPhoneSink(server)
+            defer { probe.kill() }
+            let shortCall = try Self.phoneTone(server, seconds: 1.5)
+            let longCall = try Self.phoneTone(server, seconds: 5)
+            let start = probe.lineCount
+            let first = try Self.playPhone(server, shortCall, sink: "phone")
+            defer { first.stop(SIGKILL) }
+            #expect(probe.waitFor("began", from: start, timeoutSeconds: 5) != nil, "no began for the first phone stream")
+            Thread.sleep(forTimeInterval: 0.5)
+            let second = try Self.playPhone(server, longCall, sink: "phone")
+            defer { second.stop(SIGKILL) }
+            #expect(first.waitForExit(timeoutSeconds: 15), "the first paplay did not finish")
+            #expect(second.isRunning, "the second phone stream (5 s, started 0.5 s after the first's 1.5 s) is still on")
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(probe.lines(matching: "ended", from: start).isEmpty, "the session ended while the second phone stream played")
+            #expect(second.waitForExit(timeoutSeconds: 15), "the second paplay did not finish")
+            #expect(probe.waitFor("ended", from: start, timeoutSeconds: 5) != nil, "no end after the second phone stream")
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(probe.lines(matching: "began", from: start).count == 1)
+            #expect(probe.lines(matching: "ended", from: start).count == 1)
+            #expect(probe.lines(matching: "holdAdded", from: start).isEmpty)
+            #expect(probe.lines(matching: "absorbed", from: start).isEmpty)
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
+        @Test("a killed server is seen by the engine's own connection: the loss is immediate, and a restarted server brings the soundtrack back where it was")
+        func serverDeathSeenByTheConnection() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Loss.startPlaying(server)
+            defer { probe.kill() }
+            try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
+            let cycle = try Loss.lossAndRestore(server, probe, number: 1)
+            Loss.check(cycle, number: 1)
+            #expect(probe.stderrText.contains("the audio server went away with the engine's stream"),
+                    "the loss did not come through the engine's connection: \(probe.stderrText)")
+            Loss.figure(String(format: "server killed -> loss detected %.1f ms; server back -> audio %.0f ms; position error %@ ms",
+                               cycle.lossDetectedMs, cycle.audioBackMs, cycle.positionErrorMs.map { String(format: "%.1f", $0) } ?? "n/a"))
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
+        @Test("no server at all: the connection logs it, the engine plays on the null backend, and shuts down promptly")
+        func noServer() throws {
+            let server = try PrivatePulseServer()
+            // Never started: the socket does not exist.
+            var environment = server.clientEnvironment
+            environment["ALSOFT_DRIVERS"] = "null"
+            let probe = try PulseProbeProcess(environment: environment,
+                                              arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "30"])
+            defer { probe.kill() }
+            let opened = try #require(probe.waitFor("opened", timeoutSeconds: 5)?.line, "\(probe.stderrText)")
+            #expect(opened.string("device") == "No Output")
+            try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
+            // Tries keep failing quietly (100 ms doubling to 0.5 s): logged once, the session untouched.
+            Thread.sleep(forTimeInterval: 1.5)
+            #expect(probe.stderrText.components(separatedBy: "no audio server connection").count - 1 == 1, "\(probe.stderrText)")
+            #expect(probe.lines(matching: "began").isEmpty && probe.lines(matching: "servicesLost").isEmpty)
+            let exit = probe.closeInputAndWait()
+            #expect(exit != nil && Loss.milliseconds(exit!) < Loss.exitLimitMilliseconds, "exit after stdin closed: \(exit.map(Loss.milliseconds) ?? -1) ms")
+        }
+    }
+}
+
+extension PulseProbeProcess {
+    func lines(matching event: String, from index: Int) -> [ProbeLine] {
+        Array(allLines.dropFirst(index)).filter { $0.event == event }
+    }
+}
+
+extension ProbeLine {
+    func bool(_ key: String) -> Bool? { (fields[key] as? NSNumber)?.boolValue }
+}
