@@ -143,6 +143,110 @@ extension EngineSuites {
             #expect(probe.closeInputAndWait() != nil)
         }
 
+        @Test("the server's own policy muting the engine's stream (module-role-cork) holds the session as a phone stream does")
+        func serverCorkPolicy() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Self.startWithPhoneSink(server)
+            defer { probe.kill() }
+            // An announcement is not a phone role: only the server's policy can interrupt the game.
+            // OpenAL Soft 1.19's stream has an empty media.role, which the module calls no_role.
+            _ = try server.pactl(["load-module", "module-role-cork", "trigger_roles=announcement", "cork_roles=no_role", "global=1"])
+            let tone = try Self.phoneTone(server, seconds: 1.5)
+            let start = probe.lineCount
+            let player = try ChildProcess(["paplay", "--latency-msec=20", "--property=media.role=announcement", "-d", "phone", tone],
+                                          environment: server.clientEnvironment)
+            defer { player.stop(SIGKILL) }
+            let began = try #require(probe.waitFor("began", from: start, timeoutSeconds: 5)?.line, "the server's mute did not interrupt")
+            #expect(began.string("source") == "phoneStream")
+            let suspended = try #require(probe.waitFor("musicSuspended", from: start, timeoutSeconds: 1)?.line.int("frame"))
+            #expect(player.waitForExit(timeoutSeconds: 15), "paplay did not finish")
+            let ended = try #require(probe.waitFor("ended", from: start, timeoutSeconds: 5)?.line, "no end once the server unmuted the game")
+            #expect(ended.string("source") == "phoneStream")
+            let resumed = try #require(probe.waitFor("musicResumed", from: start, timeoutSeconds: 1)?.line.int("frame"))
+            #expect(resumed == suspended)
+            try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.3))
+            #expect(probe.lines(matching: "began", from: start).count == 1)
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
+        /// The sweep (the game) and the phone tone, told apart on one recording of the game's
+        /// sink: a 9-sample moving average removes the phone's 44100 / 9 Hz exactly and keeps the
+        /// sweep; what it removed is the phone. RMS per 5 ms window.
+        static func separate(_ recording: SweepRecording) -> (game: [Float], phone: [Float], windowFrames: Int) {
+            let samples = recording.samples, window = recording.sampleRate / 200
+            var game: [Float] = [], phone: [Float] = []
+            var start = 8
+            while start + window <= samples.count {
+                var gameSum: Float = 0, phoneSum: Float = 0
+                for index in start..<(start + window) {
+                    let average = samples[(index - 8)...index].reduce(0, +) / 9
+                    let rest = samples[index - 4] - average
+                    gameSum += average * average
+                    phoneSum += rest * rest
+                }
+                game.append((gameSum / Float(window)).squareRoot())
+                phone.append((phoneSum / Float(window)).squareRoot())
+                start += window
+            }
+            return (game, phone, window)
+        }
+
+        @Test("timing on one sink: the phone's first sample to the game's silence, and the phone's end to the soundtrack")
+        func phoneTimingOnOneSink() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Self.startWithPhoneSink(server)
+            defer { probe.kill() }
+            let phone = try Self.phoneTone(server, seconds: 1.5)
+            let recording = server.folder.appendingPathComponent("one-sink.wav")
+            let recorder = try server.record(to: recording)
+            defer { PrivatePulseServer.stopRecorder(recorder) }
+            Thread.sleep(forTimeInterval: 0.5)
+            let start = probe.lineCount
+            // On the game's own sink: both are on the recording, on one clock.
+            let player = try Self.playPhone(server, phone, sink: "spk")
+            defer { player.stop(SIGKILL) }
+            #expect(player.waitForExit(timeoutSeconds: 15), "paplay did not finish")
+            let resumed = try #require(probe.waitFor("musicResumed", from: start, timeoutSeconds: 5)?.line.int("frame"), "no resume after the call")
+            let suspended = try #require(probe.lines(matching: "musicSuspended", from: start).first?.int("frame"))
+            #expect(resumed == suspended)
+            try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5))
+            Thread.sleep(forTimeInterval: 0.2)
+            PrivatePulseServer.stopRecorder(recorder)
+
+            let (game, phoneLevel, windowFrames) = Self.separate(try SweepRecording(contentsOf: recording))
+            let windowMs = Double(windowFrames) / Self.trackRate * 1000
+            // The phone: 0.177 RMS, held; the sweep's abrupt stop and start leave one window of
+            // about 0.06 in what the average removed, which this skips.
+            let phoneWindows = phoneLevel.indices.filter { index in
+                index + 4 <= phoneLevel.count && phoneLevel[index..<(index + 4)].allSatisfy { $0 > 0.1 }
+            }
+            let phoneFirst = try #require(phoneWindows.first, "the phone is not on the recording")
+            let phoneLast = try #require(phoneWindows.last) + 3
+            if ProcessInfo.processInfo.environment["INTERLUDE_DUMP_WINDOWS"] != nil {
+                for index in max(0, phoneFirst - 6)..<min(game.count, phoneLast + 40) {
+                    print(String(format: "window %d: game %.3f phone %.3f", index, game[index], phoneLevel[index]))
+                }
+            }
+            #expect(Double(phoneLast - phoneFirst) * windowMs > 1200, "the phone tone lasts \(Double(phoneLast - phoneFirst) * windowMs) ms of 1500")
+            // The game before the call, silent from some window until after the phone's end.
+            #expect(game[..<max(0, phoneFirst - 40)].contains { $0 > 0.2 }, "the sweep played before the call")
+            // The sweep is about 0.35 RMS. A glitch in the phone's own stream (an underrun on a
+            // loaded machine) leaks a little into the average, never near the sweep's level; the
+            // exact silence of the game's sink is checked with the phone on another sink above.
+            let silentFrom = try #require(game[..<phoneLast].lastIndex { $0 > 0.15 }.map { $0 + 1 }, "the game was never heard")
+            let audibleAt = try #require(game[phoneLast...].firstIndex { $0 > 0.15 }, "the game did not come back")
+            let loudestDuringCall = game[silentFrom..<phoneLast].max() ?? 0
+            #expect(loudestDuringCall < 0.15, "the game is heard during the call: \(loudestDuringCall) RMS")
+            let silentMs = Double(silentFrom - phoneFirst) * windowMs
+            let backMs = Double(audibleAt - phoneLast) * windowMs
+            // Bounds for a loaded machine; the figures are the measure.
+            #expect(silentMs < 1000, "the game went silent \(silentMs) ms after the phone's first sample")
+            #expect(backMs < 3000, "the soundtrack came back \(backMs) ms after the phone's last sample")
+            Loss.figure(String(format: "one sink: phone's first sample -> game silent %.0f ms; phone's last sample -> soundtrack audible %.0f ms (%.0f ms windows); resumed at frame %d, stopped at %d",
+                               silentMs, backMs, windowMs, resumed, suspended))
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
         @Test("a killed server is seen by the engine's own connection: the loss is immediate, and a restarted server brings the soundtrack back where it was")
         func serverDeathSeenByTheConnection() throws {
             let server = try PrivatePulseServer()
