@@ -109,5 +109,17 @@ extension EngineSuites {
             #expect(rig.takeEvents() == [.holdKept(source: .phoneStream)])
             #expect(rig.isExactlySilent(try rig.render(seconds: 0.2)))
         }
+
+        @Test("the audio server's settings: off offline unless asked, and an empty role is refused by name")
+        func audioServerSettings() throws {
+            var settings = SoundEngine.Configuration.AudioServer()
+            #expect(settings.isOn(for: .systemDefault) && settings.isOn(for: .null) && !settings.isOn(for: .offline()))
+            settings.isEnabled = false
+            #expect(!settings.isOn(for: .systemDefault))
+            var configuration = SoundEngine.Configuration(output: .offline())
+            configuration.audioServer.interruptingRoles = ["phone", ""]
+            let error = try #require(throws: InterludeError.self) { try SoundEngine(configuration: configuration) }
+            #expect(error.code == .invalidArgument && error.message.contains("interruptingRoles"))
+        }
     }
 }
