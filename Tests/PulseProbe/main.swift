@@ -6,7 +6,7 @@
 // Exits after --seconds, on stdin EOF or on SIGTERM, with a clean shutdown whose duration it
 // prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`, `activate`.
 //
-// Usage: PulseProbe --music PATH [--seconds S] [--tick-ms MS]
+// Usage: PulseProbe --music PATH [--seconds S] [--tick-ms MS] [--duck-db DB (phone streams duck)]
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,12 +40,14 @@ func count(_ directory: String) -> Int {
 var musicPath: String?
 var seconds = 30.0
 var tickSeconds = 0.05
+var duckDecibels: Float?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--music": musicPath = arguments.popFirst()
     case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
     case "--tick-ms": tickSeconds = (Double(arguments.popFirst() ?? "") ?? 50) / 1000
+    case "--duck-db": duckDecibels = Float(arguments.popFirst() ?? "")
     default:
         FileHandle.standardError.write(Data("PulseProbe: unknown argument \(argument)\n".utf8))
         exit(2)
@@ -64,7 +66,9 @@ signal(SIGPIPE, SIG_IGN)
 let roleBefore = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
 let engine: SoundEngine
 do {
-    engine = try SoundEngine(configuration: .init(output: .systemDefault))
+    var configuration = SoundEngine.Configuration(output: .systemDefault)
+    if let duckDecibels { configuration.audioServer.callResponse = .duck(byDecibels: duckDecibels) }
+    engine = try SoundEngine(configuration: configuration)
 } catch {
     emit(["event": "openFailed", "error": "\(error)"])
     exit(1)

@@ -1,3 +1,5 @@
+import Foundation
+
 extension SoundEngine {
     /// The audio server went away with the engine's stream on it (seen by the engine's own
     /// libpulse connection, ``AudioServerWatch``): the device is lost now, not at the next
@@ -10,5 +12,14 @@ extension SoundEngine {
     /// reopen backoff is due.
     func audioServerReturned() {
         withLiveCore { $0.session.reopenNowIfLost() }
+    }
+
+    /// A phone stream began (`isOn`) or ended under ``Configuration/AudioServer/CallResponse/duck(group:byDecibels:attackSeconds:releaseSeconds:)``:
+    /// the group ramps down, or back, on the update; the session stays active.
+    func duckForCall(_ isOn: Bool, group: GroupID, byDecibels decibels: Float, attackSeconds: Double, releaseSeconds: Double) {
+        withLiveCore { core in
+            core.groups.duckForCall(isOn, group: group, duckedGain: Float(pow(10, Double(-decibels) / 20)),
+                                    attackSeconds: attackSeconds, releaseSeconds: releaseSeconds)
+        }
     }
 }

@@ -132,6 +132,50 @@ extension EngineSuites {
             #expect(probe.closeInputAndWait() != nil)
         }
 
+        @Test("callResponse .duck: a phone stream lowers the game by 12 dB while it plays, without interrupting")
+        func phoneStreamDucks() throws {
+            guard PrivatePulseServer.isInstalled else { throw TestFailure("pulseaudio / pulseaudio-utils are not installed") }
+            let server = try PrivatePulseServer()
+            try server.start()
+            _ = try server.pactl(["load-module", "module-null-sink", "sink_name=phone"])
+            let probe = try PulseProbeProcess(environment: server.clientEnvironment,
+                                              arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "60", "--duck-db", "12"])
+            defer { probe.kill() }
+            #expect(probe.waitFor("opened", timeoutSeconds: 5) != nil, "\(probe.stderrText)")
+            try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
+            let phone = try Self.phoneTone(server, seconds: 2.5)
+            let recording = server.folder.appendingPathComponent("ducked.wav")
+            let recorder = try server.record(to: recording)
+            defer { PrivatePulseServer.stopRecorder(recorder) }
+            Thread.sleep(forTimeInterval: 0.5)
+            let start = probe.lineCount
+            let player = try Self.playPhone(server, phone, sink: "phone")
+            defer { player.stop(SIGKILL) }
+            #expect(player.waitForExit(timeoutSeconds: 15), "paplay did not finish")
+            // The release ramp (0.5 s) and some sound at full level after it.
+            Thread.sleep(forTimeInterval: 1.5)
+            PrivatePulseServer.stopRecorder(recorder)
+            #expect(probe.lines(matching: "began", from: start).isEmpty, "ducking must not interrupt")
+            #expect(probe.lines(matching: "tick", from: start).allSatisfy { $0.string("state") == "active" })
+
+            let sweep = try SweepRecording(contentsOf: recording)
+            let window = sweep.sampleRate / 20
+            let levels = stride(from: 0, to: sweep.samples.count - window, by: window).map { sweep.rms(from: $0, count: window) }
+            let full = Float(0.5 / 2.0.squareRoot()), ducked = full * Float(pow(10, -12.0 / 20))
+            // Ducked: 50 ms windows within 15% of 12 dB down, for at least 1.5 s in a row.
+            var longest = 0, run = 0
+            for level in levels {
+                run = abs(level - ducked) < ducked * 0.15 ? run + 1 : 0
+                longest = max(longest, run)
+            }
+            #expect(Double(longest) * 0.05 >= 1.5, "ducked for \(Double(longest) * 0.05) s; levels \(levels.map { String(format: "%.3f", $0) })")
+            #expect(levels.prefix(5).allSatisfy { abs($0 - full) < full * 0.15 }, "full level before the call")
+            #expect(levels.suffix(5).allSatisfy { abs($0 - full) < full * 0.15 }, "full level after the call")
+            #expect(levels.allSatisfy { $0 > ducked * 0.5 }, "the game never went silent")
+            Loss.figure(String(format: "phone stream ducks the game: %.2f s at -12 dB (RMS %.3f of %.3f)", Double(longest) * 0.05, ducked, full))
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
         @Test("two overlapping phone streams hold the session once: one begin, one end, after the second")
         func overlappingPhoneStreams() throws {
             let server = try PrivatePulseServer()

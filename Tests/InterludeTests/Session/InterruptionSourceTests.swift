@@ -110,7 +110,7 @@ extension EngineSuites {
             #expect(rig.isExactlySilent(try rig.render(seconds: 0.2)))
         }
 
-        @Test("the audio server's settings: off offline unless asked, and an empty role is refused by name")
+        @Test("the audio server's settings: off offline unless asked; an empty role or a bad ducking is refused by name")
         func audioServerSettings() throws {
             var settings = SoundEngine.Configuration.AudioServer()
             #expect(settings.isOn(for: .systemDefault) && settings.isOn(for: .null) && !settings.isOn(for: .offline()))
@@ -120,6 +120,10 @@ extension EngineSuites {
             configuration.audioServer.interruptingRoles = ["phone", ""]
             let error = try #require(throws: InterludeError.self) { try SoundEngine(configuration: configuration) }
             #expect(error.code == .invalidArgument && error.message.contains("interruptingRoles"))
+            configuration.audioServer.interruptingRoles = ["phone"]
+            configuration.audioServer.callResponse = .duck(byDecibels: -.infinity)
+            let duck = try #require(throws: InterludeError.self) { try SoundEngine(configuration: configuration) }
+            #expect(duck.code == .invalidArgument && duck.message.contains("callResponse"))
         }
     }
 }

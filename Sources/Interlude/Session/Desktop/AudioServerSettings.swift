@@ -11,7 +11,21 @@ extension SoundEngine.Configuration {
         /// corked), the session is held with reason ``InterruptionReason/call`` by source
         /// ``InterruptionSource/phoneStream``; when the last ends, that hold ends with
         /// shouldResume true. Overlapping streams make one hold. Empty: no role interrupts.
+        /// ``callResponse`` may duck instead.
         public var interruptingRoles: Set<String> = ["phone"]
+        /// What a phone stream does to the game.
+        public enum CallResponse: Sendable, Equatable {
+            /// The session is interrupted, held by ``InterruptionSource/phoneStream``, while the
+            /// call lasts.
+            case interrupt
+            /// `group` is lowered by `byDecibels` while the call lasts, ramping down over
+            /// `attackSeconds` and back over `releaseSeconds` (as module-role-ducking does on
+            /// the server); the session stays active and everything keeps playing.
+            case duck(group: GroupID = .master, byDecibels: Float = 12, attackSeconds: Double = 0.1, releaseSeconds: Double = 0.5)
+        }
+
+        /// What a phone stream does: interrupt (the default) or duck.
+        public var callResponse: CallResponse = .interrupt
         /// When the server mutes the engine's own stream (module-role-cork's policy corks by
         /// muting), the session is held by ``InterruptionSource/phoneStream`` too, until the
         /// server unmutes it.
@@ -29,10 +43,17 @@ extension SoundEngine.Configuration {
             isEnabled ?? !output.isOffline
         }
 
-        /// Throws `.invalidArgument` for an empty role name.
+        /// Throws `.invalidArgument` for an empty role name or a bad ducking.
         func validate(in call: String) throws {
             if interruptingRoles.contains("") {
                 throw InterludeError(.invalidArgument, "\(call): audioServer.interruptingRoles has an empty role name")
+            }
+            if case .duck(_, let decibels, let attackSeconds, let releaseSeconds) = callResponse {
+                guard decibels.isFinite, decibels >= 0 else {
+                    throw InterludeError(.invalidArgument, "\(call): audioServer.callResponse ducks by \(decibels) dB; it must be a finite number >= 0")
+                }
+                try Validate.seconds(attackSeconds, "audioServer.callResponse attack", in: call)
+                try Validate.seconds(releaseSeconds, "audioServer.callResponse release", in: call)
             }
         }
     }

@@ -27,13 +27,17 @@ final class AudioServerWatch: Sendable {
                 watchers.loss.update(sinkInputs)
                 return watchers.phone.update(sinkInputs)
             }
-            switch change {
-            case .begin?:
-                engine.beginOwnInterruption(reason: .call, source: .phoneStream, outlivesActivation: true)
-            case .end?:
-                engine.endInterruption(shouldResume: true, source: .phoneStream)
-            case nil:
-                break
+            guard let change else { return }
+            switch settings.callResponse {
+            case .interrupt:
+                if change == .begin {
+                    engine.beginOwnInterruption(reason: .call, source: .phoneStream, outlivesActivation: true)
+                } else {
+                    engine.endInterruption(shouldResume: true, source: .phoneStream)
+                }
+            case .duck(let group, let decibels, let attackSeconds, let releaseSeconds):
+                engine.duckForCall(change == .begin, group: group, byDecibels: decibels,
+                                   attackSeconds: attackSeconds, releaseSeconds: releaseSeconds)
             }
         case .disconnected(let wasConnected, _):
             let isDeviceLost = watchers.withLock { $0.loss.isDeviceLost(connectionWasReady: wasConnected) }
