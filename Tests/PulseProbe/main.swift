@@ -97,6 +97,7 @@ engine.setSessionEventHandler { event in
     case .holdAdded(let reason, let source): fields["event"] = "holdAdded"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
     case .holdReleased(let source): fields["event"] = "holdReleased"; fields["source"] = "\(source)"
     case .holdKept(let source): fields["event"] = "holdKept"; fields["source"] = "\(source)"
+    case .routeChanged(let from, let to): fields["event"] = "routeChanged"; fields["from"] = from; fields["to"] = to
     case .reactivationFailed(let message): fields["event"] = "reactivationFailed"; fields["message"] = message
     }
     emit(fields)

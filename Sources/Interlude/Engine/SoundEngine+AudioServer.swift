@@ -14,6 +14,12 @@ extension SoundEngine {
         withLiveCore { $0.session.reopenNowIfLost() }
     }
 
+    /// The server's default sink moved from `old` to `new`: an engine on `.systemDefault` moves
+    /// there with everything kept.
+    func followDefaultSink(from old: String, to new: String) {
+        withLiveCore { $0.session.followDefaultSink(from: old, to: new) }
+    }
+
     /// A phone stream began (`isOn`) or ended under ``Configuration/AudioServer/CallResponse/duck(group:byDecibels:attackSeconds:releaseSeconds:)``:
     /// the group ramps down, or back, on the update; the session stays active.
     func duckForCall(_ isOn: Bool, group: GroupID, byDecibels decibels: Float, attackSeconds: Double, releaseSeconds: Double) {

@@ -324,6 +324,22 @@ final class SessionController {
         retryReopenIfDue(now: now)
     }
 
+    /// The server's default sink moved: on `.systemDefault`, playback moves to it as
+    /// ``switchDevice(to:)`` moves it (a new device on the server's default, everything kept),
+    /// and ``SessionEvent/routeChanged(from:to:)`` says so. A named or null output stays put; a
+    /// lost device reopens on the new default by itself. A failing open is logged and leaves the
+    /// engine where it was.
+    func followDefaultSink(from old: String, to new: String) {
+        guard host.currentOutput == .systemDefault, host.isOpen else { return }
+        do {
+            try switchDevice(to: .systemDefault)
+            logger.info("the default sink moved from \(old) to \(new): playback follows")
+            events.emit(.routeChanged(from: old, to: new))
+        } catch {
+            logger.error("the default sink moved from \(old) to \(new), but playback could not follow: \(error)")
+        }
+    }
+
     /// Tries to reopen a lost device when its backoff has passed: 100 ms, doubling to 2 s.
     func retryReopenIfDue(now: ContinuousClock.Instant) {
         guard host.isReopenDue(now: now) else { return }

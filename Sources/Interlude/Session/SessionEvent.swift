@@ -35,6 +35,10 @@ public enum SessionEvent: Sendable, Equatable {
     case musicResumed(positionInFrames: Int)
     /// A voice resumed at this frame of its sound.
     case voiceResumed(handle: VoiceHandle, positionInFrames: Int)
+    /// Playback moved to the audio server's new default sink (`from` and `to` are the server's
+    /// sink names), with every voice, stream and position kept
+    /// (``SoundEngine/Configuration/AudioServer/followsDefaultSink``).
+    case routeChanged(from: String, to: String)
     /// The output device or audio server is gone; the engine keeps trying to reopen it.
     case servicesLost
     /// A new device is open and every audio object was rebuilt.

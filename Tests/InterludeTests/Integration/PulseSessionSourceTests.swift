@@ -351,6 +351,44 @@ extension EngineSuites {
             #expect(probe.closeInputAndWait() != nil)
         }
 
+        @Test("a new default sink moves the game there, the soundtrack continuing in position, with routeChanged")
+        func followsTheDefaultSink() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Self.startWithPhoneSink(server)
+            defer { probe.kill() }
+            // "phone" is just the second sink here: the game's new default.
+            let recording = server.folder.appendingPathComponent("new-default.wav")
+            let recorder = try server.record(to: recording, device: "phone.monitor")
+            defer { PrivatePulseServer.stopRecorder(recorder) }
+            Thread.sleep(forTimeInterval: 0.3)
+            let start = probe.lineCount
+            let changedAt = ContinuousClock.now
+            _ = try server.pactl(["set-default-sink", "phone"])
+            let route = try #require(probe.waitFor("routeChanged", from: start, timeoutSeconds: 5)?.line, "no routeChanged: \(probe.stderrText)")
+            #expect(route.string("from") == "spk" && route.string("to") == "phone")
+            let movedMs = Loss.milliseconds(route.receivedAt - changedAt)
+            let suspended = try #require(probe.lines(matching: "musicSuspended", from: start).first?.int("frame"))
+            let resumed = try #require(probe.lines(matching: "musicResumed", from: start).first?.int("frame"))
+            #expect(resumed == suspended)
+            #expect(probe.lines(matching: "began", from: start).isEmpty, "a move is not an interruption")
+            let inputs = try server.pactl(["list", "short", "sink-inputs"])
+            let sinks = try server.pactl(["list", "short", "sinks"])
+            let phoneIndex = try #require(sinks.split(separator: "\n").first { $0.split(separator: "\t").dropFirst().first == "phone" }?.split(separator: "\t").first)
+            #expect(inputs.split(separator: "\n").contains { $0.split(separator: "\t").dropFirst().first == phoneIndex }, "our stream is on the new default: \(inputs)")
+            try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.3))
+            Thread.sleep(forTimeInterval: 0.2)
+            PrivatePulseServer.stopRecorder(recorder)
+            let sweep = try SweepRecording(contentsOf: recording)
+            let soundStart = try #require(sweep.firstSound(), "the new default sink's recording is silent")
+            #expect(sweep.rms(from: soundStart, count: sweep.sampleRate / 10) > 0.2, "the sweep at 0.5 plays on the new default")
+            let heard = try #require(sweep.sweepPosition(atSoundStart: soundStart))
+            let errorMs = (heard - Double(suspended) / Self.trackRate) * 1000
+            #expect(abs(errorMs) < Loss.positionToleranceMs, "on the new default the sweep starts \(errorMs) ms from where it was")
+            Loss.figure(String(format: "default sink changed -> playing on the new sink (routeChanged) %.0f ms; position error on its recording %.1f ms",
+                               movedMs, errorMs))
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
         @Test("no server at all: the connection logs it, the engine plays on the null backend, and shuts down promptly")
         func noServer() throws {
             let server = try PrivatePulseServer()

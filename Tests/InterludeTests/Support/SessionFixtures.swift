@@ -165,6 +165,7 @@ extension SessionEvent {
         case .holdAdded: "interruptionHoldAdded"
         case .holdReleased: "interruptionHoldReleased"
         case .holdKept: "interruptionHoldKept"
+        case .routeChanged: "routeChanged"
         }
     }
 }

@@ -35,7 +35,14 @@ extension SoundEngine.Configuration {
         /// once, without waiting out a reopen backoff step.
         public var detectsServerLoss = true
 
-        /// The defaults: phone streams interrupt, server loss is followed, on real-time outputs.
+        /// On ``OutputDevice/systemDefault``, playback moves to the server's new default sink
+        /// when it changes (headphones plugged in, a choice in the desktop's sound settings),
+        /// with every voice, stream and position kept, and
+        /// ``SessionEvent/routeChanged(from:to:)`` says so. A named device stays put.
+        public var followsDefaultSink = true
+
+        /// The defaults: phone streams interrupt, server loss and the default sink are followed, on
+        /// real-time outputs.
         public init() {}
 
         /// Whether the connection runs for an engine on `output`.

@@ -1,18 +1,18 @@
 import Logging
 
 /// One engine's audio-server sources: it takes the events of the engine's ``PulseConnection``
-/// (on the connection's queue, one at a time), asks the ``PhoneStreamWatcher`` and the
-/// ``ServerLossWatcher``, and calls the engine, which takes its own lock. It holds the engine
+/// (on the connection's queue, one at a time), asks the ``PhoneStreamWatcher``, the
+/// ``ServerLossWatcher`` and the ``DefaultSinkWatcher``, and calls the engine, which takes its own lock. It holds the engine
 /// weakly: the engine owns the connection through ``AudioServerSources``, not the other way.
 final class AudioServerWatch: Sendable {
     private weak let engine: SoundEngine?
     private let settings: SoundEngine.Configuration.AudioServer
-    private let watchers: AnnotatedMutex<(phone: PhoneStreamWatcher, loss: ServerLossWatcher)>
+    private let watchers: AnnotatedMutex<(phone: PhoneStreamWatcher, loss: ServerLossWatcher, route: DefaultSinkWatcher)>
 
     init(engine: SoundEngine, settings: SoundEngine.Configuration.AudioServer) {
         self.engine = engine
         self.settings = settings
-        watchers = AnnotatedMutex((PhoneStreamWatcher(settings: settings), ServerLossWatcher()))
+        watchers = AnnotatedMutex((PhoneStreamWatcher(settings: settings), ServerLossWatcher(), DefaultSinkWatcher()))
     }
 
     /// Acts on one event of the connection.
@@ -39,8 +39,14 @@ final class AudioServerWatch: Sendable {
                 engine.duckForCall(change == .begin, group: group, byDecibels: decibels,
                                    attackSeconds: attackSeconds, releaseSeconds: releaseSeconds)
             }
+        case .defaultSink(let name):
+            guard settings.followsDefaultSink, let move = watchers.withLock({ $0.route.update(name) }) else { return }
+            engine.followDefaultSink(from: move.from, to: move.to)
         case .disconnected(let wasConnected, _):
-            let isDeviceLost = watchers.withLock { $0.loss.isDeviceLost(connectionWasReady: wasConnected) }
+            let isDeviceLost = watchers.withLock { watchers -> Bool in
+                watchers.route.forget()
+                return watchers.loss.isDeviceLost(connectionWasReady: wasConnected)
+            }
             if isDeviceLost && settings.detectsServerLoss { engine.audioServerLost() }
         }
     }

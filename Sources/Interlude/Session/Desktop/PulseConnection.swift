@@ -10,7 +10,8 @@ import Glibc
 /// pipewire-pulse), on libpulse's threaded main loop: its own thread, never the engine's lock.
 ///
 /// It subscribes to the server's sink inputs and keeps a table of them (role, corked, muted,
-/// ours or not), and sees the server go away the moment the socket closes. A connection that
+/// ours or not), follows the default sink, and sees the server go away the moment the socket
+/// closes. A connection that
 /// fails, or a server that is not there, is tried again on the main loop's thread, 100 ms
 /// after the failure, doubling to ``longestRetrySeconds``. It never spawns a server.
 ///
@@ -28,6 +29,8 @@ final class PulseConnection: @unchecked Sendable {
         case connected(serverName: String)
         /// The server's sink inputs, by index, after any of them appeared, changed or went.
         case sinkInputs([UInt32: PulseSinkInput])
+        /// The server's default sink, by name: read when connected and after each server change.
+        case defaultSink(String)
         /// The connection ended or could not be made. `wasConnected`: it had been ready, so the
         /// server went away (died, or dropped us) rather than never answering.
         case disconnected(wasConnected: Bool, message: String)
@@ -148,8 +151,10 @@ final class PulseConnection: @unchecked Sendable {
             pa_context_set_subscribe_callback(context, { _, type, index, userdata in
                 PulseConnection.connection(userdata)?.serverEvent(type, index: index)
             }, userdata)
-            let subscribed = pa_context_subscribe(context, PA_SUBSCRIPTION_MASK_SINK_INPUT, nil, nil)
+            let mask = pa_subscription_mask_t(PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue | PA_SUBSCRIPTION_MASK_SERVER.rawValue)
+            let subscribed = pa_context_subscribe(context, mask, nil, nil)
             if let subscribed { pa_operation_unref(subscribed) }
+            readServerInfo()
             let listed = pa_context_get_sink_input_info_list(context, { _, info, eol, userdata in
                 PulseConnection.connection(userdata)?.sinkInputInfo(info, eol: eol)
             }, userdata)
@@ -180,13 +185,28 @@ final class PulseConnection: @unchecked Sendable {
     }
 
     private func serverEvent(_ type: pa_subscription_event_type_t, index: UInt32) {
-        guard let context, type.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue else { return }
+        let facility = type.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
+        if facility == PA_SUBSCRIPTION_EVENT_SERVER.rawValue {
+            readServerInfo()
+            return
+        }
+        guard let context, facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue else { return }
         if type.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue {
             if sinkInputs.removeValue(forKey: index) != nil { deliver(.sinkInputs(sinkInputs)) }
             return
         }
         let operation = pa_context_get_sink_input_info(context, index, { _, info, eol, userdata in
             PulseConnection.connection(userdata)?.sinkInputInfo(info, eol: eol)
+        }, userdata)
+        if let operation { pa_operation_unref(operation) }
+    }
+
+    /// Asks for the server's info, for its default sink.
+    private func readServerInfo() {
+        guard let context else { return }
+        let operation = pa_context_get_server_info(context, { _, info, userdata in
+            guard let name = info?.pointee.default_sink_name else { return }
+            PulseConnection.connection(userdata)?.deliver(.defaultSink(String(cString: name)))
         }, userdata)
         if let operation { pa_operation_unref(operation) }
     }
