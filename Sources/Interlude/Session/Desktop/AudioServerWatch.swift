@@ -42,7 +42,7 @@ final class AudioServerWatch: Sendable {
         case .defaultSink(let name):
             guard settings.followsDefaultSink, let move = watchers.withLock({ $0.route.update(name) }) else { return }
             engine.followDefaultSink(from: move.from, to: move.to)
-        case .disconnected(let wasConnected, _):
+        case .disconnected(let wasConnected):
             let isDeviceLost = watchers.withLock { watchers -> Bool in
                 watchers.route.forget()
                 return watchers.loss.isDeviceLost(connectionWasReady: wasConnected)

@@ -26,14 +26,14 @@ final class PulseConnection: @unchecked Sendable {
     /// What the connection reports.
     enum Event: Sendable {
         /// Connected to the server (after a start, or again after a loss).
-        case connected(serverName: String)
+        case connected
         /// The server's sink inputs, by index, after any of them appeared, changed or went.
         case sinkInputs([UInt32: PulseSinkInput])
         /// The server's default sink, by name: read when connected and after each server change.
         case defaultSink(String)
-        /// The connection ended or could not be made. `wasConnected`: it had been ready, so the
-        /// server went away (died, or dropped us) rather than never answering.
-        case disconnected(wasConnected: Bool, message: String)
+        /// The connection ended or could not be made (the log says why). `wasConnected`: it had
+        /// been ready, so the server went away (died, or dropped us) rather than never answering.
+        case disconnected(wasConnected: Bool)
     }
 
     /// The first wait before connecting again; it doubles after each failure.
@@ -147,7 +147,7 @@ final class PulseConnection: @unchecked Sendable {
             failureLogged = false
             let server = pa_context_get_server(context).map { String(cString: $0) } ?? "?"
             logger.info("audio server connection ready (\(server))")
-            deliver(.connected(serverName: server))
+            deliver(.connected)
             pa_context_set_subscribe_callback(context, { _, type, index, userdata in
                 PulseConnection.connection(userdata)?.serverEvent(type, index: index)
             }, userdata)
@@ -176,10 +176,8 @@ final class PulseConnection: @unchecked Sendable {
             logger.info("no audio server connection: \(message); trying again every \(Self.longestRetrySeconds) s at most")
         }
         failureLogged = true
-        if !sinkInputs.isEmpty {
-            sinkInputs = [:]
-        }
-        deliver(.disconnected(wasConnected: wasConnected, message: message))
+        sinkInputs = [:]
+        deliver(.disconnected(wasConnected: wasConnected))
         deliver(.sinkInputs([:]))
         scheduleRetry()
     }
