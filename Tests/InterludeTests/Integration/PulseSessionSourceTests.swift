@@ -398,6 +398,29 @@ extension EngineSuites {
             #expect(probe.closeInputAndWait() != nil)
         }
 
+        @Test("a server that refuses us (accepts, then hangs up): logged once, tried again on the backoff, the engine untouched")
+        func serverRefuses() throws {
+            let server = try PrivatePulseServer()
+            let refusing = try RefusingSocket(path: server.socketPath)
+            defer { refusing.stop() }
+            var environment = server.clientEnvironment
+            environment["ALSOFT_DRIVERS"] = "null"
+            let probe = try PulseProbeProcess(environment: environment,
+                                              arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "30"])
+            defer { probe.kill() }
+            #expect(probe.waitFor("opened", timeoutSeconds: 5)?.line.string("device") == "No Output", "\(probe.stderrText)")
+            try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
+            let firstCount = refusing.connectionCount
+            Thread.sleep(forTimeInterval: 2.0)
+            let tries = refusing.connectionCount - firstCount
+            // Tried again (every 0.5 s at most once backed off), not spinning.
+            #expect(tries >= 2 && tries <= 10, "\(tries) connection tries in 2 s")
+            #expect(probe.stderrText.components(separatedBy: "no audio server connection").count - 1 == 1, "\(probe.stderrText)")
+            #expect(probe.lines(matching: "began").isEmpty && probe.lines(matching: "servicesLost").isEmpty)
+            let exit = probe.closeInputAndWait()
+            #expect(exit != nil && Loss.milliseconds(exit!) < Loss.exitLimitMilliseconds)
+        }
+
         @Test("no server at all: the connection logs it, the engine plays on the null backend, and shuts down promptly")
         func noServer() throws {
             let server = try PrivatePulseServer()
@@ -428,4 +451,48 @@ extension PulseProbeProcess {
 
 extension ProbeLine {
     func bool(_ key: String) -> Bool? { (fields[key] as? NSNumber)?.boolValue }
+}
+
+/// A unix socket that accepts every connection and closes it at once: a server that will not
+/// talk to us. Counts the connections.
+final class RefusingSocket: Sendable {
+    private let descriptor: Int32
+    private let count = AnnotatedMutex(0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestFailure("socket: \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 8) == 0 else {
+            close(descriptor)
+            throw TestFailure("bind/listen \(path): \(errno)")
+        }
+        Thread.detachNewThread { [self] in
+            while true {
+                let client = accept(descriptor, nil, nil)
+                if client < 0 { break }
+                close(client)
+                count.withLock { $0 += 1 }
+            }
+            finished.signal()
+        }
+    }
+
+    /// Connections accepted (and closed) so far.
+    var connectionCount: Int { count.withLock { $0 } }
+
+    /// Wakes the accepting thread and waits for it.
+    func stop() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        _ = finished.wait(timeout: .now() + 2)
+        close(descriptor)
+    }
 }
