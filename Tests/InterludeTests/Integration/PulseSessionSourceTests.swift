@@ -421,6 +421,59 @@ extension EngineSuites {
             #expect(exit != nil && Loss.milliseconds(exit!) < Loss.exitLimitMilliseconds)
         }
 
+        @Test("PipeWire (pipewire-pulse, WirePlumber): a phone-role stream makes the game's sink exactly silent, and the soundtrack resumes on its frame")
+        func phoneStreamOnPipeWire() throws {
+            guard PrivatePipeWireServer.isInstalled else {
+                throw TestFailure("pipewire, pipewire-pulse, wireplumber or dbus-daemon is not installed (scripts/install-deps.sh installs them)")
+            }
+            let server = try PrivatePipeWireServer()
+            try server.start()
+            defer { server.stop() }
+            let probe = try PulseProbeProcess(environment: server.clientEnvironment,
+                                              arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "60"])
+            defer { probe.kill() }
+            #expect(probe.waitFor("opened", timeoutSeconds: 5) != nil, "\(probe.stderrText)")
+            try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
+            let phonePath = server.folder.appendingPathComponent("phone.wav").path
+            let count = Int(2 * Self.trackRate)
+            try WAVFileWriter.write(samples: (0..<count).map { Self.phoneAmplitude * Float(sin(2 * Double.pi * Self.phoneFrequency * Double($0) / Self.trackRate)) },
+                                    format: AudioFormat(sampleRate: Int(Self.trackRate), channelCount: 1), sampleType: .int16, to: phonePath)
+            let recording = server.folder.appendingPathComponent("game.wav")
+            let recorder = try server.record(to: recording)
+            defer { PrivatePulseServer.stopRecorder(recorder) }
+            Thread.sleep(forTimeInterval: 0.5)
+            let start = probe.lineCount
+            let player = try ChildProcess(["paplay", "--latency-msec=20", "--property=media.role=phone", "-d", "phone", phonePath],
+                                          environment: server.clientEnvironment)
+            defer { player.stop(SIGKILL) }
+            let began = try #require(probe.waitFor("began", from: start, timeoutSeconds: 5)?.line, "no began for the phone stream")
+            #expect(began.string("source") == "phoneStream")
+            let suspended = try #require(probe.waitFor("musicSuspended", from: start, timeoutSeconds: 1)?.line.int("frame"))
+            #expect(player.waitForExit(timeoutSeconds: 15), "paplay did not finish")
+            let ended = try #require(probe.waitFor("ended", from: start, timeoutSeconds: 5)?.line, "no end after the phone stream")
+            #expect(ended.string("source") == "phoneStream")
+            let resumed = try #require(probe.waitFor("musicResumed", from: start, timeoutSeconds: 1)?.line.int("frame"))
+            #expect(resumed == suspended)
+            try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5))
+            Thread.sleep(forTimeInterval: 0.2)
+            PrivatePulseServer.stopRecorder(recorder)
+            let sweep = try SweepRecording(contentsOf: recording)
+            let silence = Self.longestSilence(sweep.samples)
+            let silenceSeconds = Double(silence.count) / Double(sweep.sampleRate)
+            let callSeconds = Loss.milliseconds(ended.receivedAt - began.receivedAt) / 1000
+            #expect(silenceSeconds > callSeconds - 0.3, "the longest exact silence is \(silenceSeconds) s; the call held \(callSeconds) s")
+            #expect(sweep.rms(from: max(0, silence.start - sweep.sampleRate / 10), count: sweep.sampleRate / 20) > 0.2, "the sweep played before the call")
+            let afterStart = silence.start + silence.count
+            #expect(sweep.rms(from: afterStart, count: sweep.sampleRate / 10) > 0.2, "the sweep plays after the call (\(sweep.samples.count) samples, silence \(silence.start) + \(silence.count))")
+            let heardStop = try #require(Self.sweepPosition(sweep, atSoundEnd: silence.start))
+            let heard = try #require(sweep.sweepPosition(atSoundStart: afterStart))
+            let continuityMs = (heard - heardStop) * 1000
+            #expect(abs(continuityMs) < 50, "the sweep stopped at \(heardStop) s and came back at \(heard) s")
+            Loss.figure(String(format: "PipeWire phone stream: held %.2f s, game sink silent %.2f s, resumed at frame %d (stopped at %d); the sweep comes back %.1f ms from where it was heard to stop",
+                               callSeconds, silenceSeconds, resumed, suspended, continuityMs))
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
         @Test("no server at all: the connection logs it, the engine plays on the null backend, and shuts down promptly")
         func noServer() throws {
             let server = try PrivatePulseServer()
