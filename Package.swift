@@ -51,6 +51,13 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // libpulse: the engine's own connection to the audio server (phone streams, server loss).
+        // No pkgConfig: libpulse.pc's -pthread and -D_REENTRANT are flags SwiftPM refuses (with a
+        // warning); the headers are in /usr/include and the module map links libpulse.
+        .systemLibrary(
+            name: "CPulse",
+            providers: [.apt(["libpulse-dev"])]
+        ),
         .target(
             name: "Interlude",
             dependencies: [
@@ -60,6 +67,7 @@ let package = Package(
                 "CFLAC",
                 "CMPG123",
                 "COpusFile",
+                "CPulse",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -18,6 +18,11 @@ packages=(
   opus-tools          # opusenc and opusdec for the Opus test files
   pulseaudio          # a private PulseAudio server for the device-loss tests
   pulseaudio-utils    # parecord, to record what the engine played through that server
+  libpulse-dev        # libpulse: the engine's own server connection (phone streams, server loss)
+  pipewire            # a private PipeWire server for the phone-stream test against PipeWire
+  pipewire-pulse      # its PulseAudio service, which libpulse clients (OpenAL Soft, the engine) reach
+  wireplumber         # PipeWire's session manager: links streams to sinks
+  dbus-daemon         # a private session bus, which WirePlumber needs
   librsvg2-bin        # rsvg-convert, to check that render plots are valid pictures
   tmux                # drives the terminal game prototype in tests
   sox                 # reads the float WAVs renders write, as a third-party check of their header

@@ -4,9 +4,9 @@
 // soundtrack's position (or every --tick-ms), the engine's statistics (with its device reopen
 // tries) and the process's thread and fd counts.
 // Exits after --seconds, on stdin EOF or on SIGTERM, with a clean shutdown whose duration it
-// prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`.
+// prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`, `activate`.
 //
-// Usage: PulseProbe --music PATH [--seconds S] [--tick-ms MS]
+// Usage: PulseProbe --music PATH [--seconds S] [--tick-ms MS] [--duck-db DB (phone streams duck)]
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,12 +40,14 @@ func count(_ directory: String) -> Int {
 var musicPath: String?
 var seconds = 30.0
 var tickSeconds = 0.05
+var duckDecibels: Float?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--music": musicPath = arguments.popFirst()
     case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
     case "--tick-ms": tickSeconds = (Double(arguments.popFirst() ?? "") ?? 50) / 1000
+    case "--duck-db": duckDecibels = Float(arguments.popFirst() ?? "")
     default:
         FileHandle.standardError.write(Data("PulseProbe: unknown argument \(argument)\n".utf8))
         exit(2)
@@ -64,7 +66,9 @@ signal(SIGPIPE, SIG_IGN)
 let roleBefore = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
 let engine: SoundEngine
 do {
-    engine = try SoundEngine(configuration: .init(output: .systemDefault))
+    var configuration = SoundEngine.Configuration(output: .systemDefault)
+    if let duckDecibels { configuration.audioServer.callResponse = .duck(byDecibels: duckDecibels) }
+    engine = try SoundEngine(configuration: configuration)
 } catch {
     emit(["event": "openFailed", "error": "\(error)"])
     exit(1)
@@ -76,9 +80,10 @@ emit(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": role
 engine.setSessionEventHandler { event in
     var fields: [String: Any] = ["position": engine.musicPositionInFrames() ?? -1]
     switch event {
-    case .began(let reason, _): fields["event"] = "began"; fields["reason"] = "\(reason)"
-    case .ended(let shouldResume, let resumed, _):
+    case .began(let reason, let source): fields["event"] = "began"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
+    case .ended(let shouldResume, let resumed, let source):
         fields["event"] = "ended"; fields["shouldResume"] = shouldResume; fields["music"] = resumed.music
+        fields["source"] = "\(source)"
     case .activated: fields["event"] = "activated"
     case .absorbed(let reason): fields["event"] = "absorbed"; fields["reason"] = "\(reason)"
     case .ignored: fields["event"] = "ignored"
@@ -91,6 +96,8 @@ engine.setSessionEventHandler { event in
     case .servicesReset: fields["event"] = "servicesReset"
     case .holdAdded(let reason, let source): fields["event"] = "holdAdded"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
     case .holdReleased(let source): fields["event"] = "holdReleased"; fields["source"] = "\(source)"
+    case .holdKept(let source): fields["event"] = "holdKept"; fields["source"] = "\(source)"
+    case .routeChanged(let from, let to): fields["event"] = "routeChanged"; fields["from"] = from; fields["to"] = to
     case .reactivationFailed(let message): fields["event"] = "reactivationFailed"; fields["message"] = message
     case .musicDamageSkipped(_, let startFrame, let skippedFrames):
         fields["event"] = "musicDamageSkipped"; fields["frame"] = startFrame; fields["skippedFrames"] = skippedFrames
@@ -126,6 +133,7 @@ let stdinThread = Thread {
             } catch {
                 emit(["event": "switchFailed", "error": "\(error)"])
             }
+        case "activate": engine.activate()
         case "pause": engine.pauseMusic()
         case "resume": engine.resumeMusic()
         default: emit(["event": "unknownCommand", "line": line])

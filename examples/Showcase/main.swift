@@ -57,6 +57,10 @@ final class TimelinePrinter: Sendable {
             return "  \(source) holds the session too (\(reason)): it stays silent until both let go"
         case .holdReleased(let source):
             return "  \(source) let go; another source still holds the session"
+        case .routeChanged(let from, let to):
+            return "output moved from \(from) to \(to), everything kept"
+        case .holdKept(let source):
+            return "  activate: \(source) still holds the session (its condition lasts)"
         case .musicSuspended(let frame):
             return "  soundtrack held at \(clock(frame))"
         case .commandDeferred("set"):

@@ -46,6 +46,9 @@ extension SoundEngine {
         public var handlesJobControl = false
         /// logind's sleep and session-switch sources (see ``LogindSources``).
         public var logind = LogindSources()
+        /// The engine's own audio-server connection: phone streams interrupt, and the server's
+        /// death and return are seen at once (see ``AudioServer``).
+        public var audioServer = AudioServer()
         /// The label of the engine's swift-log logger.
         public var loggerLabel = "Interlude"
 
@@ -99,6 +102,7 @@ extension SoundEngine {
             guard speedOfSoundMetresPerSecond.isFinite, speedOfSoundMetresPerSecond > 0 else {
                 throw InterludeError(.invalidArgument, "\(call): speedOfSoundMetresPerSecond must be > 0, got \(speedOfSoundMetresPerSecond)")
             }
+            try audioServer.validate(in: call)
         }
     }
 }

@@ -20,9 +20,11 @@ extension SoundEngine {
         beginOwnInterruption(reason: reason, source: source)
     }
 
-    /// An interruption the engine's own sources raise (job control).
-    func beginOwnInterruption(reason: InterruptionReason, source: InterruptionSource) {
-        withLiveCore { $0.session.begin(reason: reason, source: source) }
+    /// An interruption the engine's own sources raise (job control, the audio server's phone
+    /// streams). `outlivesActivation`: the source observes its condition, and ``activate()``
+    /// keeps its hold.
+    func beginOwnInterruption(reason: InterruptionReason, source: InterruptionSource, outlivesActivation: Bool = false) {
+        withLiveCore { $0.session.begin(reason: reason, source: source, outlivesActivation: outlivesActivation) }
     }
 
     /// After the machine wakes: a real device that went away meanwhile (ALC_CONNECTED is 0) is
@@ -43,7 +45,9 @@ extension SoundEngine {
 
     /// The game reactivates the session itself (back in the foreground, a play button): ends
     /// every hold given through ``beginInterruption(reason:source:)``, whose end may never come,
-    /// as an end with shouldResume. It cannot end a device loss: only a rebuild does. Any thread.
+    /// as an end with shouldResume. It cannot end a device loss: only a rebuild does. Nor a
+    /// system source's hold while that source still observes its condition (a phone stream
+    /// still playing): it stays, reported by ``SessionEvent/holdKept(source:)``. Any thread.
     public func activate() {
         withLiveCore { $0.session.activate() }
     }

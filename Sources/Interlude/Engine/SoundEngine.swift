@@ -50,6 +50,7 @@ public final class SoundEngine: Sendable {
         }
         let logind = LogindWatcher.start(for: self, settings: configuration.logind.resolved(for: configuration.output), logger: logger)
         logindWatcher.withLock { $0 = logind }
+        AudioServerSources.attach(self, logger: logger)
     }
 
     deinit {
@@ -66,6 +67,7 @@ public final class SoundEngine: Sendable {
         thread?.stop()
         JobControlSource.shared.detach(self)
         logindWatcher.withLock { watcher -> LogindWatcher? in defer { watcher = nil }; return watcher }?.stop()
+        AudioServerSources.detach(self)
         core.withLock { $0.shutDown() }
         events.withLock { $0.finish() }
     }

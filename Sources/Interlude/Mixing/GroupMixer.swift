@@ -45,6 +45,14 @@ final class GroupMixer {
     func addDucking(_ rule: DuckRule) { table.addDucking(rule) }
     func removeDucking(target: Int, trigger: Int) { table.removeDucking(target: target, trigger: trigger) }
 
+    /// A desktop call began (`isOn`) or ended: `group` (made if new) ducks to `duckedGain` while
+    /// it lasts, ramping over `attackSeconds` down and `releaseSeconds` back, on the update.
+    func duckForCall(_ isOn: Bool, group: GroupID, duckedGain: Float, attackSeconds: Double, releaseSeconds: Double) {
+        table.addDucking(DuckRule(targetIndex: table.index(of: group.name), triggerIndex: GroupTable.callTriggerIndex,
+                                  duckedGain: duckedGain, attackSeconds: attackSeconds, releaseSeconds: releaseSeconds))
+        table.setCallOn(isOn)
+    }
+
     /// Moves fades and ducking on by `seconds`, given the voices playing per group.
     func advance(bySeconds seconds: Double, playingCounts: [Int]) {
         table.advance(bySeconds: seconds, playingCounts: playingCounts)

@@ -14,6 +14,8 @@ struct GroupTable {
     private var paused: [Bool] = []
     private var duckFactors: [Float] = []
     private var duckRules: [DuckRule] = []
+    /// A call on the desktop is on: rules whose trigger is ``callTriggerIndex`` duck.
+    private var isCallOn = false
     /// Effective gain per group, recomputed when anything changes.
     private var effectiveGains: [Float] = []
     /// Set when an effective gain changed and voices must be brought in line.
@@ -94,6 +96,15 @@ struct GroupTable {
         duckRules.append(rule)
     }
 
+    /// The trigger of the ducking under a desktop call (a phone stream on the audio server):
+    /// no group, triggered while ``setCallOn(_:)`` says so.
+    static let callTriggerIndex = -1
+
+    /// A desktop call began or ended: rules triggered by ``callTriggerIndex`` ramp down or back.
+    mutating func setCallOn(_ isOn: Bool) {
+        isCallOn = isOn
+    }
+
     /// Removes the ducking of `target` by `trigger`.
     mutating func removeDucking(target: Int, trigger: Int) {
         duckRules.removeAll { $0.targetIndex == target && $0.triggerIndex == trigger }
@@ -113,7 +124,9 @@ struct GroupTable {
             changed = true
         }
         for rule in duckRules {
-            let isTriggered = rule.triggerIndex < playingCounts.count && playingCounts[rule.triggerIndex] > 0
+            let isTriggered = rule.triggerIndex == Self.callTriggerIndex
+                ? isCallOn
+                : rule.triggerIndex < playingCounts.count && playingCounts[rule.triggerIndex] > 0
             let target = isTriggered ? rule.duckedGain : 1
             let current = duckFactors[rule.targetIndex]
             guard current != target else { continue }

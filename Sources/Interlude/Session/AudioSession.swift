@@ -6,8 +6,9 @@ import Logging
 /// ``SessionController`` carries out the procedure, and ``DeviceHost`` changes the current
 /// context.
 final class AudioSession {
-    /// The holds, in the order they began.
-    private var holds: [(source: InterruptionSource, reason: InterruptionReason)] = []
+    /// The holds, in the order they began. `outlivesActivation`: the source still observes its
+    /// condition (a phone stream playing), so `activate()` cannot end the hold; only its source can.
+    private var holds: [(source: InterruptionSource, reason: InterruptionReason, outlivesActivation: Bool)] = []
     /// The device is lost: a hold of its own, apart from the sources' (a scene may name any
     /// source, "device" included).
     private var deviceLost = false
@@ -45,14 +46,14 @@ final class AudioSession {
         case absorbed
     }
 
-    /// Records a begin from `source`.
-    func begin(reason: InterruptionReason, source: InterruptionSource) -> BeginOutcome {
+    /// Records a begin from `source`; with `outlivesActivation`, `activate()` keeps the hold.
+    func begin(reason: InterruptionReason, source: InterruptionSource, outlivesActivation: Bool = false) -> BeginOutcome {
         if holds.contains(where: { $0.source == source }) {
             logger.info("interruption begin (\(reason), \(source)) absorbed: \(source) already holds the session")
             return .absorbed
         }
         let wasActive = state.isActive
-        holds.append((source, reason))
+        holds.append((source, reason, outlivesActivation))
         logger.info(wasActive ? "interruption began (\(reason), \(source))" : "interruption hold added (\(reason), \(source))")
         return wasActive ? .began : .holdAdded
     }
@@ -84,14 +85,19 @@ final class AudioSession {
         return .last(resumesHeld: policy == .alwaysResume || shouldResume)
     }
 
-    /// `activate()`: every hold the game's own calls can no longer end (all the sources' holds)
-    /// is let go, except the device loss. Returns the sources let go.
-    func releaseForActivation() -> [InterruptionSource] {
-        let released = holds.map(\.source)
-        if deviceLost {
-            holds.removeAll()
+    /// `activate()`: the holds whose end can be lost (the game's, job control's) are let go,
+    /// and those of sources that still observe their condition are kept, as is the device loss.
+    /// While a hold stays (kept, or the device lost), the released ones are removed now;
+    /// otherwise they go with ``markActive()`` once the context is current again. Returns the
+    /// sources let go and those kept.
+    func releaseForActivation() -> (released: [InterruptionSource], kept: [InterruptionSource]) {
+        let released = holds.filter { !$0.outlivesActivation }.map(\.source)
+        let kept = holds.filter(\.outlivesActivation).map(\.source)
+        if deviceLost || !kept.isEmpty {
+            holds.removeAll { !$0.outlivesActivation }
+            for source in kept { logger.info("activate(): \(source) still observes its condition and keeps its hold") }
         }
-        return released
+        return (released, kept)
     }
 
     /// The context is current again: every hold is gone and the session is active.

@@ -18,6 +18,11 @@ public struct InterruptionSource: RawRepresentable, Sendable, Hashable, Codable,
     /// logind's login session: held while the session is not the active one (another user or
     /// VT has the seat).
     public static let sessionSwitch = InterruptionSource("sessionSwitch")
+    /// A phone stream on the audio server (a stream whose media.role is in
+    /// ``SoundEngine/Configuration/AudioServer/interruptingRoles``), or the server's own policy
+    /// muting the engine's stream (module-role-cork): held while the call lasts, with reason
+    /// ``InterruptionReason/call``.
+    public static let phoneStream = InterruptionSource("phoneStream")
     /// The output device, lost until a rebuild: the hold only a new device releases.
     public static let device = InterruptionSource("device")
 

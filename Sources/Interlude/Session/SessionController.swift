@@ -46,11 +46,12 @@ final class SessionController {
     var holders: [InterruptionSource] { session.holders }
 
     /// A begin from `source`. From active: record what plays, stop output, NULL the context,
-    /// tell the game. While interrupted: one more hold (nothing audible), or, from a source
+    /// tell the game. `outlivesActivation`: the source observes its condition, and `activate()`
+    /// keeps its hold. While interrupted: one more hold (nothing audible), or, from a source
     /// that already holds, absorbed.
-    func begin(reason: InterruptionReason, source: InterruptionSource) {
+    func begin(reason: InterruptionReason, source: InterruptionSource, outlivesActivation: Bool = false) {
         guard session.state.isActive else {
-            switch session.begin(reason: reason, source: source) {
+            switch session.begin(reason: reason, source: source, outlivesActivation: outlivesActivation) {
             case .absorbed, .began: events.emit(.absorbed(reason: reason))
             case .holdAdded: events.emit(.holdAdded(reason: reason, source: source))
             }
@@ -73,7 +74,7 @@ final class SessionController {
             try renderer.pause(playingSources)
         }
         let held = holdPlaying()
-        _ = session.begin(reason: reason, source: source)
+        _ = session.begin(reason: reason, source: source, outlivesActivation: outlivesActivation)
         // 2b, 3. Pause the device where it can be, suspend the context and make NULL current.
         host.deactivate()
         // 4. Tell the game: began, then where the soundtrack was held.
@@ -121,17 +122,19 @@ final class SessionController {
     }
 
     /// `activate()`: the game is back (the foreground, a play button) and ends every hold given
-    /// through its own calls, as an end with shouldResume. It cannot end a device loss: the
-    /// holds are let go, and the session waits for the rebuild.
+    /// through its own calls, as an end with shouldResume. It cannot end a device loss, nor the
+    /// hold of a source that still observes its condition (a phone stream still playing): those
+    /// stay (``SessionEvent/holdKept(source:)``), the others are let go, and the session waits.
     func activate() {
         guard !session.state.isActive else {
             events.emit(.ignored)
             return
         }
-        if session.isDeviceLost {
-            let released = session.releaseForActivation()
-            if released.isEmpty { events.emit(.ignored) }
+        let (released, kept) = session.releaseForActivation()
+        if session.isDeviceLost || !kept.isEmpty {
+            if released.isEmpty && kept.isEmpty { events.emit(.ignored) }
             for source in released { events.emit(.holdReleased(source: source)) }
+            for source in kept { events.emit(.holdKept(source: source)) }
             return
         }
         guard let summary = reactivate(resumesHeld: true, caller: "activate()") else { return }
@@ -308,6 +311,39 @@ final class SessionController {
         } else {
             // Interrupted: keep output stopped and the context NULL until the end.
             host.deactivate()
+        }
+    }
+
+    /// The audio server died under a real-time device: the loss begins now, as when
+    /// ALC_CONNECTED goes false (offline and null-backend devices never play through a server).
+    func loseDeviceWithServer() {
+        guard !configuration.output.isOffline, host.currentOutput != .null, host.isOpen else { return }
+        logger.warning("the audio server went away with the engine's stream: the device is lost")
+        loseDevice(isReachable: false)
+    }
+
+    /// The audio server is there again: a lost device is reopened now, without waiting out its
+    /// backoff (a failure goes back to the backoff schedule).
+    func reopenNowIfLost() {
+        guard !configuration.output.isOffline, !host.isOpen, session.isDeviceLost else { return }
+        let now = ContinuousClock.now
+        host.reopenNow(now)
+        retryReopenIfDue(now: now)
+    }
+
+    /// The server's default sink moved: on `.systemDefault`, playback moves to it as
+    /// ``switchDevice(to:)`` moves it (a new device on the server's default, everything kept),
+    /// and ``SessionEvent/routeChanged(from:to:)`` says so. A named or null output stays put; a
+    /// lost device reopens on the new default by itself. A failing open is logged and leaves the
+    /// engine where it was.
+    func followDefaultSink(from old: String, to new: String) {
+        guard host.currentOutput == .systemDefault, host.isOpen else { return }
+        do {
+            try switchDevice(to: .systemDefault)
+            logger.info("the default sink moved from \(old) to \(new): playback follows")
+            events.emit(.routeChanged(from: old, to: new))
+        } catch {
+            logger.error("the default sink moved from \(old) to \(new), but playback could not follow: \(error)")
         }
     }
 

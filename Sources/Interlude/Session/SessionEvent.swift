@@ -18,6 +18,9 @@ public enum SessionEvent: Sendable, Equatable {
     /// A source let go while others (or the lost device) still hold the session: nothing
     /// audible changes.
     case holdReleased(source: InterruptionSource)
+    /// ``SoundEngine/activate()`` left `source`'s hold in place: that source still observes its
+    /// condition (a phone stream still plays), and only its own end releases it.
+    case holdKept(source: InterruptionSource)
     /// A begin from a source that already holds the session; it changed nothing.
     case absorbed(reason: InterruptionReason)
     /// An end from a source that holds nothing (or an activate while active); it changed nothing.
@@ -36,6 +39,10 @@ public enum SessionEvent: Sendable, Equatable {
     /// stepped over it and `skippedFrames` frames play as silence, so the track goes on, and
     /// every later frame stays at its exact position. Logged as a warning too.
     case musicDamageSkipped(path: String, startFrame: Int, skippedFrames: Int)
+    /// Playback moved to the audio server's new default sink (`from` and `to` are the server's
+    /// sink names), with every voice, stream and position kept
+    /// (``SoundEngine/Configuration/AudioServer/followsDefaultSink``).
+    case routeChanged(from: String, to: String)
     /// The output device or audio server is gone; the engine keeps trying to reopen it.
     case servicesLost
     /// A new device is open and every audio object was rebuilt.

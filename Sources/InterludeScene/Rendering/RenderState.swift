@@ -57,6 +57,12 @@ struct RenderState {
             // A device rebuilt while other sources still hold: the loss's span gives way to an
             // interruption's.
             if source == .device { openSpan(at: frame, kind: .interruption, label: "interrupted") }
+        case .routeChanged(let from, let to):
+            // Live only: a scene has no audio server.
+            fields += [("event", .string("routeChanged")), ("from", .string(from)), ("to", .string(to))]
+        case .holdKept(let source):
+            // A scene's holds are scripted, so activate ends them all; a live system source's is kept.
+            fields += [("event", .string("interruptionHoldKept")), ("source", .string(source.rawValue))]
         case .activated:
             fields += [("event", .string("sessionActivated"))]
             closeSpan(at: frame)

@@ -83,5 +83,47 @@ extension EngineSuites {
             #expect(rig.rms(try rig.render(seconds: 0.2)) > 0.2)
             #expect(throws: InterludeError.self) { try rig.engine.beginInterruption(source: InterruptionSource("")) }
         }
+
+        @Test("activate keeps the hold of a system source that still observes its condition (a phone stream), and says so")
+        func activateKeepsAnObservedHold() throws {
+            let rig = try SessionRig()
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            try rig.render(seconds: 0.3)
+            // What the audio server's phone-stream watcher does when a phone stream starts.
+            rig.engine.beginOwnInterruption(reason: .call, source: .phoneStream, outlivesActivation: true)
+            try rig.engine.beginInterruption(reason: .focusLost)
+            _ = rig.takeEvents()
+            rig.engine.activate()
+            #expect(rig.takeEvents() == [.holdReleased(source: .game), .holdKept(source: .phoneStream)])
+            #expect(rig.engine.interruptionHolders == [.phoneStream])
+            #expect(rig.engine.sessionState == .interrupted(reason: .call))
+            #expect(rig.isExactlySilent(try rig.render(seconds: 0.2)), "activate during the call: still silent")
+            // The phone stream ends: its own end resumes.
+            rig.engine.endInterruption(shouldResume: true, source: .phoneStream)
+            #expect(rig.engine.sessionState == .active)
+            #expect(rig.rms(try rig.render(seconds: 0.2)) > 0.2)
+            // Held alone: activate changes nothing but the event.
+            rig.engine.beginOwnInterruption(reason: .call, source: .phoneStream, outlivesActivation: true)
+            _ = rig.takeEvents()
+            rig.engine.activate()
+            #expect(rig.takeEvents() == [.holdKept(source: .phoneStream)])
+            #expect(rig.isExactlySilent(try rig.render(seconds: 0.2)))
+        }
+
+        @Test("the audio server's settings: off offline unless asked; an empty role or a bad ducking is refused by name")
+        func audioServerSettings() throws {
+            var settings = SoundEngine.Configuration.AudioServer()
+            #expect(settings.isOn(for: .systemDefault) && settings.isOn(for: .null) && !settings.isOn(for: .offline()))
+            settings.isEnabled = false
+            #expect(!settings.isOn(for: .systemDefault))
+            var configuration = SoundEngine.Configuration(output: .offline())
+            configuration.audioServer.interruptingRoles = ["phone", ""]
+            let error = try #require(throws: InterludeError.self) { try SoundEngine(configuration: configuration) }
+            #expect(error.code == .invalidArgument && error.message.contains("interruptingRoles"))
+            configuration.audioServer.interruptingRoles = ["phone"]
+            configuration.audioServer.callResponse = .duck(byDecibels: -.infinity)
+            let duck = try #require(throws: InterludeError.self) { try SoundEngine(configuration: configuration) }
+            #expect(duck.code == .invalidArgument && duck.message.contains("callResponse"))
+        }
     }
 }

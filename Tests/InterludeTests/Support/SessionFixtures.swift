@@ -166,6 +166,8 @@ extension SessionEvent {
         case .holdAdded: "interruptionHoldAdded"
         case .holdReleased: "interruptionHoldReleased"
         case .musicDamageSkipped: "musicDamageSkipped"
+        case .holdKept: "interruptionHoldKept"
+        case .routeChanged: "routeChanged"
         }
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+
+extension SoundEngine {
+    /// The audio server went away with the engine's stream on it (seen by the engine's own
+    /// libpulse connection, ``AudioServerWatch``): the device is lost now, not at the next
+    /// ALC_CONNECTED poll.
+    func audioServerLost() {
+        withLiveCore { $0.session.loseDeviceWithServer() }
+    }
+
+    /// The audio server is there (again): a device lost with it is reopened now, not when the
+    /// reopen backoff is due.
+    func audioServerReturned() {
+        withLiveCore { $0.session.reopenNowIfLost() }
+    }
+
+    /// The server's default sink moved from `old` to `new`: an engine on `.systemDefault` moves
+    /// there with everything kept.
+    func followDefaultSink(from old: String, to new: String) {
+        withLiveCore { $0.session.followDefaultSink(from: old, to: new) }
+    }
+
+    /// A phone stream began (`isOn`) or ended under ``Configuration/AudioServer/CallResponse/duck(group:byDecibels:attackSeconds:releaseSeconds:)``:
+    /// the group ramps down, or back, on the update; the session stays active.
+    func duckForCall(_ isOn: Bool, group: GroupID, byDecibels decibels: Float, attackSeconds: Double, releaseSeconds: Double) {
+        withLiveCore { core in
+            core.groups.duckForCall(isOn, group: group, duckedGain: Float(pow(10, Double(-decibels) / 20)),
+                                    attackSeconds: attackSeconds, releaseSeconds: releaseSeconds)
+        }
+    }
+}

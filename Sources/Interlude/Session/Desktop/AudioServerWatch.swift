@@ -1,0 +1,53 @@
+import Logging
+
+/// One engine's audio-server sources: it takes the events of the engine's ``PulseConnection``
+/// (on the connection's queue, one at a time), asks the ``PhoneStreamWatcher``, the
+/// ``ServerLossWatcher`` and the ``DefaultSinkWatcher``, and calls the engine, which takes its own lock. It holds the engine
+/// weakly: the engine owns the connection through ``AudioServerSources``, not the other way.
+final class AudioServerWatch: Sendable {
+    private weak let engine: SoundEngine?
+    private let settings: SoundEngine.Configuration.AudioServer
+    private let watchers: AnnotatedMutex<(phone: PhoneStreamWatcher, loss: ServerLossWatcher, route: DefaultSinkWatcher)>
+
+    init(engine: SoundEngine, settings: SoundEngine.Configuration.AudioServer) {
+        self.engine = engine
+        self.settings = settings
+        watchers = AnnotatedMutex((PhoneStreamWatcher(settings: settings), ServerLossWatcher(), DefaultSinkWatcher()))
+    }
+
+    /// Acts on one event of the connection.
+    func handle(_ event: PulseConnection.Event) {
+        guard let engine else { return }
+        switch event {
+        case .connected:
+            // A server that is (back) there: a device lost with it is rebuilt now.
+            if settings.detectsServerLoss { engine.audioServerReturned() }
+        case .sinkInputs(let sinkInputs):
+            let change = watchers.withLock { watchers -> PhoneStreamWatcher.Change? in
+                watchers.loss.update(sinkInputs)
+                return watchers.phone.update(sinkInputs)
+            }
+            guard let change else { return }
+            switch settings.callResponse {
+            case .interrupt:
+                if change == .begin {
+                    engine.beginOwnInterruption(reason: .call, source: .phoneStream, outlivesActivation: true)
+                } else {
+                    engine.endInterruption(shouldResume: true, source: .phoneStream)
+                }
+            case .duck(let group, let decibels, let attackSeconds, let releaseSeconds):
+                engine.duckForCall(change == .begin, group: group, byDecibels: decibels,
+                                   attackSeconds: attackSeconds, releaseSeconds: releaseSeconds)
+            }
+        case .defaultSink(let name):
+            guard settings.followsDefaultSink, let move = watchers.withLock({ $0.route.update(name) }) else { return }
+            engine.followDefaultSink(from: move.from, to: move.to)
+        case .disconnected(let wasConnected):
+            let isDeviceLost = watchers.withLock { watchers -> Bool in
+                watchers.route.forget()
+                return watchers.loss.isDeviceLost(connectionWasReady: wasConnected)
+            }
+            if isDeviceLost && settings.detectsServerLoss { engine.audioServerLost() }
+        }
+    }
+}

@@ -1,0 +1,260 @@
+import CPulse
+import Dispatch
+import Logging
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The engine's own connection to the audio server (PulseAudio, or PipeWire through
+/// pipewire-pulse), on libpulse's threaded main loop: its own thread, never the engine's lock.
+///
+/// It subscribes to the server's sink inputs and keeps a table of them (role, corked, muted,
+/// ours or not), follows the default sink, and sees the server go away the moment the socket
+/// closes. A connection that
+/// fails, or a server that is not there, is tried again on the main loop's thread, 100 ms
+/// after the failure, doubling to ``longestRetrySeconds``. It never spawns a server.
+///
+/// What it sees goes to `handler` as ``Event``s, in order, on a serial dispatch queue: never on
+/// the main loop's thread, so the handler may call the engine (which takes its lock) while the
+/// main loop keeps running.
+///
+/// `@unchecked Sendable`: the libpulse objects and the table are touched only on the main
+/// loop's thread (every callback runs there) or with the main loop's lock held
+/// (``start()`` and ``stop()``).
+final class PulseConnection: @unchecked Sendable {
+    /// What the connection reports.
+    enum Event: Sendable {
+        /// Connected to the server (after a start, or again after a loss).
+        case connected
+        /// The server's sink inputs, by index, after any of them appeared, changed or went.
+        case sinkInputs([UInt32: PulseSinkInput])
+        /// The server's default sink, by name: read when connected and after each server change.
+        case defaultSink(String)
+        /// The connection ended or could not be made (the log says why). `wasConnected`: it had
+        /// been ready, so the server went away (died, or dropped us) rather than never answering.
+        case disconnected(wasConnected: Bool)
+    }
+
+    /// The first wait before connecting again; it doubles after each failure.
+    static let firstRetrySeconds = 0.1
+    /// The longest wait between two connection attempts: how late a returning server may be
+    /// seen at worst.
+    static let longestRetrySeconds = 0.5
+
+    private let logger: Logger
+    private let queue: DispatchQueue
+    private let handler: @Sendable (Event) -> Void
+    private let mainloop: OpaquePointer
+    /// The current context; replaced after each failure (main loop thread or lock only).
+    private var context: OpaquePointer?
+    /// The pending reconnection timer.
+    private var retryTimer: OpaquePointer?
+    private var retrySeconds = PulseConnection.firstRetrySeconds
+    /// The current context reached READY.
+    private var isReady = false
+    /// The last failure was logged: a server that is not there is reported once, not on every try.
+    private var failureLogged = false
+    /// Set under the main loop's lock by ``stop()``: no new context or timer after it.
+    private var isStopped = false
+    /// ``stop()`` ran (or is running): the main loop is freed, or about to be.
+    private let hasStopped = Atomic<Bool>(false)
+    private var sinkInputs: [UInt32: PulseSinkInput] = [:]
+
+    /// Makes the main loop; ``start()`` connects.
+    init(logger: Logger, handler: @escaping @Sendable (Event) -> Void) throws {
+        guard let mainloop = pa_threaded_mainloop_new() else {
+            throw InterludeError(.deviceUnavailable, "PulseConnection: pa_threaded_mainloop_new failed")
+        }
+        self.mainloop = mainloop
+        self.logger = logger
+        self.handler = handler
+        self.queue = DispatchQueue(label: "Interlude audio server")
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts the main loop's thread and the first connection attempt.
+    func start() throws {
+        pa_threaded_mainloop_set_name(mainloop, "Interlude pulse")
+        guard pa_threaded_mainloop_start(mainloop) >= 0 else {
+            throw InterludeError(.deviceUnavailable, "PulseConnection: pa_threaded_mainloop_start failed")
+        }
+        pa_threaded_mainloop_lock(mainloop)
+        connect()
+        pa_threaded_mainloop_unlock(mainloop)
+    }
+
+    /// Disconnects, stops the main loop's thread and waits for it. Events already queued may
+    /// still reach the handler. Idempotent. Not from the main loop's own thread (no callback
+    /// calls it: the handler runs on its own queue).
+    func stop() {
+        guard !hasStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard pa_threaded_mainloop_in_thread(mainloop) == 0 else {
+            logger.error("PulseConnection.stop() on the main loop's own thread: left running")
+            return
+        }
+        pa_threaded_mainloop_lock(mainloop)
+        isStopped = true
+        cancelRetry()
+        dropContext()
+        pa_threaded_mainloop_unlock(mainloop)
+        pa_threaded_mainloop_stop(mainloop)
+        pa_threaded_mainloop_free(mainloop)
+    }
+
+    // MARK: On the main loop's thread
+
+    private var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    private static func connection(_ userdata: UnsafeMutableRawPointer?) -> PulseConnection? {
+        userdata.map { Unmanaged<PulseConnection>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private func deliver(_ event: Event) {
+        let handler = handler
+        queue.async { handler(event) }
+    }
+
+    /// A new context, connecting: without autospawn, to the server libpulse's own rules name
+    /// (PULSE_SERVER, client.conf, the user's runtime folder).
+    private func connect() {
+        guard !isStopped else { return }
+        let api = pa_threaded_mainloop_get_api(mainloop)
+        guard let context = pa_context_new(api, "Interlude session") else {
+            logger.error("PulseConnection: pa_context_new failed")
+            scheduleRetry()
+            return
+        }
+        self.context = context
+        isReady = false
+        pa_context_set_state_callback(context, { _, userdata in
+            PulseConnection.connection(userdata)?.contextStateChanged()
+        }, userdata)
+        if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+            failed(message: String(cString: pa_strerror(pa_context_errno(context))))
+        }
+    }
+
+    private func contextStateChanged() {
+        guard let context else { return }
+        switch pa_context_get_state(context) {
+        case PA_CONTEXT_READY:
+            isReady = true
+            retrySeconds = Self.firstRetrySeconds
+            failureLogged = false
+            let server = pa_context_get_server(context).map { String(cString: $0) } ?? "?"
+            logger.info("audio server connection ready (\(server))")
+            deliver(.connected)
+            pa_context_set_subscribe_callback(context, { _, type, index, userdata in
+                PulseConnection.connection(userdata)?.serverEvent(type, index: index)
+            }, userdata)
+            let mask = pa_subscription_mask_t(PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue | PA_SUBSCRIPTION_MASK_SERVER.rawValue)
+            let subscribed = pa_context_subscribe(context, mask, nil, nil)
+            if let subscribed { pa_operation_unref(subscribed) }
+            readServerInfo()
+            let listed = pa_context_get_sink_input_info_list(context, { _, info, eol, userdata in
+                PulseConnection.connection(userdata)?.sinkInputInfo(info, eol: eol)
+            }, userdata)
+            if let listed { pa_operation_unref(listed) }
+        case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+            failed(message: String(cString: pa_strerror(pa_context_errno(context))))
+        default:
+            break
+        }
+    }
+
+    /// The context failed (or never connected): report it, forget the table, try again later.
+    private func failed(message: String) {
+        let wasConnected = isReady
+        isReady = false
+        if wasConnected {
+            logger.warning("audio server connection lost: \(message)")
+        } else if !failureLogged {
+            logger.info("no audio server connection: \(message); trying again every \(Self.longestRetrySeconds) s at most")
+        }
+        failureLogged = true
+        sinkInputs = [:]
+        deliver(.disconnected(wasConnected: wasConnected))
+        deliver(.sinkInputs([:]))
+        scheduleRetry()
+    }
+
+    private func serverEvent(_ type: pa_subscription_event_type_t, index: UInt32) {
+        let facility = type.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
+        if facility == PA_SUBSCRIPTION_EVENT_SERVER.rawValue {
+            readServerInfo()
+            return
+        }
+        guard let context, facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue else { return }
+        if type.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue {
+            if sinkInputs.removeValue(forKey: index) != nil { deliver(.sinkInputs(sinkInputs)) }
+            return
+        }
+        let operation = pa_context_get_sink_input_info(context, index, { _, info, eol, userdata in
+            PulseConnection.connection(userdata)?.sinkInputInfo(info, eol: eol)
+        }, userdata)
+        if let operation { pa_operation_unref(operation) }
+    }
+
+    /// Asks for the server's info, for its default sink.
+    private func readServerInfo() {
+        guard let context else { return }
+        let operation = pa_context_get_server_info(context, { _, info, userdata in
+            guard let name = info?.pointee.default_sink_name else { return }
+            PulseConnection.connection(userdata)?.deliver(.defaultSink(String(cString: name)))
+        }, userdata)
+        if let operation { pa_operation_unref(operation) }
+    }
+
+    /// One sink input read (eol 0), or the end of a reply (eol 1, or -1 when the stream had
+    /// already gone): the table is reported once per reply.
+    private func sinkInputInfo(_ info: UnsafePointer<pa_sink_input_info>?, eol: Int32) {
+        guard eol == 0 else {
+            deliver(.sinkInputs(sinkInputs))
+            return
+        }
+        guard let info = info?.pointee else { return }
+        let role = pa_proplist_gets(info.proplist, "media.role").map { String(cString: $0) }
+        let processID = pa_proplist_gets(info.proplist, "application.process.id").flatMap { Int32(String(cString: $0)) }
+        sinkInputs[info.index] = PulseSinkInput(role: role, isCorked: info.corked != 0, isMuted: info.mute != 0,
+                                                isOwn: processID == getpid())
+    }
+
+    // MARK: Retrying
+
+    private func scheduleRetry() {
+        guard !isStopped, retryTimer == nil, let api = pa_threaded_mainloop_get_api(mainloop) else { return }
+        var due = timeval()
+        pa_gettimeofday(&due)
+        pa_timeval_add(&due, pa_usec_t(retrySeconds * 1_000_000))
+        retrySeconds = min(Self.longestRetrySeconds, retrySeconds * 2)
+        retryTimer = api.pointee.time_new(api, &due, { _, _, _, userdata in
+            PulseConnection.connection(userdata)?.retryDue()
+        }, userdata)
+    }
+
+    private func retryDue() {
+        cancelRetry()
+        dropContext()
+        connect()
+    }
+
+    private func cancelRetry() {
+        guard let retryTimer, let api = pa_threaded_mainloop_get_api(mainloop) else { return }
+        api.pointee.time_free(retryTimer)
+        self.retryTimer = nil
+    }
+
+    private func dropContext() {
+        guard let context else { return }
+        pa_context_set_state_callback(context, nil, nil)
+        pa_context_set_subscribe_callback(context, nil, nil)
+        pa_context_disconnect(context)
+        pa_context_unref(context)
+        self.context = nil
+        isReady = false
+    }
+}

@@ -1,0 +1,12 @@
+/// One playback stream on the audio server (a sink input), as the engine's own libpulse
+/// connection last read it.
+struct PulseSinkInput: Sendable, Equatable {
+    /// The stream's `media.role`, nil when it has none (OpenAL Soft 1.19 sets an empty one).
+    var role: String?
+    /// The server holds the stream stopped (the client corked it).
+    var isCorked: Bool
+    /// The stream is muted on the server (a mixer, or a policy such as module-role-cork).
+    var isMuted: Bool
+    /// The stream belongs to this process (`application.process.id`): the engine's own output.
+    var isOwn: Bool
+}
