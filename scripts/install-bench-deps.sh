@@ -10,23 +10,4 @@ packages=(
   libalure-dev        # ALURE 1.2: OpenAL Soft with file loading and streaming
 )
 
-missing=()
-for package in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$package")
-  fi
-done
-
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
-fi
-
-echo "install-bench-deps: installing ${missing[*]}"
-if [ "$(id -u)" -eq 0 ]; then
-  as_root=()
-else
-  as_root=(sudo)
-fi
-export DEBIAN_FRONTEND=noninteractive
-"${as_root[@]}" apt-get update -qq
-"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+exec bash "$(dirname "$0")/apt-install-missing.sh" install-bench-deps "${packages[@]}"

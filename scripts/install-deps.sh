@@ -22,31 +22,11 @@ packages=(
   pipewire            # a private PipeWire server for the phone-stream test against PipeWire
   pipewire-pulse      # its PulseAudio service, which libpulse clients (OpenAL Soft, the engine) reach
   wireplumber         # PipeWire's session manager: links streams to sinks
-  dbus-daemon         # a private session bus, which WirePlumber needs
+  dbus-daemon         # private buses: a session bus for WirePlumber, a system bus for the logind tests
   librsvg2-bin        # rsvg-convert, to check that render plots are valid pictures
   tmux                # drives the terminal game prototype in tests
   sox                 # reads the float WAVs renders write, as a third-party check of their header
   libsystemd-dev      # sd-bus: logind's sleep and session-switch sources over the system D-Bus
-  dbus-daemon         # a private system bus for the logind source tests
 )
 
-missing=()
-for package in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$package")
-  fi
-done
-
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
-fi
-
-echo "install-deps: installing ${missing[*]}"
-if [ "$(id -u)" -eq 0 ]; then
-  as_root=()
-else
-  as_root=(sudo)
-fi
-export DEBIAN_FRONTEND=noninteractive
-"${as_root[@]}" apt-get update -qq
-"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+exec bash "$(dirname "$0")/apt-install-missing.sh" install-deps "${packages[@]}"
