@@ -9,10 +9,12 @@ extension EngineSuites {
     /// The sleep source's device check on a real device: PulseProbe plays to a private PulseAudio
     /// server with its default configuration (the sleep source on, the system bus taken from
     /// DBUS_SYSTEM_BUS_ADDRESS, pointed at a private bus where LogindStub stands in for logind).
-    /// The server dies while the machine sleeps and is back before the wake.
+    /// The server dies while the machine sleeps and is back before the wake. With the engine's
+    /// libpulse watch of the server (issue 14's server source) the loss is usually seen during
+    /// sleep; the sleep source's own check covers outputs without that watch.
     @Suite(.enabled(if: PrivateSystemBus.isInstalled && PrivatePulseServer.isInstalled))
     struct LogindPulseTests {
-        @Test("A server gone during sleep: the wake finds the device lost, so the rebuild, not the wake, brings the soundtrack back on its frame")
+        @Test("A server gone during sleep: the device is lost before the sleep hold lets go, so the rebuild, not the wake, brings the soundtrack back on its frame")
         func deviceGoneDuringSleep() throws {
             let bus = try PrivateSystemBus()
             try bus.start()
@@ -35,14 +37,17 @@ extension EngineSuites {
             try server.start()
             let beforeWake = probe.lineCount
             stub.send("wake")
-            let lost = try #require(probe.waitFor("holdAdded", from: beforeWake, timeoutSeconds: deadline) { $0.string("source") == "device" },
-                                    "the wake finds the device gone: \(probe.allLines.dropFirst(beforeWake).map(\.fields))")
-            let released = try #require(probe.waitFor("holdReleased", from: beforeWake, timeoutSeconds: deadline) { $0.string("source") == "sleep" })
-            #expect(lost.index < released.index, "the device is checked before the sleep hold lets go")
-            let ended = try #require(probe.waitFor("ended", from: beforeWake, timeoutSeconds: deadline))
-            #expect(ended.index > released.index, "the session is active only once the device is rebuilt")
-            #expect(probe.waitFor("servicesReset", from: beforeWake, timeoutSeconds: deadline) != nil)
-            #expect(probe.waitFor("musicResumed", from: beforeWake, timeoutSeconds: deadline)?.line.int("frame") == suspended,
+            // The loss is seen during sleep by the engine's libpulse watch of the server, or at the
+            // wake by the sleep source's ALC_CONNECTED check: either way while the session is
+            // still held (a hold added, not a begin), and the device may be rebuilt before or after
+            // the wake. The session is active again only once both the device and the sleep let go.
+            let lost = try #require(probe.waitFor("holdAdded", from: beforeSleep, timeoutSeconds: deadline) { $0.string("source") == "device" },
+                                    "the device loss holds the session: \(probe.allLines.dropFirst(beforeSleep).map(\.fields))")
+            let ended = try #require(probe.waitFor("ended", from: beforeSleep, timeoutSeconds: deadline))
+            #expect(ended.index >= beforeWake, "nothing resumes while the machine sleeps")
+            let reset = try #require(probe.waitFor("servicesReset", from: lost.index, timeoutSeconds: deadline))
+            #expect(reset.index < ended.index, "the session is active only on the rebuilt device")
+            #expect(probe.waitFor("musicResumed", from: beforeSleep, timeoutSeconds: deadline)?.line.int("frame") == suspended,
                     "the soundtrack resumes on the frame it stopped at")
             try PulseDeviceLossTests.waitForProgress(probe, from: suspended, frames: Int(PulseDeviceLossTests.trackRate * 0.2),
                                                      timeoutSeconds: deadline)
