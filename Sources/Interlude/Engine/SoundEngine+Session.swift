@@ -47,7 +47,10 @@ extension SoundEngine {
     /// every hold given through ``beginInterruption(reason:source:)``, whose end may never come,
     /// as an end with shouldResume. It cannot end a device loss: only a rebuild does. Nor a
     /// system source's hold while that source still observes its condition (a phone stream
-    /// still playing): it stays, reported by ``SessionEvent/holdKept(source:)``. Any thread.
+    /// still playing, our login session inactive): it stays, reported by
+    /// ``SessionEvent/holdKept(source:)``. It does end the sleep hold (see
+    /// ``Configuration/LogindSources``): a game running its code is awake, so a wake signal that
+    /// never came cannot keep it silent. Any thread.
     public func activate() {
         withLiveCore { $0.session.activate() }
     }

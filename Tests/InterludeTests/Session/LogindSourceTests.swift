@@ -133,6 +133,30 @@ extension EngineSuites {
             #expect(Self.resumedPosition(resumed) == suspended)
         }
 
+        @Test("activate() keeps the session-switch hold while our session is inactive; Active true then resumes on the frame")
+        func activateKeepsSessionHold() throws {
+            let bus = try PrivateSystemBus()
+            try bus.start()
+            let stub = try LogindStubProcess(on: bus)
+            let rig = try Self.rig(on: bus, sleep: false, session: true)
+            defer { rig.engine.shutdown() }
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            #expect(Self.eventually { rig.engine.logindStatus == .watching })
+            try rig.render(seconds: 0.3)
+            _ = rig.takeEvents()
+            stub.send("inactive")
+            let suspended = try #require(Self.suspendedPosition(Self.events(of: rig, until: Self.isSuspension)))
+            rig.engine.activate()
+            #expect(rig.takeEvents().contains(.holdKept(source: .sessionSwitch)), "activate reports the kept hold")
+            #expect(rig.engine.interruptionHolders == [.sessionSwitch])
+            #expect(rig.isExactlySilent(try rig.render(seconds: 0.4)), "still silent: the session is still inactive")
+            stub.send("active")
+            #expect(Self.eventually { rig.engine.sessionState == .active })
+            let after = try rig.render(seconds: 0.3)
+            #expect(rig.firstNonZeroFrame(in: after) == after.lowerBound)
+            #expect(Self.resumedPosition(Self.events(of: rig, until: Self.isResumption)) == suspended)
+        }
+
         @Test("A session switch during sleep: silent until both let go")
         func sleepAndSessionOverlap() throws {
             let bus = try PrivateSystemBus()

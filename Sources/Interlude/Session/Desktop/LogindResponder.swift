@@ -74,7 +74,8 @@ final class LogindResponder {
                 engine.endInterruption(shouldResume: true, source: .sessionSwitch)
             } else {
                 logger.info("logind: our session is inactive (another session has the seat)")
-                engine.beginOwnInterruption(reason: .sessionInactive, source: .sessionSwitch)
+                // Active is logind's word on it, so the game's activate() keeps this hold.
+                engine.beginOwnInterruption(reason: .sessionInactive, source: .sessionSwitch, outlivesActivation: true)
             }
         }
     }

@@ -4,6 +4,8 @@ extension SoundEngine.Configuration {
     /// switch (reason ``InterruptionReason/sessionInactive``, source
     /// ``InterruptionSource/sessionSwitch``). Each is on by default for real-time outputs and
     /// off for offline ones. With no system bus, they are off and say so once in the log.
+    /// ``SoundEngine/activate()`` ends the sleep hold (a game running its code is awake), and
+    /// keeps the session-switch hold while our session is still inactive.
     public struct LogindSources: Sendable, Equatable {
         /// Interrupts when the machine goes to sleep (PrepareForSleep(true)), holding a "delay"
         /// inhibitor lock so the state is saved first; after the wake, checks the device and
