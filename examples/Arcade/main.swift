@@ -110,7 +110,10 @@ var message = ""
     let session: String
     switch engine.sessionState {
     case .active: session = "active"
-    case .interrupted(let reason): session = "INTERRUPTED (\(reason))"
+    case .interrupted(let reason):
+        // Who holds it: the game's own "i", a phone call on the desktop, sleep, Ctrl-Z, the device.
+        let holders = engine.interruptionHolders.map(\.rawValue).joined(separator: ", ")
+        session = "INTERRUPTED (\(reason), by \(holders))"
     }
     let statistics = engine.statistics
     var music = "music -"

@@ -41,6 +41,29 @@ public struct DeviceReport: Sendable {
         }
         lines.append("Limits: \(configuration.monoSourceCount) mono + \(configuration.stereoSourceCount) stereo sources per context by default (Configuration.monoSourceCount, up to 4096); \(probe.streamSourceCount) kept for streams")
         lines.append("Offline rendering: 8000...192000 Hz, 1 or 2 channels, float32 mixing, 16-bit or float WAV output")
+        lines += interruptionSourceLines()
         return DeviceReport(text: lines.joined(separator: "\n"))
+    }
+
+    /// The interruption sources and whether this machine offers each: a missing server or bus is
+    /// a fact to report, not an error.
+    private static func interruptionSourceLines() -> [String] {
+        func line(_ name: String, _ availability: DesktopSourceProbe.Availability) -> String {
+            switch availability {
+            case .available(let found): "  - \(name): available: \(found)"
+            case .unavailable(let why): "  - \(name): unavailable here: \(why)"
+            }
+        }
+        let server = DesktopSourceProbe.audioServer()
+        let logind = DesktopSourceProbe.logind()
+        return [
+            "Interruption sources (on for real-time outputs, off offline; see Configuration.audioServer and .logind):",
+            "  - game: always (beginInterruption / endInterruption / activate)",
+            "  - jobControl: available (Ctrl-Z, then fg; Configuration.handlesJobControl, off by default)",
+            line("phoneStream (calls: media.role phone), the server's loss and return, the default sink", server),
+            line("sleep (logind PrepareForSleep, with a delay inhibitor lock)", logind.sleep),
+            line("sessionSwitch (logind session Active)", logind.sessionSwitch),
+            "  - device: always (ALC_CONNECTED; the hold only a rebuild releases)",
+        ]
     }
 }

@@ -151,6 +151,25 @@ import Testing
         #expect(run.standardOutput.contains("ALSOFT"))
     }
 
+    /// Every interruption source is listed with whether this machine offers it. With no audio
+    /// server and no system bus (this run points both at nothing) that is said plainly, and info
+    /// still succeeds.
+    @Test func infoListsTheInterruptionSourcesAndWhatIsMissing() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nowhere = "unix:path=\(folder.path)/no-such-socket"
+        let run = try Self.run(["info"], environment: ["PULSE_SERVER": nowhere, "DBUS_SYSTEM_BUS_ADDRESS": nowhere])
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        let sources = lines.drop { !$0.hasPrefix("Interruption sources") }
+        for name in ["game", "jobControl", "phoneStream", "sleep", "sessionSwitch", "device"] {
+            #expect(sources.contains { $0.hasPrefix("  - \(name)") }, "no line for \(name): \(run.standardOutput)")
+        }
+        #expect(sources.contains { $0.hasPrefix("  - phoneStream") && $0.contains("unavailable here: no audio server") })
+        #expect(sources.contains { $0.hasPrefix("  - sleep") && $0.contains("unavailable here: no system bus") })
+    }
+
+
     @Test func infoDescribesAFileByItsContent() throws {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -193,5 +212,21 @@ import Testing
         let run = try Self.run(["play", Self.beep, "--device", "null"], limitSeconds: 20)
         #expect(!run.wasKilled, "interlude play did not exit within 20 s")
         #expect(run.status == 0, "\(run.standardError)")
+    }
+}
+
+extension EngineSuites {
+    /// `interlude info` against a real audio server (serialized with the other server tests).
+    @Suite struct InfoAudioServerTests {
+        /// With a private PulseAudio server running, the audio server's sources are available.
+        @Test func infoFindsARunningAudioServer() throws {
+            let server = try PrivatePulseServer()
+            try server.start()
+            defer { server.stop() }
+            let run = try RenderCommandTests.run(["info"], environment: server.clientEnvironment)
+            #expect(run.status == 0, "\(run.standardError)")
+            #expect(run.standardOutput.split(separator: "\n").contains { $0.hasPrefix("  - phoneStream") && $0.contains("available: an audio server answers") },
+                    "\(run.standardOutput)")
+        }
     }
 }

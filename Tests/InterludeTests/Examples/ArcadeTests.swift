@@ -65,7 +65,7 @@ import Testing
 
         // An incoming call, then its end.
         try first.send("i")
-        screen = try first.waitForScreen("INTERRUPTED") { Self.statusLine($0)?.contains("session: INTERRUPTED (call)") == true }
+        screen = try first.waitForScreen("INTERRUPTED") { Self.statusLine($0)?.contains("session: INTERRUPTED (call, by game)") == true }
         try first.send("e")
         screen = try first.waitForScreen("active again") { Self.statusLine($0)?.contains("session: active") == true }
 
