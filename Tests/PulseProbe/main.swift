@@ -4,9 +4,15 @@
 // soundtrack's position (or every --tick-ms), the engine's statistics (with its device reopen
 // tries) and the process's thread and fd counts.
 // Exits after --seconds, on stdin EOF or on SIGTERM, with a clean shutdown whose duration it
-// prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`.
+// prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`,
+// `rebuild` (disconnectDevice then reconnectDevice), `clicks` (the --clicks sound, again).
+// With --clicks, the sound at PATH is played --click-count times, --click-ms apart, as soon as
+// the engine's init returns, before anything else.
 //
-// Usage: PulseProbe --music PATH [--seconds S] [--tick-ms MS]
+// --start-timeout sets Configuration.outputStartTimeoutSeconds.
+//
+// Usage: PulseProbe [--music PATH] [--clicks PATH [--click-count N] [--click-ms MS]] [--start-timeout S]
+//                   [--seconds S] [--tick-ms MS]
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,6 +44,10 @@ func count(_ directory: String) -> Int {
 }
 
 var musicPath: String?
+var clickPath: String?
+var clickCount = 10
+var clickSeconds = 0.25
+var startTimeoutSeconds: Double?
 var seconds = 30.0
 var tickSeconds = 0.05
 var arguments = CommandLine.arguments.dropFirst()
@@ -46,6 +56,10 @@ while let argument = arguments.popFirst() {
     case "--music": musicPath = arguments.popFirst()
     case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
     case "--tick-ms": tickSeconds = (Double(arguments.popFirst() ?? "") ?? 50) / 1000
+    case "--start-timeout": startTimeoutSeconds = Double(arguments.popFirst() ?? "")
+    case "--clicks": clickPath = arguments.popFirst()
+    case "--click-count": clickCount = Int(arguments.popFirst() ?? "") ?? clickCount
+    case "--click-ms": clickSeconds = (Double(arguments.popFirst() ?? "") ?? 250) / 1000
     default:
         FileHandle.standardError.write(Data("PulseProbe: unknown argument \(argument)\n".utf8))
         exit(2)
@@ -64,14 +78,37 @@ signal(SIGPIPE, SIG_IGN)
 let roleBefore = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
 let engine: SoundEngine
 do {
-    engine = try SoundEngine(configuration: .init(output: .systemDefault))
+    var configuration = SoundEngine.Configuration(output: .systemDefault)
+    if let startTimeoutSeconds { configuration.outputStartTimeoutSeconds = startTimeoutSeconds }
+    engine = try SoundEngine(configuration: configuration)
 } catch {
     emit(["event": "openFailed", "error": "\(error)"])
     exit(1)
 }
 let roleAfter = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
+let openedStatistics = engine.statistics
+
+let clicks = (path: clickPath, count: clickCount, intervalSeconds: clickSeconds)
+
+/// Plays the --clicks sound --click-count times, --click-ms apart; emits `clicksDone`.
+func playClicks() {
+    guard let path = clicks.path else { return }
+    do {
+        let click = try engine.loadSound(path: path)
+        for _ in 0..<clicks.count {
+            _ = try engine.play(click)
+            Thread.sleep(forTimeInterval: clicks.intervalSeconds)
+        }
+        emit(["event": "clicksDone", "count": clicks.count])
+    } catch {
+        emit(["event": "clicksFailed", "error": "\(error)"])
+    }
+}
 emit(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": roleAfter ?? NSNull(),
-      "device": engine.statistics.deviceName ?? NSNull(), "sampleRate": engine.statistics.sampleRate])
+      "device": engine.statistics.deviceName ?? NSNull(), "sampleRate": engine.statistics.sampleRate,
+      "outputRunning": openedStatistics.isOutputRunning, "outputStartSeconds": openedStatistics.outputStartSeconds ?? NSNull()])
+// Right after init returns: a game's title screen sounds.
+playClicks()
 
 engine.setSessionEventHandler { event in
     var fields: [String: Any] = ["position": engine.musicPositionInFrames() ?? -1]
@@ -89,6 +126,7 @@ engine.setSessionEventHandler { event in
     case .voiceResumed(_, let frame): fields["event"] = "voiceResumed"; fields["frame"] = frame
     case .servicesLost: fields["event"] = "servicesLost"
     case .servicesReset: fields["event"] = "servicesReset"
+    case .outputStarted(let seconds): fields["event"] = "outputStarted"; fields["seconds"] = seconds
     case .holdAdded(let reason, let source): fields["event"] = "holdAdded"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
     case .holdReleased(let source): fields["event"] = "holdReleased"; fields["source"] = "\(source)"
     case .reactivationFailed(let message): fields["event"] = "reactivationFailed"; fields["message"] = message
@@ -124,6 +162,17 @@ let stdinThread = Thread {
             } catch {
                 emit(["event": "switchFailed", "error": "\(error)"])
             }
+        case "rebuild":
+            engine.disconnectDevice()
+            do {
+                try engine.reconnectDevice()
+                let statistics = engine.statistics
+                emit(["event": "rebuilt", "outputRunning": statistics.isOutputRunning,
+                      "outputStartSeconds": statistics.outputStartSeconds ?? NSNull()])
+            } catch {
+                emit(["event": "rebuildFailed", "error": "\(error)"])
+            }
+        case "clicks": playClicks()
         case "pause": engine.pauseMusic()
         case "resume": engine.resumeMusic()
         default: emit(["event": "unknownCommand", "line": line])

@@ -75,7 +75,7 @@ final class TimelinePrinter: Sendable {
             return "device rebuilt: new device and context, sounds re-uploaded, voices and streams re-created"
         case .reactivationFailed(let message):
             return "could not restore the context (\(message)): still interrupted"
-        case .activated, .absorbed, .ignored, .voiceResumed:
+        case .activated, .absorbed, .ignored, .voiceResumed, .outputStarted:
             return nil
         }
     }

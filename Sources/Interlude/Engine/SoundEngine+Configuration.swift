@@ -44,6 +44,11 @@ extension SoundEngine {
         public var statePath: String?
         /// Interrupts on Ctrl-Z (SIGTSTP) before the process stops, and resumes on SIGCONT.
         public var handlesJobControl = false
+        /// How long opening a device waits until its output really runs (its clock advances
+        /// steadily), so that a sound played right after is heard on time: at creation, in
+        /// ``SoundEngine/switchDevice(to:)`` and ``SoundEngine/reconnectDevice()``, and before a
+        /// rebuild after a loss. 0 does not wait. See ``SessionEvent/outputStarted(afterSeconds:)``.
+        public var outputStartTimeoutSeconds = 3.0
         /// The label of the engine's swift-log logger.
         public var loggerLabel = "Interlude"
 
@@ -89,6 +94,9 @@ extension SoundEngine {
                 if hrtf && channelCount != 2 {
                     throw InterludeError(.invalidArgument, "\(call): hrtf needs 2 output channels")
                 }
+            }
+            guard outputStartTimeoutSeconds.isFinite, (0...30).contains(outputStartTimeoutSeconds) else {
+                throw InterludeError(.invalidArgument, "\(call): outputStartTimeoutSeconds must be 0...30, got \(outputStartTimeoutSeconds)")
             }
             guard dopplerFactor.isFinite, dopplerFactor >= 0 else {
                 throw InterludeError(.invalidArgument, "\(call): dopplerFactor must be >= 0, got \(dopplerFactor)")

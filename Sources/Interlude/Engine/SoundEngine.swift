@@ -364,7 +364,9 @@ public final class SoundEngine: Sendable {
                 sampleRate: core.device.sampleRate,
                 isHRTFEnabled: core.device.isHRTFEnabled,
                 internalErrorCount: core.al.internalErrorCount,
-                deviceReopenAttemptCount: core.device.reopenAttemptCount)
+                deviceReopenAttemptCount: core.device.reopenAttemptCount,
+                isOutputRunning: core.device.isOutputRunning,
+                outputStartSeconds: core.device.outputStartSeconds)
         }
     }
 }

@@ -138,6 +138,25 @@ final class ALDevice {
         return enabled != 0
     }
 
+    /// ALC_DEVICE_CLOCK_SOFT (ALC_SOFT_device_clock): how much audio the mixer has produced
+    /// since the device opened, in nanoseconds. It stands still while the backend does not take
+    /// samples (a PulseAudio stream that has not started yet). nil without the extension or on
+    /// error. Thread-safe in OpenAL Soft: needs no current context.
+    var clockNanoseconds: Int64? {
+        guard let device, let getInteger64v = extensions.getInteger64v else { return nil }
+        var clock: ALCint64SOFT = 0
+        getInteger64v(device, ALC_DEVICE_CLOCK_SOFT, 1, &clock)
+        return alcGetError(device) == ALC_NO_ERROR ? Int64(clock) : nil
+    }
+
+    /// ALC_REFRESH: how many times a second the mixer fills a period (48 when unknown).
+    var updatesPerSecond: Double {
+        guard let device else { return 48 }
+        var refresh: ALCint = 0
+        alcGetIntegerv(device, ALC_REFRESH, 1, &refresh)
+        return alcGetError(device) == ALC_NO_ERROR && refresh > 0 ? Double(refresh) : 48
+    }
+
     /// The HRTF data sets available on this device (ALC_SOFT_HRTF).
     var hrtfNames: [String] {
         guard let device, let getString = extensions.getStringi else { return [] }
