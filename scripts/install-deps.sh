@@ -18,6 +18,7 @@ packages=(
   opus-tools          # opusenc and opusdec for the Opus test files
   pulseaudio          # a private PulseAudio server for the device-loss tests
   pulseaudio-utils    # parecord, to record what the engine played through that server
+  libpulse-dev        # libpulse-simple: the click-latency bench records a private sink's monitor
   librsvg2-bin        # rsvg-convert, to check that render plots are valid pictures
   tmux                # drives the terminal game prototype in tests
 )

@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] (scenarios 1 to 9)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] (scenarios 1 to 10)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Foundation
@@ -26,6 +26,12 @@ if arguments.first == "--memory-child", arguments.count == 3 {
 if arguments.first == "--lost-device-child", arguments.count == 3, let seconds = Double(arguments[1]),
    let serverPID = Int32(arguments[2]) {
     print(try LostDevice.measureInChild(serverPID: serverPID, seconds: seconds).line)
+    exit(0)
+}
+
+/// The click-latency child: `--click-child raw|interlude` prints its clicks' latencies.
+if arguments.first == "--click-child", arguments.count == 2, let player = ClickLatency.Player(rawValue: arguments[1]) {
+    print(try ClickLatency.measureInChild(player: player))
     exit(0)
 }
 
@@ -87,6 +93,14 @@ if runs(9) {
     FileHandle.standardError.write(Data("[bench] 9. device lost\n".utf8))
     rows += bench.lostDeviceRows(try LostDevice.run(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
                                                     arguments: ["--lost-device-child", "\(bench.sizes.lostDeviceSeconds)"]))
+}
+
+if runs(10) {
+    FileHandle.standardError.write(Data("[bench] 10. click latency\n".utf8))
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    rows += bench.clickLatencyRows(try ClickLatency.Player.allCases.map { player in
+        (player, try ClickLatency.run(executable: executable, player: player, starts: bench.sizes.clickStarts))
+    })
 }
 
 var notes: [String] = []
