@@ -9,10 +9,11 @@
 // With --clicks, the sound at PATH is played --click-count times, --click-ms apart, as soon as
 // the engine's init returns, before anything else.
 //
-// --start-timeout sets Configuration.outputStartTimeoutSeconds.
+// --start-timeout sets Configuration.outputStartTimeoutSeconds, --latency low|balanced|safe|none
+// Configuration.outputLatency (none: nil).
 //
 // Usage: PulseProbe [--music PATH] [--clicks PATH [--click-count N] [--click-ms MS]] [--start-timeout S]
-//                   [--seconds S] [--tick-ms MS]
+//                   [--latency L] [--seconds S] [--tick-ms MS]
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,6 +49,7 @@ var clickPath: String?
 var clickCount = 10
 var clickSeconds = 0.25
 var startTimeoutSeconds: Double?
+var latency: OutputLatency??
 var seconds = 30.0
 var tickSeconds = 0.05
 var arguments = CommandLine.arguments.dropFirst()
@@ -57,6 +59,9 @@ while let argument = arguments.popFirst() {
     case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
     case "--tick-ms": tickSeconds = (Double(arguments.popFirst() ?? "") ?? 50) / 1000
     case "--start-timeout": startTimeoutSeconds = Double(arguments.popFirst() ?? "")
+    case "--latency":
+        let name = arguments.popFirst() ?? ""
+        latency = name == "none" ? .some(nil) : OutputLatency(rawValue: name)
     case "--clicks": clickPath = arguments.popFirst()
     case "--click-count": clickCount = Int(arguments.popFirst() ?? "") ?? clickCount
     case "--click-ms": clickSeconds = (Double(arguments.popFirst() ?? "") ?? 250) / 1000
@@ -80,6 +85,7 @@ let engine: SoundEngine
 do {
     var configuration = SoundEngine.Configuration(output: .systemDefault)
     if let startTimeoutSeconds { configuration.outputStartTimeoutSeconds = startTimeoutSeconds }
+    if let latency { configuration.outputLatency = latency }
     engine = try SoundEngine(configuration: configuration)
 } catch {
     emit(["event": "openFailed", "error": "\(error)"])
@@ -106,6 +112,8 @@ func playClicks() {
 }
 emit(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": roleAfter ?? NSNull(),
       "device": engine.statistics.deviceName ?? NSNull(), "sampleRate": engine.statistics.sampleRate,
+      "outputPeriodMs": openedStatistics.outputPeriodMilliseconds ?? NSNull(),
+      "alsoftConf": getenv("ALSOFT_CONF").map { String(cString: $0) } ?? NSNull(),
       "outputRunning": openedStatistics.isOutputRunning, "outputStartSeconds": openedStatistics.outputStartSeconds ?? NSNull()])
 // Right after init returns: a game's title screen sounds.
 playClicks()

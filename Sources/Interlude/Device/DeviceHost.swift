@@ -32,9 +32,8 @@ final class DeviceHost {
     /// The longest wait between two reopen attempts.
     static let longestReopenBackoffSeconds = 2.0
 
-    /// Backend periods OpenAL Soft 1.19 buffers by default: the first buffer a device writes
-    /// ahead is at most this many periods.
-    static let periodCount = 3
+    /// Backend periods OpenAL Soft 1.19 buffers by default (``OutputLatency/balanced``).
+    static let defaultPeriodCount = 3
 
     /// Opens the configured output, waits (up to the configured start timeout) until its output
     /// runs, and makes its context current.
@@ -75,6 +74,12 @@ final class DeviceHost {
     var reopenAttemptCount: Int { reopenAttempts }
     /// The open device's output has been seen running (see ``OutputStart``).
     var isOutputRunning: Bool { outputStart?.isRunning ?? false }
+    /// The open real device's period in milliseconds (1000 / ALC_REFRESH): the latency setting
+    /// in effect. nil offline and while no device is open.
+    var outputPeriodMilliseconds: Double? {
+        guard let device, !device.isLoopback else { return nil }
+        return 1000 / device.updatesPerSecond
+    }
     /// Seconds the open device took from opening until its output ran; nil while it has not,
     /// and offline, where there is no real output to start.
     var outputStartSeconds: Double? { isLoopback ? nil : outputStart?.startSeconds }
@@ -113,16 +118,22 @@ final class DeviceHost {
             }
             kind = .playback(name: nil)
         }
+        let latency = output.isOffline ? nil : configuration.outputLatency
+        if let latency, !NullBackend.openALStarted.load(ordering: .acquiring), !OpenALConfigFile.prepare(latency) {
+            logger.info("outputLatency \(latency.rawValue) not applied: alsoft.conf sets period_size or periods itself")
+        }
         NullBackend.markOpenALStarted()
+        defer { OpenALConfigFile.finish() }
         return try ALDevice(kind: kind, attributes: ALDevice.Attributes(
             monoSourceCount: configuration.monoSourceCount,
             stereoSourceCount: configuration.stereoSourceCount,
-            hrtf: configuration.hrtf))
+            hrtf: configuration.hrtf,
+            updatesPerSecond: latency?.updatesPerSecond))
     }
 
     /// Opens `output` and starts watching its output start.
     func start(_ output: OutputDevice) throws -> OutputStart {
-        OutputStart(device: try open(output), periodCount: Self.periodCount)
+        OutputStart(device: try open(output), periodCount: configuration.outputLatency?.periodCount ?? Self.defaultPeriodCount)
     }
 
     /// After a loss: opens the current output again (counting the attempt) unless a device

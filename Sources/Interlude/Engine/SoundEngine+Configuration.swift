@@ -44,6 +44,10 @@ extension SoundEngine {
         public var statePath: String?
         /// Interrupts on Ctrl-Z (SIGTSTP) before the process stops, and resumes on SIGCONT.
         public var handlesJobControl = false
+        /// How much audio the output buffers (see ``OutputLatency``): applied by the first engine
+        /// of the process, before OpenAL Soft reads its configuration; nil leaves OpenAL Soft's
+        /// own configuration (alsoft.conf) alone. Ignored offline.
+        public var outputLatency: OutputLatency? = .balanced
         /// How long opening a device waits until its output really runs (its clock advances
         /// steadily), so that a sound played right after is heard on time: at creation, in
         /// ``SoundEngine/switchDevice(to:)`` and ``SoundEngine/reconnectDevice()``, and before a

@@ -365,6 +365,7 @@ public final class SoundEngine: Sendable {
                 isHRTFEnabled: core.device.isHRTFEnabled,
                 internalErrorCount: core.al.internalErrorCount,
                 deviceReopenAttemptCount: core.device.reopenAttemptCount,
+                outputPeriodMilliseconds: core.device.outputPeriodMilliseconds,
                 isOutputRunning: core.device.isOutputRunning,
                 outputStartSeconds: core.device.outputStartSeconds)
         }

@@ -14,11 +14,13 @@ final class ALDevice {
         case loopback(format: AudioFormat)
     }
 
-    /// Context attributes: source counts and HRTF.
+    /// Context attributes: source counts, HRTF, and for a playback device the periods per
+    /// second asked for (ALC_REFRESH; OpenAL Soft 1.19 keeps its configured period regardless).
     struct Attributes: Equatable {
         var monoSourceCount: Int
         var stereoSourceCount: Int
         var hrtf: Bool
+        var updatesPerSecond: Int?
     }
 
     let kind: Kind
@@ -56,6 +58,9 @@ final class ALDevice {
         let opened: OpaquePointer?
         switch kind {
         case .playback(let deviceName):
+            if let updatesPerSecond = attributes.updatesPerSecond {
+                contextAttributes += [ALC_REFRESH, ALCint(updatesPerSecond)]
+            }
             opened = alcOpenDevice(deviceName)
             guard opened != nil else {
                 throw InterludeError(.deviceUnavailable, "alcOpenDevice(\(deviceName.map { "\"\($0)\"" } ?? "NULL")): no such output device could be opened")

@@ -151,6 +151,15 @@ import Testing
         #expect(run.standardOutput.contains("ALSOFT"))
     }
 
+    @Test func infoShowsTheOutputLatencyInEffect() throws {
+        // The null backend opens everywhere; at its 44.1 kHz the default's 1024-frame periods
+        // give 43 refreshes a second.
+        let run = try Self.run(["info"], environment: ["ALSOFT_DRIVERS": "null"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let line = run.standardOutput.split(separator: "\n").first { $0.hasPrefix("Output latency in effect: ") }
+        #expect(line?.contains("ms periods, from Configuration.outputLatency .balanced") == true, "\(run.standardOutput)")
+    }
+
     @Test func playOnTheNullDeviceExits() throws {
         let run = try Self.run(["play", Self.beep, "--device", "null"], limitSeconds: 20)
         #expect(!run.wasKilled, "interlude play did not exit within 20 s")
