@@ -88,7 +88,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "InterludeBench",
-            dependencies: ["BenchKit", "MallocCounter"]
+            dependencies: ["BenchKit", "Interlude", "MallocCounter"]
         ),
         .testTarget(
             name: "InterludeTests",

@@ -54,13 +54,14 @@ final class BenchPulseServer {
     /// The server's PID.
     var pid: Int32 { serverPID }
 
-    /// Runs `executable` with `arguments` as a client of this server and returns what it
-    /// printed; throws, naming `scenario`, when it fails.
-    func runClient(_ executable: URL, arguments: [String], scenario: String) throws -> String {
+    /// Runs `executable` with `arguments` as a client of this server (plus `extraEnvironment`)
+    /// and returns what it printed; throws, naming `scenario`, when it fails.
+    func runClient(_ executable: URL, arguments: [String], extraEnvironment: [String: String] = [:],
+                   scenario: String) throws -> String {
         let child = Process()
         child.executableURL = executable
         child.arguments = arguments
-        child.environment = environment
+        child.environment = environment.merging(extraEnvironment) { $1 }
         let pipe = Pipe()
         child.standardOutput = pipe
         try child.run()

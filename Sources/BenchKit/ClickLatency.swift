@@ -58,7 +58,7 @@ public enum ClickLatency {
     /// The child: records the sink's monitor, plays the clicks and prints one line per phase,
     /// `PHASE ms|lost ...`, then `ready SECONDS`. Needs the environment ``run(executable:player:starts:)``
     /// gives it.
-    public static func measureInChild(player: Player) throws -> String {
+    public static func measureInChild(player: Player, latency: OutputLatency) throws -> String {
         let click = clickSamples()
         guard let recorder = bb_recorder_start("spk.monitor", Int32(sampleRate), 60) else {
             throw InterludeError(.deviceUnavailable, "ClickLatency: the recorder could not connect to spk.monitor")
@@ -98,6 +98,7 @@ public enum ClickLatency {
             try wavFile(click).write(to: path)
             defer { try? FileManager.default.removeItem(at: path) }
             var configuration = SoundEngine.Configuration(output: .systemDefault)
+            configuration.outputLatency = latency
             if player == .interludeNoWait { configuration.outputStartTimeoutSeconds = 0 }
             let engine = try SoundEngine(configuration: configuration)
             defer { engine.shutdown() }
@@ -170,12 +171,19 @@ public enum ClickLatency {
 
     // MARK: Parent
 
-    /// Runs `starts` children for `player`, each against its own fresh private server.
-    public static func run(executable: URL, player: Player, starts: Int) throws -> [Run] {
-        try (0..<starts).map { _ in
+    /// Runs `starts` children for `player` at `latency`, each against its own fresh private
+    /// server. Raw OpenAL gets the latency's periods through an alsoft.conf named by ALSOFT_CONF.
+    public static func run(executable: URL, player: Player, latency: OutputLatency, starts: Int) throws -> [Run] {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-bench-alsoft-\(getpid()).conf")
+        try "[general]\nperiod_size = \(latency.periodFrames)\nperiods = \(latency.periodCount)\n"
+            .write(to: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: config) }
+        return try (0..<starts).map { _ in
             let server = try BenchPulseServer(label: "clicks")
             defer { server.stop() }
-            let text = try server.runClient(executable, arguments: ["--click-child", player.rawValue], scenario: "ClickLatency")
+            let text = try server.runClient(executable, arguments: ["--click-child", player.rawValue, latency.rawValue],
+                                            extraEnvironment: player == .raw ? ["ALSOFT_CONF": config.path] : [:],
+                                            scenario: "ClickLatency")
             return try parse(text)
         }
     }
@@ -208,10 +216,10 @@ public enum ClickLatency {
 extension Bench {
     /// The rows of scenario 10: per player and phase, p50, p99 and max latency over every click
     /// heard, clicks lost, the first click after the player was ready, and the start-up time.
-    public func clickLatencyRows(_ runsByPlayer: [(ClickLatency.Player, [ClickLatency.Run])]) -> [BenchRow] {
+    public func clickLatencyRows(_ runsByPlayer: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])]) -> [BenchRow] {
         var rows: [BenchRow] = []
-        for (player, runs) in runsByPlayer {
-            let scenario = "10. Click latency (\(player.rawValue), \(runs.count) starts)"
+        for (player, latency, runs) in runsByPlayer {
+            let scenario = "10. Click latency (\(player.rawValue), \(latency.rawValue), \(runs.count) starts)"
             for phase in ClickLatency.Phase.allCases {
                 let clicks = runs.flatMap { $0.latenciesByPhase[phase] ?? [] }
                 guard !clicks.isEmpty else { continue }

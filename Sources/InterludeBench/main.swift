@@ -1,7 +1,8 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] (scenarios 1 to 10)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] (scenarios 1 to 11)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
+import Interlude
 import Foundation
 import MallocCounter
 
@@ -29,9 +30,17 @@ if arguments.first == "--lost-device-child", arguments.count == 3, let seconds =
     exit(0)
 }
 
-/// The click-latency child: `--click-child raw|interlude` prints its clicks' latencies.
-if arguments.first == "--click-child", arguments.count == 2, let player = ClickLatency.Player(rawValue: arguments[1]) {
-    print(try ClickLatency.measureInChild(player: player))
+/// The click-latency child: `--click-child PLAYER LATENCY` prints its clicks' latencies.
+if arguments.first == "--click-child", arguments.count == 3, let player = ClickLatency.Player(rawValue: arguments[1]),
+   let latency = OutputLatency(rawValue: arguments[2]) {
+    print(try ClickLatency.measureInChild(player: player, latency: latency))
+    exit(0)
+}
+
+/// The underrun child: `--underrun-child LATENCY SECONDS` prints its Underruns figures.
+if arguments.first == "--underrun-child", arguments.count == 3, let latency = OutputLatency(rawValue: arguments[1]),
+   let seconds = Double(arguments[2]) {
+    print(try Underruns.measureInChild(latency: latency, seconds: seconds).line)
     exit(0)
 }
 
@@ -98,8 +107,20 @@ if runs(9) {
 if runs(10) {
     FileHandle.standardError.write(Data("[bench] 10. click latency\n".utf8))
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    rows += bench.clickLatencyRows(try ClickLatency.Player.allCases.map { player in
-        (player, try ClickLatency.run(executable: executable, player: player, starts: bench.sizes.clickStarts))
+    var runs: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])] = []
+    for latency in OutputLatency.allCases {
+        for player in ClickLatency.Player.allCases where player != .interludeNoWait || latency == .balanced {
+            runs.append((player, latency, try ClickLatency.run(executable: executable, player: player, latency: latency,
+                                                               starts: bench.sizes.clickStarts)))
+        }
+    }
+    rows += bench.clickLatencyRows(runs)
+}
+if runs(11) {
+    FileHandle.standardError.write(Data("[bench] 11. underruns\n".utf8))
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    rows += bench.underrunRows(try OutputLatency.allCases.map { latency in
+        (latency, try Underruns.run(executable: executable, latency: latency, seconds: bench.sizes.underrunSeconds))
     })
 }
 
