@@ -46,8 +46,10 @@ extension SoundEngine {
         public var handlesJobControl = false
         /// How much audio the output buffers (see ``OutputLatency``): applied by the first engine
         /// of the process, before OpenAL Soft reads its configuration; nil leaves OpenAL Soft's
-        /// own configuration (alsoft.conf) alone. Ignored offline.
-        public var outputLatency: OutputLatency? = .balanced
+        /// own configuration (alsoft.conf) alone. Ignored offline. Default `.safe`: the only
+        /// setting without underruns on the project's loaded 2-core machines (`make bench`,
+        /// scenario 11: 1 gap of 7 ms in 180 s, against 10 for `.balanced` and 89 for `.low`).
+        public var outputLatency: OutputLatency? = .safe
         /// How long opening a device waits until its output really runs (its clock advances
         /// steadily), so that a sound played right after is heard on time: at creation, in
         /// ``SoundEngine/switchDevice(to:)`` and ``SoundEngine/reconnectDevice()``, and before a
