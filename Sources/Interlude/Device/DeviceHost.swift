@@ -120,7 +120,7 @@ final class DeviceHost {
         }
         let latency = output.isOffline ? nil : configuration.outputLatency
         if let latency, !NullBackend.openALStarted.load(ordering: .acquiring), !OpenALConfigFile.prepare(latency) {
-            logger.info("outputLatency \(latency.rawValue) not applied: alsoft.conf sets period_size or periods itself")
+            logger.info("outputLatency \(latency.rawValue) not applied: an alsoft.conf sets period_size or periods itself, or the generated one could not be written")
         }
         NullBackend.markOpenALStarted()
         defer { OpenALConfigFile.finish() }
