@@ -88,10 +88,12 @@ let package = Package(
             ]
         ),
         // The raw C baseline the bench measures the engine against: OpenAL Soft and
-        // libvorbisfile driven directly, in the same process.
+        // libvorbisfile driven directly, in the same process; and the click-latency recorder.
         .target(
             name: "BenchBaseline",
-            dependencies: ["COpenAL", "CVorbisFile", "CFLAC", "CMPG123", "COpusFile"]
+            dependencies: ["COpenAL", "CVorbisFile", "CFLAC", "CMPG123", "COpusFile"],
+            // libpulse-simple (libpulse-dev): the click-latency recorder on a private sink's monitor.
+            linkerSettings: [.linkedLibrary("pulse-simple"), .linkedLibrary("pulse")]
         ),
         // Counts malloc calls by interposition; linked into the bench executable only.
         .target(
@@ -105,7 +107,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "InterludeBench",
-            dependencies: ["BenchKit", "MallocCounter"]
+            dependencies: ["BenchKit", "Interlude", "MallocCounter"]
         ),
         .testTarget(
             name: "InterludeTests",

@@ -18,7 +18,7 @@ packages=(
   opus-tools          # opusenc and opusdec for the Opus test files
   pulseaudio          # a private PulseAudio server for the device-loss tests
   pulseaudio-utils    # parecord, to record what the engine played through that server
-  libpulse-dev        # libpulse: the engine's own server connection (phone streams, server loss)
+  libpulse-dev        # libpulse: the engine's own server connection (phone streams, server loss), and libpulse-simple for the click-latency bench
   pipewire            # a private PipeWire server for the phone-stream test against PipeWire
   pipewire-pulse      # its PulseAudio service, which libpulse clients (OpenAL Soft, the engine) reach
   wireplumber         # PipeWire's session manager: links streams to sinks

@@ -71,10 +71,10 @@ public struct BenchReport: Codable, Sendable {
         for row in rows {
             let met = row.isGoalMet.map { $0 ? "yes" : "**no**" } ?? ""
             let ratio = row.ratio.map { Self.format($0) + (row.ratioMeaning.map { " (\($0))" } ?? "") } ?? ""
-            // "12. Async loading": the number before the first ". ", the name after it.
+            // "10. Click latency" -> "10" and "Click latency".
             let number = row.scenario.prefix { $0 != "." }
-            let name = row.scenario.dropFirst(number.count).drop { $0 == "." || $0 == " " }
-            lines.append("| \(number) | \(name) | \(row.measure) | \(row.engine.map { Self.format($0) + " " + row.unit } ?? "") | \(row.baseline.map { Self.format($0) + " " + row.unit } ?? "") | \(ratio) | \(row.goal ?? "") | \(met) |")
+            let title = row.scenario.dropFirst(number.count).drop { $0 == "." || $0 == " " }
+            lines.append("| \(number) | \(title) | \(row.measure) | \(row.engine.map { Self.format($0) + " " + row.unit } ?? "") | \(row.baseline.map { Self.format($0) + " " + row.unit } ?? "") | \(ratio) | \(row.goal ?? "") | \(met) |")
         }
         if !notes.isEmpty {
             lines.append("")

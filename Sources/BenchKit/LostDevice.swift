@@ -64,55 +64,11 @@ public enum LostDevice {
     /// `executable` with `arguments + [server PID]` against it (the child prints a ``Figures``
     /// line last), then stops the server, if the child left it, and removes the folder.
     public static func run(executable: URL, arguments: [String]) throws -> Figures {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-bench-pulse-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var environment = ProcessInfo.processInfo.environment
-        // Private folders, so the user's own server is never touched.
-        for (variable, name) in [("HOME", "home"), ("XDG_RUNTIME_DIR", "xdg-runtime"), ("PULSE_RUNTIME_PATH", "pulse-runtime")] {
-            let path = folder.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            environment[variable] = path.path
-        }
-        let socketPath = folder.appendingPathComponent("native").path
-        environment.removeValue(forKey: "PULSE_SERVER")
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/pulseaudio")
-        server.arguments = ["--daemonize=no", "--system=false", "-n", "--exit-idle-time=-1", "--use-pid-file=no",
-                            "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socketPath)",
-                            "--load=module-null-sink sink_name=spk"]
-        server.environment = environment
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer {
-            if server.isRunning { server.terminate() }
-            server.waitUntilExit()
-        }
-        let serverDeadline = Measure.wallSeconds() + 5
-        while !FileManager.default.fileExists(atPath: socketPath) {
-            guard Measure.wallSeconds() < serverDeadline, server.isRunning else {
-                throw InterludeError(.deviceUnavailable, "LostDevice: pulseaudio did not start (`make deps` installs it)")
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        let clientConfig = folder.appendingPathComponent("client.conf")
-        try "autospawn = no\n".write(to: clientConfig, atomically: true, encoding: .utf8)
-        environment["PULSE_SERVER"] = "unix:\(socketPath)"
-        environment["PULSE_CLIENTCONFIG"] = clientConfig.path
-        environment["ALSOFT_DRIVERS"] = "pulse"
-        let child = Process()
-        child.executableURL = executable
-        child.arguments = arguments + ["\(server.processIdentifier)"]
-        child.environment = environment
-        let pipe = Pipe()
-        child.standardOutput = pipe
-        try child.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        guard child.terminationStatus == 0,
-              let figures = text.split(separator: "\n").last.flatMap({ Figures(line: String($0)) }) else {
-            throw InterludeError(.deviceUnavailable, "LostDevice: the child failed (status \(child.terminationStatus)): \(text)")
+        let server = try BenchPulseServer(label: "pulse")
+        defer { server.stop() }
+        let text = try server.runClient(executable, arguments: arguments + ["\(server.pid)"], scenario: "LostDevice")
+        guard let figures = text.split(separator: "\n").last.flatMap({ Figures(line: String($0)) }) else {
+            throw InterludeError(.deviceUnavailable, "LostDevice: the child printed no figures: \(text)")
         }
         return figures
     }

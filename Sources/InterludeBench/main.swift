@@ -2,6 +2,7 @@
 //   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 14)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
+import Interlude
 import Foundation
 import MallocCounter
 
@@ -26,6 +27,20 @@ if arguments.first == "--memory-child", arguments.count == 3 {
 if arguments.first == "--lost-device-child", arguments.count == 3, let seconds = Double(arguments[1]),
    let serverPID = Int32(arguments[2]) {
     print(try LostDevice.measureInChild(serverPID: serverPID, seconds: seconds).line)
+    exit(0)
+}
+
+/// The click-latency child: `--click-child PLAYER LATENCY` prints its clicks' latencies.
+if arguments.first == "--click-child", arguments.count == 3, let player = ClickLatency.Player(rawValue: arguments[1]),
+   let latency = OutputLatency(rawValue: arguments[2]) {
+    print(try ClickLatency.measureInChild(player: player, latency: latency))
+    exit(0)
+}
+
+/// The underrun child: `--underrun-child LATENCY SECONDS` prints its Underruns figures.
+if arguments.first == "--underrun-child", arguments.count == 3, let latency = OutputLatency(rawValue: arguments[1]),
+   let seconds = Double(arguments[2]) {
+    print(try Underruns.measureInChild(latency: latency, seconds: seconds).line)
     exit(0)
 }
 
@@ -115,6 +130,26 @@ if runs(13) {
     rows += try CodecDecodeBench.rows(seconds: isQuick ? 3 : 60, rounds: bench.sizes.rounds)
 }
 if runs(14) { rows += try bench.logindSleepRows() }
+
+if runs(10) {
+    FileHandle.standardError.write(Data("[bench] 10. click latency\n".utf8))
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var runs: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])] = []
+    for latency in OutputLatency.allCases {
+        for player in ClickLatency.Player.allCases where player != .interludeNoWait || latency == .balanced {
+            runs.append((player, latency, try ClickLatency.run(executable: executable, player: player, latency: latency,
+                                                               starts: bench.sizes.clickStarts)))
+        }
+    }
+    rows += bench.clickLatencyRows(runs)
+}
+if runs(15) {
+    FileHandle.standardError.write(Data("[bench] 15. underruns\n".utf8))
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    rows += bench.underrunRows(try OutputLatency.allCases.map { latency in
+        (latency, try Underruns.run(executable: executable, latency: latency, seconds: bench.sizes.underrunSeconds))
+    })
+}
 
 var notes: [String] = []
 if counter == nil { notes.append("The malloc interposer was not active: allocations were not counted.") }

@@ -4,9 +4,16 @@
 // soundtrack's position (or every --tick-ms), the engine's statistics (with its device reopen
 // tries) and the process's thread and fd counts.
 // Exits after --seconds, on stdin EOF or on SIGTERM, with a clean shutdown whose duration it
-// prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`, `activate`.
+// prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`, `activate`,
+// `rebuild` (disconnectDevice then reconnectDevice), `clicks` (the --clicks sound, again).
+// With --clicks, the sound at PATH is played --click-count times, --click-ms apart, as soon as
+// the engine's init returns, before anything else.
 //
-// Usage: PulseProbe --music PATH [--seconds S] [--tick-ms MS] [--duck-db DB (phone streams duck)]
+// --start-timeout sets Configuration.outputStartTimeoutSeconds, --latency low|balanced|safe|none
+// Configuration.outputLatency (none: nil), --duck-db makes phone streams duck by DB instead.
+//
+// Usage: PulseProbe [--music PATH] [--clicks PATH [--click-count N] [--click-ms MS]] [--start-timeout S]
+//                   [--latency L] [--seconds S] [--tick-ms MS] [--duck-db DB]
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,6 +45,11 @@ func count(_ directory: String) -> Int {
 }
 
 var musicPath: String?
+var clickPath: String?
+var clickCount = 10
+var clickSeconds = 0.25
+var startTimeoutSeconds: Double?
+var latency: OutputLatency??
 var seconds = 30.0
 var tickSeconds = 0.05
 var duckDecibels: Float?
@@ -48,6 +60,13 @@ while let argument = arguments.popFirst() {
     case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
     case "--tick-ms": tickSeconds = (Double(arguments.popFirst() ?? "") ?? 50) / 1000
     case "--duck-db": duckDecibels = Float(arguments.popFirst() ?? "")
+    case "--start-timeout": startTimeoutSeconds = Double(arguments.popFirst() ?? "")
+    case "--latency":
+        let name = arguments.popFirst() ?? ""
+        latency = name == "none" ? .some(nil) : OutputLatency(rawValue: name)
+    case "--clicks": clickPath = arguments.popFirst()
+    case "--click-count": clickCount = Int(arguments.popFirst() ?? "") ?? clickCount
+    case "--click-ms": clickSeconds = (Double(arguments.popFirst() ?? "") ?? 250) / 1000
     default:
         FileHandle.standardError.write(Data("PulseProbe: unknown argument \(argument)\n".utf8))
         exit(2)
@@ -68,14 +87,39 @@ let engine: SoundEngine
 do {
     var configuration = SoundEngine.Configuration(output: .systemDefault)
     if let duckDecibels { configuration.audioServer.callResponse = .duck(byDecibels: duckDecibels) }
+    if let startTimeoutSeconds { configuration.outputStartTimeoutSeconds = startTimeoutSeconds }
+    if let latency { configuration.outputLatency = latency }
     engine = try SoundEngine(configuration: configuration)
 } catch {
     emit(["event": "openFailed", "error": "\(error)"])
     exit(1)
 }
 let roleAfter = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
+let openedStatistics = engine.statistics
+
+let clicks = (path: clickPath, count: clickCount, intervalSeconds: clickSeconds)
+
+/// Plays the --clicks sound --click-count times, --click-ms apart; emits `clicksDone`.
+func playClicks() {
+    guard let path = clicks.path else { return }
+    do {
+        let click = try engine.loadSound(path: path)
+        for _ in 0..<clicks.count {
+            _ = try engine.play(click)
+            Thread.sleep(forTimeInterval: clicks.intervalSeconds)
+        }
+        emit(["event": "clicksDone", "count": clicks.count])
+    } catch {
+        emit(["event": "clicksFailed", "error": "\(error)"])
+    }
+}
 emit(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": roleAfter ?? NSNull(),
-      "device": engine.statistics.deviceName ?? NSNull(), "sampleRate": engine.statistics.sampleRate])
+      "device": engine.statistics.deviceName ?? NSNull(), "sampleRate": engine.statistics.sampleRate,
+      "outputPeriodMs": openedStatistics.outputPeriodMilliseconds ?? NSNull(),
+      "alsoftConf": getenv("ALSOFT_CONF").map { String(cString: $0) } ?? NSNull(),
+      "outputRunning": openedStatistics.isOutputRunning, "outputStartSeconds": openedStatistics.outputStartSeconds ?? NSNull()])
+// Right after init returns: a game's title screen sounds.
+playClicks()
 
 engine.setSessionEventHandler { event in
     var fields: [String: Any] = ["position": engine.musicPositionInFrames() ?? -1]
@@ -94,6 +138,7 @@ engine.setSessionEventHandler { event in
     case .voiceResumed(_, let frame): fields["event"] = "voiceResumed"; fields["frame"] = frame
     case .servicesLost: fields["event"] = "servicesLost"
     case .servicesReset: fields["event"] = "servicesReset"
+    case .outputStarted(let seconds): fields["event"] = "outputStarted"; fields["seconds"] = seconds
     case .holdAdded(let reason, let source): fields["event"] = "holdAdded"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
     case .holdReleased(let source): fields["event"] = "holdReleased"; fields["source"] = "\(source)"
     case .holdKept(let source): fields["event"] = "holdKept"; fields["source"] = "\(source)"
@@ -134,6 +179,17 @@ let stdinThread = Thread {
                 emit(["event": "switchFailed", "error": "\(error)"])
             }
         case "activate": engine.activate()
+        case "rebuild":
+            engine.disconnectDevice()
+            do {
+                try engine.reconnectDevice()
+                let statistics = engine.statistics
+                emit(["event": "rebuilt", "outputRunning": statistics.isOutputRunning,
+                      "outputStartSeconds": statistics.outputStartSeconds ?? NSNull()])
+            } catch {
+                emit(["event": "rebuildFailed", "error": "\(error)"])
+            }
+        case "clicks": playClicks()
         case "pause": engine.pauseMusic()
         case "resume": engine.resumeMusic()
         default: emit(["event": "unknownCommand", "line": line])

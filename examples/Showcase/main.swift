@@ -81,7 +81,7 @@ final class TimelinePrinter: Sendable {
             return "could not restore the context (\(message)): still interrupted"
         case .musicDamageSkipped(let path, let startFrame, let skippedFrames):
             return "soundtrack \(path) damaged at \(clock(startFrame)): \(skippedFrames) frames skipped as silence, playing on"
-        case .activated, .absorbed, .ignored, .voiceResumed:
+        case .activated, .absorbed, .ignored, .voiceResumed, .outputStarted:
             return nil
         }
     }

@@ -69,4 +69,7 @@ int bb_startup(int sample_rate, const float *const *sounds, const int *sound_fra
 }
 #endif
 
+// The click-latency scenario's recorder and raw player.
+#include "click_baseline.h"
+
 #endif

@@ -20,18 +20,32 @@ final class DeviceHost {
     private var nextReopenInstant: ContinuousClock.Instant?
     private var reopenBackoffSeconds = DeviceHost.firstReopenBackoffSeconds
     private var reopenAttempts = 0
+    /// The open device's start: kept until its output is seen running, and after, for its
+    /// start time (nil while no device is open).
+    private var outputStart: OutputStart?
+    /// A device reopened after a loss whose output does not run yet: it becomes the engine's
+    /// once it does (or once the start timeout passes).
+    private var reopening: OutputStart?
 
     /// The first wait before reopening a lost device; it doubles after each failure.
     static let firstReopenBackoffSeconds = 0.1
     /// The longest wait between two reopen attempts.
     static let longestReopenBackoffSeconds = 2.0
 
-    /// Opens the configured output and makes its context current.
+    /// Backend periods OpenAL Soft 1.19 buffers by default (``OutputLatency/balanced``).
+    static let defaultPeriodCount = 3
+
+    /// Opens the configured output, waits (up to the configured start timeout) until its output
+    /// runs, and makes its context current.
     init(configuration: SoundEngine.Configuration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
         self.output = configuration.output
-        try install(try open(configuration.output))
+        let start = try self.start(configuration.output)
+        if !start.wait(timeoutSeconds: configuration.outputStartTimeoutSeconds) {
+            logger.warning("output \(start.opened.name) did not start within \(configuration.outputStartTimeoutSeconds) s")
+        }
+        try install(start)
     }
 
     // MARK: What is open
@@ -58,6 +72,17 @@ final class DeviceHost {
     var isContextCurrent: Bool { device?.isContextCurrent ?? false }
     /// How many times a lost device was tried again, successfully or not.
     var reopenAttemptCount: Int { reopenAttempts }
+    /// The open device's output has been seen running (see ``OutputStart``).
+    var isOutputRunning: Bool { outputStart?.isRunning ?? false }
+    /// The open real device's period in milliseconds (1000 / ALC_REFRESH): the latency setting
+    /// in effect. nil offline and while no device is open.
+    var outputPeriodMilliseconds: Double? {
+        guard let device, !device.isLoopback else { return nil }
+        return 1000 / device.updatesPerSecond
+    }
+    /// Seconds the open device took from opening until its output ran; nil while it has not,
+    /// and offline, where there is no real output to start.
+    var outputStartSeconds: Double? { isLoopback ? nil : outputStart?.startSeconds }
 
     /// The output rate.
     var sampleRate: Int {
@@ -93,21 +118,58 @@ final class DeviceHost {
             }
             kind = .playback(name: nil)
         }
+        let latency = output.isOffline ? nil : configuration.outputLatency
+        if let latency, !NullBackend.openALStarted.load(ordering: .acquiring), !OpenALConfigFile.prepare(latency) {
+            logger.info("outputLatency \(latency.rawValue) not applied: an alsoft.conf sets period_size or periods itself, or the generated one could not be written")
+        }
         NullBackend.markOpenALStarted()
+        defer { OpenALConfigFile.finish() }
         return try ALDevice(kind: kind, attributes: ALDevice.Attributes(
             monoSourceCount: configuration.monoSourceCount,
             stereoSourceCount: configuration.stereoSourceCount,
-            hrtf: configuration.hrtf))
+            hrtf: configuration.hrtf,
+            updatesPerSecond: latency?.updatesPerSecond))
     }
 
-    /// Opens the current output again, after a loss.
-    func reopen() throws -> ALDevice {
-        try open(output)
+    /// Opens `output` and starts watching its output start.
+    func start(_ output: OutputDevice) throws -> OutputStart {
+        OutputStart(device: try open(output), periodCount: configuration.outputLatency?.periodCount ?? Self.defaultPeriodCount)
     }
 
-    /// Takes `newDevice` as the engine's device and makes its context current. On failure the
-    /// new device is closed and the host keeps no device.
-    func install(_ newDevice: ALDevice) throws {
+    /// After a loss: opens the current output again (counting the attempt) unless a device
+    /// already reopened is starting, then waits up to `waitSeconds` (0: reads its clock once)
+    /// for its output to run. Installs it, and returns true, once it runs or once the start
+    /// timeout has passed since it opened; false while it is still starting.
+    func reopenWhenRunning(waitSeconds: Double) throws -> Bool {
+        let start: OutputStart
+        if let reopening {
+            start = reopening
+        } else {
+            reopenAttempts += 1
+            start = try self.start(output)
+            reopening = start
+        }
+        let timeoutSeconds = configuration.outputStartTimeoutSeconds
+        let isRunning = waitSeconds > 0
+            ? start.wait(timeoutSeconds: min(timeoutSeconds, start.elapsedSeconds() + waitSeconds))
+            : start.poll()
+        guard isRunning || start.elapsedSeconds() >= timeoutSeconds else { return false }
+        reopening = nil
+        try install(start)
+        return true
+    }
+
+    /// Reads the open device's clock while its output has not been seen running; returns its
+    /// start time in seconds when it is seen running now, nil otherwise.
+    func pollOutputStart(now: ContinuousClock.Instant) -> Double? {
+        guard let outputStart, !outputStart.isRunning, outputStart.poll(now: now) else { return nil }
+        return outputStart.startSeconds
+    }
+
+    /// Takes the started device as the engine's device and makes its context current. On
+    /// failure the new device is closed and the host keeps no device.
+    func install(_ start: OutputStart) throws {
+        let newDevice = start.opened
         do {
             try ALContextLock.run {
                 try newDevice.makeContextCurrent()
@@ -118,25 +180,36 @@ final class DeviceHost {
             throw error
         }
         device = newDevice
+        outputStart = start
         nextReopenInstant = nil
     }
 
-    /// Plays to `output` from now on (a switch): the next open or reopen opens it.
+    /// Plays to `output` from now on (a switch): the next open or reopen opens it; a device of
+    /// the old output still starting after a loss is closed.
     func setOutput(_ output: OutputDevice) {
         self.output = output
+        discardReopening()
     }
 
     /// Closes a device that was opened but never installed.
-    func discard(_ unused: ALDevice) {
-        Self.tearDown(unused, isReachable: true)
+    func discard(_ unused: OutputStart) {
+        Self.tearDown(unused.opened, isReachable: true)
+    }
+
+    private func discardReopening() {
+        guard let reopening else { return }
+        Self.tearDown(reopening.opened, isReachable: true)
+        self.reopening = nil
     }
 
     /// Frees every AL name on the device and closes it; the host then has no device. With
     /// `isReachable` false (the device is already gone) the names go with the context.
     func closeDevice(isReachable: Bool) {
+        discardReopening()
         guard let device else { return }
         Self.tearDown(device, isReachable: isReachable)
         self.device = nil
+        outputStart = nil
     }
 
     private static func tearDown(_ device: ALDevice, isReachable: Bool) {
@@ -217,16 +290,13 @@ final class DeviceHost {
         nextReopenInstant = now
     }
 
-    /// A reopen attempt is due: no device is open and its backoff has passed.
+    /// A reopen attempt is due: no device is open and its backoff has passed, or a reopened
+    /// device is starting.
     func isReopenDue(now: ContinuousClock.Instant) -> Bool {
-        guard device == nil, let due = nextReopenInstant else { return false }
+        guard device == nil else { return false }
+        if reopening != nil { return true }
+        guard let due = nextReopenInstant else { return false }
         return now >= due
-    }
-
-    /// Counts a try to reopen the lost device: the engine's own retries and the game's
-    /// reconnects alike.
-    func countReopenAttempt() {
-        reopenAttempts += 1
     }
 
     /// A retry failed: the backoff doubles, up to its longest.

@@ -4,8 +4,8 @@
 package struct DeviceProbe: Sendable {
     /// What opening the default output device gave.
     package enum DefaultDevice: Sendable {
-        /// It opened: its name and mixing rate.
-        case opened(name: String, sampleRateInHertz: Int)
+        /// It opened: its name, mixing rate and mixing period (the output latency in effect).
+        case opened(name: String, sampleRateInHertz: Int, periodMilliseconds: Double)
         /// It did not; the error, as text.
         case failed(String)
     }
@@ -25,6 +25,9 @@ package struct DeviceProbe: Sendable {
     package let defaultDeviceName: String?
     /// Whether the default device opened.
     package let defaultDevice: DefaultDevice
+    /// The default configuration's latency was given to OpenAL Soft (false: alsoft.conf sets
+    /// the periods itself, or the configuration leaves them alone).
+    package let isOutputLatencyApplied: Bool
     /// The ALC extensions available without a device.
     package let globalALCExtensions: String
     /// What the mixer supports.
@@ -37,15 +40,19 @@ package struct DeviceProbe: Sendable {
     /// Probes OpenAL now. Opens the default device (and closes it) to see whether it works, and a
     /// loopback device to read what the mixer supports.
     package init() {
-        NullBackend.markOpenALStarted()
         let configuration = SoundEngine.Configuration()
+        isOutputLatencyApplied = configuration.outputLatency.map(OpenALConfigFile.prepare) ?? false
+        NullBackend.markOpenALStarted()
         let attributes = ALDevice.Attributes(monoSourceCount: configuration.monoSourceCount,
-                                             stereoSourceCount: configuration.stereoSourceCount, hrtf: false)
+                                             stereoSourceCount: configuration.stereoSourceCount, hrtf: false,
+                                             updatesPerSecond: configuration.outputLatency?.updatesPerSecond)
         deviceNames = ALDevice.playbackDeviceNames()
         defaultDeviceName = ALDevice.defaultPlaybackDeviceName()
         do {
+            defer { OpenALConfigFile.finish() }
             let device = try ALDevice(kind: .playback(name: nil), attributes: attributes)
-            defaultDevice = .opened(name: device.name, sampleRateInHertz: device.sampleRate)
+            defaultDevice = .opened(name: device.name, sampleRateInHertz: device.sampleRate,
+                                    periodMilliseconds: 1000 / device.updatesPerSecond)
             Self.close(device)
         } catch {
             defaultDevice = .failed("\(error)")

@@ -45,6 +45,9 @@ final class EngineCore: @unchecked Sendable {
         controller = SessionController(configuration: configuration, logger: logger, session: session, host: host,
                                        gate: gate, events: queue, table: table, voices: player, renderer: renderer,
                                        streams: tracks, sounds: bank, mixer: mixer, world: spatial)
+        if let startSeconds = host.outputStartSeconds {
+            queue.emit(.outputStarted(afterSeconds: startSeconds))
+        }
         do {
             _ = try host.withContext { _ in try spatial.apply() }
         } catch {
@@ -91,6 +94,9 @@ final class EngineCore: @unchecked Sendable {
             if !host.isLoopback && !host.isConnected {
                 controller.loseDevice(isReachable: false)
                 return
+            }
+            if let startSeconds = host.pollOutputStart(now: now) {
+                queue.emit(.outputStarted(afterSeconds: startSeconds))
             }
             clock.countUpdate()
             mixer.advance(bySeconds: elapsedSeconds, playingCounts: player.playingCountsByGroup)

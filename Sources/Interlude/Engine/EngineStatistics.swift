@@ -24,4 +24,12 @@ public struct EngineStatistics: Sendable, Equatable {
     /// engine's own retries (100 ms after the loss, then backing off, doubling to 2 s) and
     /// ``SoundEngine/reconnectDevice()`` calls made while the device was lost.
     public var deviceReopenAttemptCount: Int
+    /// The open real device's mixing period in milliseconds: the output latency in effect
+    /// (see ``SoundEngine/Configuration/outputLatency``). nil offline or while no device is open.
+    public var outputPeriodMilliseconds: Double?
+    /// The open device's output has been seen running: sounds played now are heard on time.
+    public var isOutputRunning: Bool
+    /// Seconds the open device took from opening until its output ran; nil while it has not
+    /// (or while no device is open), and offline.
+    public var outputStartSeconds: Double?
 }

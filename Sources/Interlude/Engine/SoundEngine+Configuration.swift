@@ -49,6 +49,17 @@ extension SoundEngine {
         /// The engine's own audio-server connection: phone streams interrupt, and the server's
         /// death and return are seen at once (see ``AudioServer``).
         public var audioServer = AudioServer()
+        /// How much audio the output buffers (see ``OutputLatency``): applied by the first engine
+        /// of the process, before OpenAL Soft reads its configuration; nil leaves OpenAL Soft's
+        /// own configuration (alsoft.conf) alone. Ignored offline. Default `.safe`: the only
+        /// setting without underruns on the project's loaded 2-core machines (`make bench`,
+        /// scenario 15: 1 gap of 7 ms in 180 s, against 10 for `.balanced` and 89 for `.low`).
+        public var outputLatency: OutputLatency? = .safe
+        /// How long opening a device waits until its output really runs (its clock advances
+        /// steadily), so that a sound played right after is heard on time: at creation, in
+        /// ``SoundEngine/switchDevice(to:)`` and ``SoundEngine/reconnectDevice()``, and before a
+        /// rebuild after a loss. 0 does not wait. See ``SessionEvent/outputStarted(afterSeconds:)``.
+        public var outputStartTimeoutSeconds = 3.0
         /// The label of the engine's swift-log logger.
         public var loggerLabel = "Interlude"
 
@@ -96,6 +107,9 @@ extension SoundEngine {
                 }
             }
             try logind.validate()
+            guard outputStartTimeoutSeconds.isFinite, (0...30).contains(outputStartTimeoutSeconds) else {
+                throw InterludeError(.invalidArgument, "\(call): outputStartTimeoutSeconds must be 0...30, got \(outputStartTimeoutSeconds)")
+            }
             guard dopplerFactor.isFinite, dopplerFactor >= 0 else {
                 throw InterludeError(.invalidArgument, "\(call): dopplerFactor must be >= 0, got \(dopplerFactor)")
             }

@@ -91,11 +91,14 @@ extension SoundEngine {
         withLiveCore { $0.session.loseDevice(isReachable: true) }
     }
 
-    /// Opens a new device now and rebuilds everything on it, as after a device loss. Throws
-    /// `.deviceUnavailable` when no device opens yet (a real engine keeps retrying by itself).
-    /// Any thread.
+    /// Opens a new device now and rebuilds everything on it, as after a device loss, once its
+    /// output runs: this call waits for that, up to
+    /// ``Configuration/outputStartTimeoutSeconds``. Throws `.deviceUnavailable` when no device
+    /// opens yet (a real engine keeps retrying by itself). Any thread.
     public func reconnectDevice() throws {
-        try withCore("reconnectDevice()") { try $0.session.rebuildDevice() }
+        try withCore("reconnectDevice()") { core in
+            try core.session.rebuildDevice(waitSeconds: configuration.outputStartTimeoutSeconds)
+        }
     }
 
     /// Moves playback to another output with all state kept: voices, streams, positions,
@@ -106,9 +109,20 @@ extension SoundEngine {
     /// where it plays now, and a reopen after a device loss reopens that one.
     /// Throws `.invalidArgument` when mixing offline and real-time outputs, and
     /// `.deviceUnavailable` when the new device does not open: the engine stays on its old
-    /// device with nothing lost. Any thread.
+    /// device with nothing lost. The new device's output is running when this returns (it
+    /// waits up to ``Configuration/outputStartTimeoutSeconds``, without holding up other calls:
+    /// the old device plays on meanwhile). Any thread.
     public func switchDevice(to output: OutputDevice) throws {
-        try withCore("switchDevice(to: \(output))") { try $0.session.switchDevice(to: output) }
+        let call = "switchDevice(to: \(output))"
+        let opened = try withCore(call) { try $0.session.openForSwitch(to: output) }
+        // The wait for the new output to run holds no lock: the engine plays on meanwhile.
+        _ = opened.wait(timeoutSeconds: configuration.outputStartTimeoutSeconds)
+        do {
+            try withCore(call) { try $0.session.switchDevice(to: output, opened: opened) }
+        } catch let error as InterludeError where error.code == .shutDown {
+            opened.opened.close()
+            throw error
+        }
     }
 
     /// The output the engine plays to now (see ``switchDevice(to:)``). Any thread.

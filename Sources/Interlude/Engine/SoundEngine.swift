@@ -439,7 +439,10 @@ public final class SoundEngine: Sendable {
                 sampleRate: core.device.sampleRate,
                 isHRTFEnabled: core.device.isHRTFEnabled,
                 internalErrorCount: core.al.internalErrorCount,
-                deviceReopenAttemptCount: core.device.reopenAttemptCount)
+                deviceReopenAttemptCount: core.device.reopenAttemptCount,
+                outputPeriodMilliseconds: core.device.outputPeriodMilliseconds,
+                isOutputRunning: core.device.isOutputRunning,
+                outputStartSeconds: core.device.outputStartSeconds)
         }
     }
 }

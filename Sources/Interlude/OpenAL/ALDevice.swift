@@ -14,11 +14,13 @@ final class ALDevice {
         case loopback(format: AudioFormat)
     }
 
-    /// Context attributes: source counts and HRTF.
+    /// Context attributes: source counts, HRTF, and for a playback device the periods per
+    /// second asked for (ALC_REFRESH; OpenAL Soft 1.19 keeps its configured period regardless).
     struct Attributes: Equatable {
         var monoSourceCount: Int
         var stereoSourceCount: Int
         var hrtf: Bool
+        var updatesPerSecond: Int?
     }
 
     let kind: Kind
@@ -56,6 +58,9 @@ final class ALDevice {
         let opened: OpaquePointer?
         switch kind {
         case .playback(let deviceName):
+            if let updatesPerSecond = attributes.updatesPerSecond {
+                contextAttributes += [ALC_REFRESH, ALCint(updatesPerSecond)]
+            }
             opened = alcOpenDevice(deviceName)
             guard opened != nil else {
                 throw InterludeError(.deviceUnavailable, "alcOpenDevice(\(deviceName.map { "\"\($0)\"" } ?? "NULL")): no such output device could be opened")
@@ -136,6 +141,25 @@ final class ALDevice {
         alcGetIntegerv(device, ALC_HRTF_SOFT, 1, &enabled)
         _ = alcGetError(device)
         return enabled != 0
+    }
+
+    /// ALC_DEVICE_CLOCK_SOFT (ALC_SOFT_device_clock): how much audio the mixer has produced
+    /// since the device opened, in nanoseconds. It stands still while the backend does not take
+    /// samples (a PulseAudio stream that has not started yet). nil without the extension or on
+    /// error. Thread-safe in OpenAL Soft: needs no current context.
+    var clockNanoseconds: Int64? {
+        guard let device, let getInteger64v = extensions.getInteger64v else { return nil }
+        var clock: ALCint64SOFT = 0
+        getInteger64v(device, ALC_DEVICE_CLOCK_SOFT, 1, &clock)
+        return alcGetError(device) == ALC_NO_ERROR ? Int64(clock) : nil
+    }
+
+    /// ALC_REFRESH: how many times a second the mixer fills a period (48 when unknown).
+    var updatesPerSecond: Double {
+        guard let device else { return 48 }
+        var refresh: ALCint = 0
+        alcGetIntegerv(device, ALC_REFRESH, 1, &refresh)
+        return alcGetError(device) == ALC_NO_ERROR && refresh > 0 ? Double(refresh) : 48
     }
 
     /// The HRTF data sets available on this device (ALC_SOFT_HRTF).

@@ -18,6 +18,9 @@ struct ALExtensions {
     /// `alGetStringiSOFT` (AL_SOFT_source_resampler): resampler names. Whether the context has
     /// the extension is asked separately, with the context current (``ALDevice/resamplerNames()``).
     let getResamplerString: LPALGETSTRINGISOFT?
+    /// `alcGetInteger64vSOFT` (ALC_SOFT_device_clock): the device's clock, in nanoseconds of
+    /// audio the mixer has produced.
+    let getInteger64v: LPALCGETINTEGER64VSOFT?
 
     /// Loads the entry points the library exports for `device` (nil: the ones that need no device).
     init(device: OpaquePointer?) {
@@ -33,6 +36,7 @@ struct ALExtensions {
         devicePause = load("ALC_SOFT_pause_device", "alcDevicePauseSOFT", as: LPALCDEVICEPAUSESOFT.self)
         deviceResume = load("ALC_SOFT_pause_device", "alcDeviceResumeSOFT", as: LPALCDEVICERESUMESOFT.self)
         getStringi = load("ALC_SOFT_HRTF", "alcGetStringiSOFT", as: LPALCGETSTRINGISOFT.self)
+        getInteger64v = load("ALC_SOFT_device_clock", "alcGetInteger64vSOFT", as: LPALCGETINTEGER64VSOFT.self)
         getResamplerString = alGetProcAddress("alGetStringiSOFT").map { unsafeBitCast($0, to: LPALGETSTRINGISOFT.self) }
     }
 }

@@ -241,14 +241,16 @@ final class SessionController {
         host.closeDevice(isReachable: isReachable)
     }
 
-    /// Opens a new device and rebuilds every audio object from the model, then resumes as after
-    /// an interruption end with shouldResume. While other sources still hold the session, the
-    /// new device waits, silent, with the context NULL, for the last of them to let go. Throws
-    /// when no device can be opened yet.
-    func rebuildDevice() throws {
+    /// Opens a new device and, once its output runs, rebuilds every audio object from the model,
+    /// then resumes as after an interruption end with shouldResume. `waitSeconds` bounds how
+    /// long this call waits for the output to run (0: not at all; a later call finishes the
+    /// rebuild). While other sources still hold the session, the new device waits, silent, with
+    /// the context NULL, for the last of them to let go. Throws when no device can be opened yet.
+    func rebuildDevice(waitSeconds: Double) throws {
         guard !host.isOpen, session.isDeviceLost else { return }
-        host.countReopenAttempt()
-        try host.install(try host.reopen())
+        guard try host.reopenWhenRunning(waitSeconds: waitSeconds) else { return }
+        logger.info("output device reopened")
+        emitOutputStarted()
         guard session.endDeviceLoss() else {
             host.deactivate()
             events.emit(.servicesReset)
@@ -260,25 +262,35 @@ final class SessionController {
         events.emit(.ended(shouldResume: true, resumed: summary, source: .device))
     }
 
-    /// Moves playback to `output` with every voice, stream, position and setting kept: records
-    /// the positions, tears the old device down, opens the new one, rebuilds and resumes what
-    /// played (what was paused stays paused). The new device is opened first, so a failing open
-    /// leaves the engine on its old device. During a device loss it only changes the device the
-    /// retries open (and tries it now); during an interruption the new device waits, silent,
-    /// for the end.
-    func switchDevice(to output: OutputDevice) throws {
+    /// The first half of a switch: checks `output` and opens it. The caller waits for its
+    /// output to run outside the engine lock, then calls ``switchDevice(to:opened:)``.
+    func openForSwitch(to output: OutputDevice) throws -> OutputStart {
         let call = "switchDevice(to: \(output))"
         let current = host.currentOutput
         guard output.isOffline == current.isOffline else {
             throw InterludeError(.invalidArgument, "\(call): cannot switch between offline and real-time output (the engine is on \(current))")
         }
-        let newDevice: ALDevice
         do {
-            newDevice = try host.open(output)
+            return try host.start(output)
         } catch let error as InterludeError {
             let code: InterludeError.Code = error.code == .invalidArgument ? .invalidArgument : .deviceUnavailable
             throw InterludeError(code, "\(call): \(error.message); still on \(current)")
         }
+    }
+
+    /// Closes a device opened for a switch that did not happen.
+    func abandonSwitch(_ newDevice: OutputStart) {
+        host.discard(newDevice)
+    }
+
+    /// Moves playback to `output`, opened by ``openForSwitch(to:)``, with every voice, stream,
+    /// position and setting kept: records the positions, tears the old device down, installs
+    /// the new one, rebuilds and resumes what played (what was paused stays paused). The new
+    /// device is opened first, so a failing open leaves the engine on its old device. During a
+    /// device loss it only changes the device the retries open (and tries it now); during an
+    /// interruption the new device waits, silent, for the end.
+    func switchDevice(to output: OutputDevice, opened newDevice: OutputStart) throws {
+        let call = "switchDevice(to: \(output))"
         guard host.isOpen else {
             // Lost: the rebuild path takes it from here, on the new output.
             host.discard(newDevice)
@@ -305,7 +317,8 @@ final class SessionController {
             host.scheduleReopen(now: .now)
             return
         }
-        logger.info("switched output to \(output) (\(newDevice.name))")
+        logger.info("switched output to \(output) (\(newDevice.opened.name))")
+        emitOutputStarted()
         if wasActive {
             _ = resumeAfterInterruption(resumesHeld: true)
         } else {
@@ -339,7 +352,10 @@ final class SessionController {
     func followDefaultSink(from old: String, to new: String) {
         guard host.currentOutput == .systemDefault, host.isOpen else { return }
         do {
-            try switchDevice(to: .systemDefault)
+            // No wait for the new output to start here (the watcher's call holds the engine
+            // lock): the update raises outputStarted once it runs.
+            let opened = try openForSwitch(to: .systemDefault)
+            try switchDevice(to: .systemDefault, opened: opened)
             logger.info("the default sink moved from \(old) to \(new): playback follows")
             events.emit(.routeChanged(from: old, to: new))
         } catch {
@@ -347,12 +363,21 @@ final class SessionController {
         }
     }
 
-    /// Tries to reopen a lost device when its backoff has passed: 100 ms, doubling to 2 s.
+    /// Raises ``SessionEvent/outputStarted(afterSeconds:)`` when the new device's output runs;
+    /// otherwise the update raises it once it does.
+    private func emitOutputStarted() {
+        if let startSeconds = host.outputStartSeconds {
+            events.emit(.outputStarted(afterSeconds: startSeconds))
+        }
+    }
+
+    /// Tries to reopen a lost device when its backoff has passed: 100 ms, doubling to 2 s. A
+    /// reopened device whose output does not run yet is checked again at every update, and
+    /// becomes the engine's once it runs.
     func retryReopenIfDue(now: ContinuousClock.Instant) {
         guard host.isReopenDue(now: now) else { return }
         do {
-            try rebuildDevice()
-            logger.info("output device reopened")
+            try rebuildDevice(waitSeconds: 0)
         } catch {
             host.reopenFailed(now: now, error: error)
         }

@@ -47,6 +47,11 @@ public enum SessionEvent: Sendable, Equatable {
     case servicesLost
     /// A new device is open and every audio object was rebuilt.
     case servicesReset
+    /// The device's output runs: a sound played from now on is heard on time. Raised when a
+    /// device opened at creation, by a rebuild or by a switch starts, `afterSeconds` after it
+    /// opened. A device that starts within ``SoundEngine/Configuration/outputStartTimeoutSeconds``
+    /// raises it before the call that opened it returns.
+    case outputStarted(afterSeconds: Double)
 }
 
 /// What resumed when a session became active again.

@@ -38,6 +38,8 @@ struct RenderState {
     }
 
     mutating func log(_ event: SessionEvent, atFrame frame: Int, voiceID: (VoiceHandle) -> String?) {
+        // A real device's start is no part of a scene's session (offline engines raise none).
+        if case .outputStarted = event { return }
         sessionEvents.append((frame, event))
         var fields: [(key: String, value: JSONValue)] = [("frame", .number(Double(frame)))]
         switch event {
@@ -91,7 +93,7 @@ struct RenderState {
         case .servicesReset:
             fields += [("event", .string("deviceRestored"))]
             closeSpan(at: frame)
-        case .musicDamageSkipped:
+        case .musicDamageSkipped, .outputStarted:
             // Not one of the scene log's events; the engine's own log has the warning.
             return
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Interlude
 
 /// What `interlude info` prints: the output devices OpenAL Soft offers, whether the default one
@@ -20,8 +21,11 @@ public struct DeviceReport: Sendable {
         }
         lines.append("Default device: \(probe.defaultDeviceName ?? "(none)")")
         switch probe.defaultDevice {
-        case .opened(let name, let sampleRateInHertz):
+        case .opened(let name, let sampleRateInHertz, let periodMilliseconds):
             lines.append("Default device opens: yes, \"\(name)\" at \(sampleRateInHertz) Hz")
+            let setting = configuration.outputLatency.map { "Configuration.outputLatency .\($0.rawValue)" } ?? "alsoft.conf"
+            let source = probe.isOutputLatencyApplied ? setting : "alsoft.conf (it sets period_size or periods itself)"
+            lines.append("Output latency in effect: \(String(format: "%.1f", periodMilliseconds)) ms periods, from \(source)")
         case .failed(let error):
             lines.append("Default device opens: NO (\(error)).")
             lines.append("  This machine has no sound device. Render offline with `interlude render`, or use")

@@ -1,3 +1,4 @@
+import Foundation
 import BenchKit
 import Interlude
 import Testing
@@ -50,6 +51,31 @@ extension EngineSuites {
             #expect(report.markdown.contains("| 1 | Reference scene |"))
             #expect(report.markdown.contains("| 12 | Async loading |"))
             #expect(try report.json().count > 100)
+        }
+
+        /// Scenarios 10 and 11 in their real-time children against a private PulseAudio server,
+        /// at their smallest: one start, a short tone. Checks the shape of what they report.
+        @Test func clickLatencyAndUnderrunChildrenReport() throws {
+            let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            let executable = [folder, Bundle.main.executableURL?.deletingLastPathComponent()].compactMap { $0 }
+                .map { $0.appendingPathComponent("InterludeBench") }
+                .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+            let benchExecutable = try #require(executable, "InterludeBench is not built next to the tests; run `swift build --build-tests`")
+            let runs = try ClickLatency.run(executable: benchExecutable, player: .interlude, latency: .low, starts: 1)
+            let run = try #require(runs.first)
+            for phase in ClickLatency.Phase.allCases {
+                #expect(run.latenciesByPhase[phase]?.count == 6, "\(phase)")
+            }
+            // The engine's clicks are heard: most of them, whatever the machine's load.
+            let heard = run.latenciesByPhase.values.flatMap { $0 }.compactMap { $0 }
+            #expect(heard.count >= 12, "heard \(heard.count) of 24")
+            #expect(heard.allSatisfy { $0 > 0 && $0 < 1_000 })
+            let underruns = try Underruns.run(executable: benchExecutable, latency: .safe, seconds: 2)
+            #expect(underruns.checkedSeconds > 0.5)
+            let rows = bench.clickLatencyRows([(.interlude, .low, runs)]) + bench.underrunRows([(.safe, underruns)])
+            let report = BenchReport(rounds: 1, isQuick: true, rows: rows, notes: [])
+            #expect(report.markdown.contains("| 10 | Click latency (interlude, low, 1 starts) |"))
+            #expect(report.markdown.contains("| 11 | Underruns (safe,"))
         }
 
         @Test func scalingPastTheBudgetKeepsTheEngineOnItsSources() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Interlude
 import Testing
 
 /// `interlude` end to end, as a subprocess: render, info and play. No device is opened in this
@@ -169,7 +170,6 @@ import Testing
         #expect(sources.contains { $0.hasPrefix("  - sleep") && $0.contains("unavailable here: no system bus") })
     }
 
-
     @Test func infoDescribesAFileByItsContent() throws {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -206,6 +206,15 @@ import Testing
         let missing = try Self.run(["info", folder.appendingPathComponent("absent.ogg").path])
         #expect(missing.status == 1)
         #expect(missing.standardError.contains("absent.ogg"))
+    }
+
+    @Test func infoShowsTheOutputLatencyInEffect() throws {
+        // The null backend opens everywhere.
+        let run = try Self.run(["info"], environment: ["ALSOFT_DRIVERS": "null"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let line = run.standardOutput.split(separator: "\n").first { $0.hasPrefix("Output latency in effect: ") }
+        let setting = try #require(SoundEngine.Configuration().outputLatency)
+        #expect(line?.contains("ms periods, from Configuration.outputLatency .\(setting.rawValue)") == true, "\(run.standardOutput)")
     }
 
     @Test func playOnTheNullDeviceExits() throws {

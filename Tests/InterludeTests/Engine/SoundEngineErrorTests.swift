@@ -57,6 +57,11 @@ extension EngineSuites {
             Self.expectError(.invalidArgument, naming: "SoundEngine.Configuration") {
                 _ = try TestEngine.offline(channelCount: 1) { $0.hrtf = true }
             }
+            for timeout in [-1, .nan, 31] as [Double] {
+                Self.expectError(.invalidArgument, naming: "outputStartTimeoutSeconds") {
+                    _ = try TestEngine.offline { $0.outputStartTimeoutSeconds = timeout }
+                }
+            }
         }
 
         @Test func aSoundFromAnotherEngineIsAForeignObject() throws {

@@ -13,6 +13,7 @@ struct ProbeLine: @unchecked Sendable {
     func int(_ key: String) -> Int? { (fields[key] as? NSNumber)?.intValue }
     func double(_ key: String) -> Double? { (fields[key] as? NSNumber)?.doubleValue }
     func string(_ key: String) -> String? { fields[key] as? String }
+    func bool(_ key: String) -> Bool? { (fields[key] as? NSNumber)?.boolValue }
 }
 
 /// The PulseProbe executable (Tests/PulseProbe) running an engine against a private server.

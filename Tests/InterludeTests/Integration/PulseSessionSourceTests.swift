@@ -502,10 +502,6 @@ extension PulseProbeProcess {
     }
 }
 
-extension ProbeLine {
-    func bool(_ key: String) -> Bool? { (fields[key] as? NSNumber)?.boolValue }
-}
-
 /// A unix socket that accepts every connection and closes it at once: a server that will not
 /// talk to us. Counts the connections.
 final class RefusingSocket: Sendable {

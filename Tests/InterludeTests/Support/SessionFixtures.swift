@@ -162,6 +162,7 @@ extension SessionEvent {
         case .voiceResumed: "voiceResumed"
         case .servicesLost: "deviceLost"
         case .servicesReset: "deviceRestored"
+        case .outputStarted: "outputStarted"
         case .reactivationFailed: "reactivationFailed"
         case .holdAdded: "interruptionHoldAdded"
         case .holdReleased: "interruptionHoldReleased"

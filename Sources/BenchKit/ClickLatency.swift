@@ -1,0 +1,244 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BenchBaseline
+import Foundation
+import Interlude
+
+/// Scenario 10: how late a sound is heard. A child process plays a 20 ms click every 500 ms to
+/// a private PulseAudio null sink at 48 kHz while a recorder on the sink's monitor timestamps
+/// every frame against CLOCK_MONOTONIC; a click's latency is from the CLOCK_MONOTONIC time read
+/// just before its play call to its first loud frame. Clicks start as soon as the player is
+/// ready (the engine's init returned), again right after a rebuild (the device taken away and
+/// reconnected) and right after a switch (to the same sink, by name), so the start-up window
+/// is in the figures. Each start is a fresh child and a fresh server.
+public enum ClickLatency {
+    /// Who plays the clicks.
+    public enum Player: String, Sendable, CaseIterable {
+        /// Raw OpenAL through the C baseline, with the engine's context attributes; its rebuild
+        /// closes and reopens the device.
+        case raw
+        /// The engine.
+        case interlude
+        /// The engine with ``SoundEngine/Configuration/outputStartTimeoutSeconds`` 0: ready as
+        /// soon as the device opens, as before the engine waited for its output to run.
+        case interludeNoWait = "interlude-no-wait"
+    }
+
+    /// The phases of a run, in the order the child plays them.
+    public enum Phase: String, Sendable, CaseIterable {
+        /// The first clicks after the player is ready (3 s).
+        case startUp = "start-up"
+        /// The next clicks: the output has long been running.
+        case steady
+        /// Right after a rebuild.
+        case rebuild
+        /// Right after a switch (the engine only).
+        case `switch`
+    }
+
+    /// Clicks per phase, 500 ms apart.
+    static let clicksPerPhase = 6
+    static let clickIntervalSeconds = 0.5
+    static let sampleRate = 48_000
+    /// A recorded frame louder than this starts a click.
+    static let onsetLevel: Float = 0.1
+    /// Quiet frames needed before an onset counts as a new click.
+    static let quietFramesBeforeOnset = 2_400
+
+    /// One child's latencies by phase, in milliseconds; nil for a click never heard.
+    public struct Run: Sendable {
+        public var latenciesByPhase: [Phase: [Double?]]
+        /// Seconds from the open call to the player being ready (the engine's init).
+        public var readySeconds: Double
+    }
+
+    // MARK: Child
+
+    /// The child: records the sink's monitor, plays the clicks and prints one line per phase,
+    /// `PHASE ms|lost ...`, then `ready SECONDS`. Needs the environment ``run(executable:player:starts:)``
+    /// gives it.
+    public static func measureInChild(player: Player, latency: OutputLatency) throws -> String {
+        let click = clickSamples()
+        guard let recorder = bb_recorder_start("spk.monitor", Int32(sampleRate), 60) else {
+            throw InterludeError(.deviceUnavailable, "ClickLatency: the recorder could not connect to spk.monitor")
+        }
+        // Let the recorder's stream settle before anything plays.
+        Thread.sleep(forTimeInterval: 0.3)
+        var plays: [(phase: Phase, seconds: Double)] = []
+        func clicks(_ phase: Phase, _ play: () throws -> Void) rethrows {
+            for _ in 0..<clicksPerPhase {
+                plays.append((phase, bb_monotonic_seconds()))
+                try play()
+                Thread.sleep(forTimeInterval: clickIntervalSeconds)
+            }
+        }
+        let openSeconds = bb_monotonic_seconds()
+        var readySeconds = 0.0
+        switch player {
+        case .raw:
+            let configuration = SoundEngine.Configuration()
+            func open() throws -> OpaquePointer {
+                guard let opened = click.withUnsafeBufferPointer({
+                    bb_click_player_open(Int32(configuration.monoSourceCount), Int32(configuration.stereoSourceCount),
+                                         $0.baseAddress, Int32($0.count), Int32(sampleRate))
+                }) else { throw InterludeError(.deviceUnavailable, "ClickLatency: raw OpenAL could not open the device") }
+                return opened
+            }
+            var raw = try open()
+            readySeconds = bb_monotonic_seconds() - openSeconds
+            clicks(.startUp) { bb_click_player_play(raw) }
+            clicks(.steady) { bb_click_player_play(raw) }
+            bb_click_player_close(raw)
+            raw = try open()
+            clicks(.rebuild) { bb_click_player_play(raw) }
+            bb_click_player_close(raw)
+        case .interlude, .interludeNoWait:
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-click-\(getpid()).wav")
+            try wavFile(click).write(to: path)
+            defer { try? FileManager.default.removeItem(at: path) }
+            var configuration = SoundEngine.Configuration(output: .systemDefault)
+            configuration.outputLatency = latency
+            if player == .interludeNoWait { configuration.outputStartTimeoutSeconds = 0 }
+            let engine = try SoundEngine(configuration: configuration)
+            defer { engine.shutdown() }
+            readySeconds = bb_monotonic_seconds() - openSeconds
+            let sound = try engine.loadSound(path: path.path)
+            try clicks(.startUp) { _ = try engine.play(sound) }
+            try clicks(.steady) { _ = try engine.play(sound) }
+            engine.disconnectDevice()
+            try engine.reconnectDevice()
+            try clicks(.rebuild) { _ = try engine.play(sound) }
+            guard let name = engine.statistics.deviceName else {
+                throw InterludeError(.deviceUnavailable, "ClickLatency: no device to switch from")
+            }
+            try engine.switchDevice(to: .named(name))
+            try clicks(.switch) { _ = try engine.play(sound) }
+        }
+        Thread.sleep(forTimeInterval: 0.8)
+        var frameCount = 0
+        var firstFrameSeconds = 0.0
+        guard let frames = bb_recorder_stop(recorder, &frameCount, &firstFrameSeconds) else {
+            throw InterludeError(.deviceUnavailable, "ClickLatency: the recorder recorded nothing")
+        }
+        defer { free(frames) }
+        let onsets = onsetSeconds(UnsafeBufferPointer(start: frames, count: frameCount), firstFrameSeconds: firstFrameSeconds)
+        var lines: [String] = []
+        for phase in Phase.allCases {
+            let latencies = plays.indices.filter { plays[$0].phase == phase }.map { index -> String in
+                let end = index + 1 < plays.count ? plays[index + 1].seconds : plays[index].seconds + clickIntervalSeconds
+                // A click heard a little before its timestamp is the recorder's own jitter.
+                guard let onset = onsets.first(where: { $0 >= plays[index].seconds - 0.005 && $0 < end }) else { return "lost" }
+                return String(format: "%.1f", (onset - plays[index].seconds) * 1000)
+            }
+            if !latencies.isEmpty { lines.append(([phase.rawValue] + latencies).joined(separator: " ")) }
+        }
+        lines.append("ready \(readySeconds)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// 20 ms of a 1 kHz sine, 16-bit mono at 48 kHz.
+    static func clickSamples() -> [Int16] {
+        (0..<(sampleRate / 50)).map { Int16(20_000 * sin(2 * Double.pi * 1_000 * Double($0) / Double(sampleRate))) }
+    }
+
+    /// A 16-bit mono WAV file of `samples`.
+    static func wavFile(_ samples: [Int16]) -> Data {
+        var data = Data()
+        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8)); append(UInt32(36 + samples.count * 2))
+        data.append(contentsOf: Array("WAVEfmt ".utf8)); append(UInt32(16)); append(UInt16(1)); append(UInt16(1))
+        append(UInt32(sampleRate)); append(UInt32(sampleRate * 2)); append(UInt16(2)); append(UInt16(16))
+        data.append(contentsOf: Array("data".utf8)); append(UInt32(samples.count * 2))
+        samples.forEach { append($0) }
+        return data
+    }
+
+    /// The CLOCK_MONOTONIC time of every click's first loud frame.
+    static func onsetSeconds(_ frames: UnsafeBufferPointer<Float>, firstFrameSeconds: Double) -> [Double] {
+        var onsets: [Double] = []
+        var quietFrames = quietFramesBeforeOnset
+        for (index, frame) in frames.enumerated() {
+            if abs(frame) > onsetLevel {
+                if quietFrames >= quietFramesBeforeOnset { onsets.append(firstFrameSeconds + Double(index) / Double(sampleRate)) }
+                quietFrames = 0
+            } else {
+                quietFrames += 1
+            }
+        }
+        return onsets
+    }
+
+    // MARK: Parent
+
+    /// Runs `starts` children for `player` at `latency`, each against its own fresh private
+    /// server. Raw OpenAL gets the latency's periods through an alsoft.conf named by ALSOFT_CONF.
+    public static func run(executable: URL, player: Player, latency: OutputLatency, starts: Int) throws -> [Run] {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-bench-alsoft-\(getpid()).conf")
+        try "[general]\nperiod_size = \(latency.periodFrames)\nperiods = \(latency.periodCount)\n"
+            .write(to: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: config) }
+        return try (0..<starts).map { _ in
+            let server = try BenchPulseServer(label: "clicks")
+            defer { server.stop() }
+            let text = try server.runClient(executable, arguments: ["--click-child", player.rawValue, latency.rawValue],
+                                            extraEnvironment: player == .raw ? ["ALSOFT_CONF": config.path] : [:],
+                                            scenario: "ClickLatency")
+            return try parse(text)
+        }
+    }
+
+    static func parse(_ text: String) throws -> Run {
+        var run = Run(latenciesByPhase: [:], readySeconds: 0)
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init)
+            guard let first = words.first else { continue }
+            if first == "ready", words.count == 2, let seconds = Double(words[1]) {
+                run.readySeconds = seconds
+            } else if let phase = Phase(rawValue: first) {
+                run.latenciesByPhase[phase] = words.dropFirst().map { Double($0) }
+            }
+        }
+        guard !run.latenciesByPhase.isEmpty else {
+            throw InterludeError(.deviceUnavailable, "ClickLatency: the child printed no clicks: \(text)")
+        }
+        return run
+    }
+
+    /// The value at `share` (0...1) of the sorted `values`, nearest rank.
+    static func percentile(_ values: [Double], _ share: Double) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, max(0, Int((share * Double(sorted.count)).rounded(.up)) - 1))]
+    }
+}
+
+extension Bench {
+    /// The rows of scenario 10: per player and phase, p50, p99 and max latency over every click
+    /// heard, clicks lost, the first click after the player was ready, and the start-up time.
+    public func clickLatencyRows(_ runsByPlayer: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])]) -> [BenchRow] {
+        var rows: [BenchRow] = []
+        for (player, latency, runs) in runsByPlayer {
+            let scenario = "10. Click latency (\(player.rawValue), \(latency.rawValue), \(runs.count) starts)"
+            for phase in ClickLatency.Phase.allCases {
+                let clicks = runs.flatMap { $0.latenciesByPhase[phase] ?? [] }
+                guard !clicks.isEmpty else { continue }
+                let heard = clicks.compactMap { $0 }
+                for (label, share) in [("p50", 0.5), ("p99", 0.99), ("max", 1.0)] {
+                    rows.append(BenchRow(scenario: scenario, measure: "\(phase.rawValue): \(label) latency", unit: "ms",
+                                         engine: ClickLatency.percentile(heard, share), engineSamples: heard))
+                }
+                rows.append(BenchRow(scenario: scenario, measure: "\(phase.rawValue): clicks lost of \(clicks.count)", unit: "",
+                                     engine: Double(clicks.count - heard.count)))
+                if phase != .steady {
+                    let firsts = runs.compactMap { $0.latenciesByPhase[phase]?.first }
+                    rows.append(BenchRow(scenario: scenario, measure: "\(phase.rawValue): first click, worst of \(firsts.count) (lost counts as none)",
+                                         unit: "ms", engine: firsts.compactMap { $0 }.max()))
+                }
+            }
+            rows.append(BenchRow(scenario: scenario, measure: "open to ready (the engine's init), median", unit: "ms",
+                                 engine: Measure.median(runs.map { $0.readySeconds * 1000 })))
+        }
+        return rows
+    }
+}

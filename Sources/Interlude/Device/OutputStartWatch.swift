@@ -1,0 +1,56 @@
+/// Decides, from readings of a device's clock (ALC_SOFT_device_clock), when its output really
+/// runs.
+///
+/// A freshly opened device can sit for a while with its backend taking nothing: on PulseAudio
+/// the mixer writes one buffer ahead and then waits until the server starts the stream, which
+/// on an idle sink took up to 1.8 s here. Sounds played meanwhile are heard late, and a source
+/// played twice in that window is heard once. The device clock counts the audio the mixer has
+/// produced, so it stands still for exactly that wait.
+///
+/// The output runs once, over a window of wall time that begins after the clock first moved,
+/// the clock advanced by at least three quarters of that window. The first buffer, written
+/// ahead in one go, is at most `bufferSeconds` and the window is at least twice as long, so
+/// that buffer alone never passes for a running output.
+struct OutputStartWatch {
+    /// One reading: wall time and device clock, both in seconds.
+    private struct Reading {
+        var wallSeconds: Double
+        var clockSeconds: Double
+    }
+
+    /// The wall time the clock must be seen advancing over.
+    private let windowSeconds: Double
+    /// Readings since the clock first moved, oldest first; only the one that opens the window
+    /// and the later ones are kept.
+    private var readings: [Reading] = []
+    /// The clock's value at the first reading: it counts as moved once above this.
+    private var firstClockSeconds: Double?
+
+    /// The share of the window the clock must advance by.
+    static let steadyShare = 0.75
+    /// The shortest window, whatever the buffer.
+    static let shortestWindowSeconds = 0.06
+
+    /// A watch for a device whose backend buffer holds at most `bufferSeconds` of audio.
+    init(bufferSeconds: Double) {
+        windowSeconds = max(Self.shortestWindowSeconds, 2 * bufferSeconds)
+    }
+
+    /// Takes a reading; returns true once the output runs.
+    mutating func observe(clockSeconds: Double, wallSeconds: Double) -> Bool {
+        guard let firstClockSeconds else {
+            firstClockSeconds = clockSeconds
+            return false
+        }
+        if readings.isEmpty && clockSeconds <= firstClockSeconds { return false }
+        readings.append(Reading(wallSeconds: wallSeconds, clockSeconds: clockSeconds))
+        // The newest reading at least a window old opens the window; older ones are not needed.
+        guard let opening = readings.lastIndex(where: { wallSeconds - $0.wallSeconds >= windowSeconds }) else {
+            return false
+        }
+        readings.removeFirst(opening)
+        let start = readings[0]
+        let elapsedSeconds = wallSeconds - start.wallSeconds
+        return clockSeconds - start.clockSeconds >= Self.steadyShare * elapsedSeconds
+    }
+}

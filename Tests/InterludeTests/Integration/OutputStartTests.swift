@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+@testable import Interlude
+
+/// When a device's output really runs (OutputStartWatch) and what that means for a game: a sound
+/// played right after init, or right after a rebuild, is heard, none lost.
+@Suite struct OutputStartWatchTests {
+    /// 64 ms written ahead at once, then nothing for a second (a PulseAudio stream not started),
+    /// then the clock runs: the watch waits for the clock to run.
+    @Test func aBufferWrittenAheadIsNotARunningOutput() {
+        var watch = OutputStartWatch(bufferSeconds: 0.064)
+        let runsAtOnce = watch.observe(clockSeconds: 0, wallSeconds: 0)
+        #expect(!runsAtOnce)
+        var wall = 0.002
+        while wall < 1 {
+            let runs = watch.observe(clockSeconds: 0.064, wallSeconds: wall)
+            #expect(!runs, "stalled at \(wall) s")
+            wall += 0.002
+        }
+        var runningAt: Double?
+        while wall < 2, runningAt == nil {
+            // The mixer writes in 21 ms periods once the server takes them.
+            let clock = 0.064 + ((wall - 1) / 0.021).rounded(.down) * 0.021
+            if watch.observe(clockSeconds: clock, wallSeconds: wall) { runningAt = wall }
+            wall += 0.002
+        }
+        // Not before the clock moves again; within a few 128 ms windows after.
+        #expect(runningAt.map { $0 > 1.0 && $0 < 1.4 } == true, "running seen at \(String(describing: runningAt)) s")
+    }
+
+    @Test func aClockThatRunsFromTheStartIsSeenWithinAFewWindows() {
+        var watch = OutputStartWatch(bufferSeconds: 0.064)
+        var wall = 0.0
+        var runningAt: Double?
+        while wall < 1, runningAt == nil {
+            if watch.observe(clockSeconds: 0.064 + wall, wallSeconds: wall) { runningAt = wall }
+            wall += 0.002
+        }
+        #expect((runningAt ?? 1) < 0.2)
+    }
+
+    @Test func aClockThatStopsAfterItsFirstPeriodsIsNotRunning() {
+        var watch = OutputStartWatch(bufferSeconds: 0.064)
+        // 0, then 21, 43, 64 ms written ahead in three quick steps, then a stall.
+        for (wall, clock) in [(0.0, 0.0), (0.001, 0.021), (0.002, 0.043), (0.003, 0.064)] {
+            let runs = watch.observe(clockSeconds: clock, wallSeconds: wall)
+            #expect(!runs)
+        }
+        for step in 1...500 {
+            let runs = watch.observe(clockSeconds: 0.064, wallSeconds: 0.003 + Double(step) * 0.002)
+            #expect(!runs)
+        }
+    }
+}
+
+extension EngineSuites {
+    /// The engine's init, and a rebuild, return with the output running, on a private PulseAudio
+    /// server (recorded off its sink's monitor) and on the null backend. The engine runs in the
+    /// PulseProbe child, since OpenAL Soft picks its backend once per process.
+    @Suite struct OutputStartTests {
+        static let clickCount = 10
+        /// Clicks 300 ms apart, 20 ms long: two merge only if the mixer stalls for 200 ms.
+        static let clickMilliseconds = 300
+        /// Generous: an idle null sink took up to 1.8 s to start a stream here.
+        static let startTimeoutSeconds = 15.0
+
+        /// 20 ms of 1 kHz at 48 kHz, 16-bit mono, in `folder`.
+        static func writeClick(in folder: URL) throws -> String {
+            let samples = (0..<960).map { Int16(20_000 * sin(2 * Double.pi * 1_000 * Double($0) / 48_000)) }
+            let bytes = WAVFixture.riff([WAVFixture.fmt(formatTag: 1, channelCount: 1, sampleRate: 48_000, bitsPerSample: 16),
+                                         WAVFixture.data(WAVFixture.signed16(samples))])
+            let path = folder.appendingPathComponent("click.wav").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+
+        /// The clicks heard on a recording: a frame above 0.1 after at least 100 ms of quiet.
+        static func onsetCount(_ recording: SweepRecording) -> Int {
+            let quietNeeded = recording.sampleRate / 10
+            var quiet = quietNeeded
+            var onsets = 0
+            for sample in recording.samples {
+                if abs(sample) > 0.1 {
+                    if quiet >= quietNeeded { onsets += 1 }
+                    quiet = 0
+                } else {
+                    quiet += 1
+                }
+            }
+            return onsets
+        }
+
+        /// Waits until parecord has written audio past its header, so the monitor is recorded
+        /// before the probe opens its device.
+        static func waitForRecording(_ file: URL, timeoutSeconds: Double = 10) throws {
+            let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+            while ContinuousClock.now < deadline {
+                let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+                if size > 44 + 4_800 { return }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            throw TestFailure("parecord wrote no audio to \(file.path) within \(timeoutSeconds) s")
+        }
+
+        static func probeArguments(clickPath: String) -> [String] {
+            ["--clicks", clickPath, "--click-count", "\(clickCount)", "--click-ms", "\(clickMilliseconds)",
+             "--start-timeout", "\(startTimeoutSeconds)", "--seconds", "120"]
+        }
+
+        @Test func clicksRightAfterInitAndAfterARebuildAreAllHeard() throws {
+            guard PrivatePulseServer.isInstalled else {
+                throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
+            }
+            let server = try PrivatePulseServer()
+            try server.start()
+            let clickPath = try Self.writeClick(in: server.folder)
+            let recording = server.folder.appendingPathComponent("clicks.wav")
+            let recorder = try server.record(to: recording)
+            var recorderStopped = false
+            defer { if !recorderStopped { PrivatePulseServer.stopRecorder(recorder) } }
+            try Self.waitForRecording(recording)
+
+            let probe = try PulseProbeProcess(environment: server.clientEnvironment, arguments: Self.probeArguments(clickPath: clickPath))
+            defer { _ = probe.closeInputAndWait() }
+            let opened = try #require(probe.waitFor("opened", timeoutSeconds: Self.startTimeoutSeconds + 5),
+                                      "the probe did not open: \(probe.stderrText)")
+            #expect(opened.line.bool("outputRunning") == true, "init returned before the output ran: \(opened.line.fields)")
+            #expect(opened.line.double("outputStartSeconds") != nil)
+            try #require(probe.waitFor("clicksDone", timeoutSeconds: 20) != nil, "\(probe.allLines.map(\.fields))")
+
+            let rebuildStart = probe.lineCount
+            probe.send("rebuild")
+            let rebuilt = try #require(probe.waitFor("rebuilt", from: rebuildStart, timeoutSeconds: Self.startTimeoutSeconds + 5),
+                                       "\(probe.allLines.map(\.fields))")
+            #expect(rebuilt.line.bool("outputRunning") == true, "the rebuild returned before the output ran")
+            probe.send("clicks")
+            try #require(probe.waitFor("clicksDone", from: rebuilt.index, timeoutSeconds: 20) != nil)
+            // The last click's sound reaches the monitor within PulseAudio's buffering.
+            Thread.sleep(forTimeInterval: 1)
+            PrivatePulseServer.stopRecorder(recorder)
+            recorderStopped = true
+
+            let heard = Self.onsetCount(try SweepRecording(contentsOf: recording))
+            #expect(heard == 2 * Self.clickCount, "heard \(heard) of \(2 * Self.clickCount) clicks (10 after init, 10 after the rebuild)")
+        }
+
+        @Test func onTheNullBackendInitAndRebuildReturnWithTheOutputRunning() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-null-start-\(getpid())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            var environment = ProcessInfo.processInfo.environment
+            environment["ALSOFT_DRIVERS"] = "null"
+            let probe = try PulseProbeProcess(environment: environment,
+                                              arguments: Self.probeArguments(clickPath: try Self.writeClick(in: folder)))
+            defer { _ = probe.closeInputAndWait() }
+            let opened = try #require(probe.waitFor("opened", timeoutSeconds: Self.startTimeoutSeconds + 5), "\(probe.stderrText)")
+            #expect(opened.line.bool("outputRunning") == true)
+            #expect(opened.line.double("outputStartSeconds") != nil)
+            try #require(probe.waitFor("clicksDone", timeoutSeconds: 20) != nil, "\(probe.allLines.map(\.fields))")
+            probe.send("rebuild")
+            let rebuilt = try #require(probe.waitFor("rebuilt", timeoutSeconds: Self.startTimeoutSeconds + 5), "\(probe.allLines.map(\.fields))")
+            #expect(rebuilt.line.bool("outputRunning") == true)
+            #expect(rebuilt.line.double("outputStartSeconds") != nil)
+        }
+    }
+}
