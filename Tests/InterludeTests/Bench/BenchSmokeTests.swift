@@ -75,7 +75,7 @@ extension EngineSuites {
             let rows = bench.clickLatencyRows([(.interlude, .low, runs)]) + bench.underrunRows([(.safe, underruns)])
             let report = BenchReport(rounds: 1, isQuick: true, rows: rows, notes: [])
             #expect(report.markdown.contains("| 10 | Click latency (interlude, low, 1 starts) |"))
-            #expect(report.markdown.contains("| 11 | Underruns (safe,"))
+            #expect(report.markdown.contains("| 15 | Underruns (safe,"))
         }
 
         @Test func scalingPastTheBudgetKeepsTheEngineOnItsSources() throws {
