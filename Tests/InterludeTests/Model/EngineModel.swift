@@ -45,6 +45,8 @@ struct EngineModel {
     /// Frames left of a crossfade's outgoing track, while it fades (it is audible meanwhile).
     private(set) var outgoingFramesLeft = 0
     private(set) var groupGains: [String: Float] = ["master": 1, "music": 1, "sfx": 1, "voice": 1]
+    /// The listener's gain: it scales everything heard.
+    private(set) var listenerGain: Float = 1
     /// The session events the engine must have raised, oldest first.
     private(set) var events: [String] = []
 
@@ -208,6 +210,9 @@ struct EngineModel {
 
     func groupGain(_ group: String) -> Float { groupGains[group] ?? 1 }
 
+    /// The listener keeps its gain through interruptions, device losses and switches.
+    mutating func setListenerGain(_ gain: Float) { listenerGain = gain }
+
     // MARK: Snapshots
 
     /// A snapshot restored into a fresh engine: the soundtrack at its frame (playing if it was
@@ -267,7 +272,7 @@ struct EngineModel {
     /// contract's) or while a one-shot is within `marginFrames` of its end.
     func audibility(marginFrames: Int) -> Audibility {
         guard isActive else { return .silentInterrupted }
-        let master = groupGain("master")
+        let master = groupGain("master") * listenerGain
         let musicAudible = music?.state == .playing && groupGain("music") * master > 0
         let playing = voices.filter { $0.state == .playing && $0.gain * groupGain($0.group) * master > 0 }
         let ending = playing.filter { !$0.isLooping && $0.lengthFrames - $0.positionFrames <= marginFrames }

@@ -180,6 +180,9 @@ struct ModelHarness {
                 let name = ModelStep.gainGroups[group]
                 try engine.setGroupGain(ModelStep.gains[gain], of: GroupID(name: name))
                 model.setGroupGain(ModelStep.gains[gain], of: name)
+            case .listenerGain(let gain):
+                try engine.updateListener { $0.gain = ModelStep.gains[gain] }
+                model.setListenerGain(ModelStep.gains[gain])
             case .begin(let source):
                 try engine.beginInterruption(reason: .other, source: InterruptionSource(ModelStep.sources[source]))
                 model.begin(source: ModelStep.sources[source])
@@ -304,6 +307,7 @@ struct ModelHarness {
                 return "a soundtrack at frame \(actual), model none"
             }
 
+            if engine.listener.gain != model.listenerGain { return "listener gain \(engine.listener.gain), model \(model.listenerGain)" }
             for name in ModelStep.gainGroups {
                 let gain = engine.groupGain(of: GroupID(name: name))
                 if gain != model.groupGain(name) { return "group \(name) gain \(gain), model \(model.groupGain(name))" }

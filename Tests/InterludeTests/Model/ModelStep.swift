@@ -15,6 +15,7 @@ enum ModelStep: Equatable, CustomStringConvertible {
     case musicStop
     case musicCrossfade(track: Int, milliseconds: Int)
     case groupGain(group: Int, gain: Int)
+    case listenerGain(gain: Int)
     case begin(source: Int)
     case end(source: Int, shouldResume: Bool)
     case activate
@@ -44,6 +45,7 @@ enum ModelStep: Equatable, CustomStringConvertible {
         case .musicStop: "music.stop"
         case .musicCrossfade(let track, let milliseconds): "music.crossfade(t\(track), \(milliseconds) ms)"
         case .groupGain(let group, let gain): "group(\(Self.gainGroups[group]), \(Self.gains[gain]))"
+        case .listenerGain(let gain): "listener(gain \(Self.gains[gain]))"
         case .begin(let source): "begin(\(Self.sources[source]))"
         case .end(let source, let shouldResume): "end(\(Self.sources[source]), shouldResume: \(shouldResume))"
         case .activate: "activate"
@@ -59,7 +61,7 @@ enum ModelStep: Equatable, CustomStringConvertible {
     static func random(using generator: inout SplitMix64) -> ModelStep {
         func pick(_ count: Int) -> Int { Int.random(in: 0..<count, using: &generator) }
         let voice = pick(8)
-        switch pick(30) {
+        switch pick(31) {
         case 0, 1: return .play(sound: pick(2), isLooping: Bool.random(using: &generator), group: pick(2), gain: 1 + pick(2))
         case 2: return .stop(voice: voice)
         case 3: return .pause(voice: voice)
@@ -78,6 +80,7 @@ enum ModelStep: Equatable, CustomStringConvertible {
         case 18: return .deviceRestored
         case 19: return .switchDevice
         case 20: return .snapshotRestore
+        case 21: return .listenerGain(gain: pick(gains.count))
         default: return .render(frames: 16 + pick(600))
         }
     }
