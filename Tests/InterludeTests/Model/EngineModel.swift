@@ -47,6 +47,8 @@ struct EngineModel {
     private(set) var groupGains: [String: Float] = ["master": 1, "music": 1, "sfx": 1, "voice": 1]
     /// The listener's gain: it scales everything heard.
     private(set) var listenerGain: Float = 1
+    /// The listener's x, in metres: every move counts, whichever thread made it.
+    private(set) var listenerX: Float = 0
     /// The session events the engine must have raised, oldest first.
     private(set) var events: [String] = []
 
@@ -61,14 +63,19 @@ struct EngineModel {
 
     // MARK: Session
 
-    mutating func begin(source: String) {
+    /// A begin from `source`; one giving the reason "deviceLost" is refused and changes nothing
+    /// (rule 11): it returns false.
+    @discardableResult
+    mutating func begin(source: String, reason: String) -> Bool {
+        guard reason != "deviceLost" else { return false }
         if holders.contains(source) {
             events.append("absorbed")
-            return
+            return true
         }
         events.append(isActive ? "began(\(source))" : "holdAdded(\(source))")
         hold()
         holders.append(source)
+        return true
     }
 
     mutating func end(source: String, shouldResume: Bool) {
@@ -212,6 +219,8 @@ struct EngineModel {
 
     /// The listener keeps its gain through interruptions, device losses and switches.
     mutating func setListenerGain(_ gain: Float) { listenerGain = gain }
+
+    mutating func moveListener(byMetres metres: Float) { listenerX += metres }
 
     // MARK: Snapshots
 

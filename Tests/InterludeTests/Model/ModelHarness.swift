@@ -183,9 +183,27 @@ struct ModelHarness {
             case .listenerGain(let gain):
                 try engine.updateListener { $0.gain = ModelStep.gains[gain] }
                 model.setListenerGain(ModelStep.gains[gain])
-            case .begin(let source):
-                try engine.beginInterruption(reason: .other, source: InterruptionSource(ModelStep.sources[source]))
-                model.begin(source: ModelStep.sources[source])
+            case .listenerMovesFromThreads:
+                let engine = self.engine
+                DispatchQueue.concurrentPerform(iterations: ModelStep.listenerThreads) { _ in
+                    for _ in 0..<ModelStep.listenerMovesPerThread {
+                        try? engine.updateListener { $0.position.x += 1 }
+                    }
+                }
+                model.moveListener(byMetres: Float(ModelStep.listenerThreads * ModelStep.listenerMovesPerThread))
+            case .begin(let source, let reason):
+                let name = ModelStep.reasons[reason]
+                let accepted: Bool
+                do {
+                    try engine.beginInterruption(reason: InterruptionReason(name),
+                                                 source: InterruptionSource(ModelStep.sources[source]))
+                    accepted = true
+                } catch let error as InterludeError where error.code == .invalidArgument {
+                    accepted = false
+                }
+                if model.begin(source: ModelStep.sources[source], reason: name) != accepted {
+                    return "beginInterruption(reason: \(name)) was \(accepted ? "accepted" : "refused")"
+                }
             case .end(let source, let shouldResume):
                 engine.endInterruption(shouldResume: shouldResume, source: InterruptionSource(ModelStep.sources[source]))
                 model.end(source: ModelStep.sources[source], shouldResume: shouldResume)
@@ -307,6 +325,9 @@ struct ModelHarness {
                 return "a soundtrack at frame \(actual), model none"
             }
 
+            if engine.listener.position.x != model.listenerX {
+                return "listener at x \(engine.listener.position.x), model \(model.listenerX): a move was lost"
+            }
             if engine.listener.gain != model.listenerGain { return "listener gain \(engine.listener.gain), model \(model.listenerGain)" }
             for name in ModelStep.gainGroups {
                 let gain = engine.groupGain(of: GroupID(name: name))

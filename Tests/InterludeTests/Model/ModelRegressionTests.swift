@@ -12,7 +12,7 @@ extension EngineSuites {
         /// played again from its start when the session resumed, the device was rebuilt or the
         /// output switched: 400 frames of a sound the player had already heard.
         @Test("a one-shot that played out before a hold is not played again", arguments: [
-            [oneShot, .render(frames: 400), .begin(source: 0), .end(source: 0, shouldResume: true), .render(frames: 64)],
+            [oneShot, .render(frames: 400), .begin(source: 0, reason: 0), .end(source: 0, shouldResume: true), .render(frames: 64)],
             [oneShot, .render(frames: 400), .deviceLost, .deviceRestored, .render(frames: 64)],
             [oneShot, .render(frames: 400), .switchDevice, .render(frames: 64)],
         ])

@@ -16,7 +16,9 @@ enum ModelStep: Equatable, CustomStringConvertible {
     case musicCrossfade(track: Int, milliseconds: Int)
     case groupGain(group: Int, gain: Int)
     case listenerGain(gain: Int)
-    case begin(source: Int)
+    /// Several threads move the listener at once, each by 1 m along x, many times.
+    case listenerMovesFromThreads
+    case begin(source: Int, reason: Int)
     case end(source: Int, shouldResume: Bool)
     case activate
     case deviceLost
@@ -26,6 +28,11 @@ enum ModelStep: Equatable, CustomStringConvertible {
     case render(frames: Int)
 
     static let sources = ["game", "call", "sleep"]
+    /// The reasons a begin gives; "deviceLost" is the engine's own and must be refused (rule 11).
+    static let reasons = ["other", "call", "deviceLost"]
+    /// Threads and moves per thread of ``listenerMovesFromThreads``.
+    static let listenerThreads = 4
+    static let listenerMovesPerThread = 25
     static let voiceGroups = ["sfx", "voice"]
     static let gainGroups = ["master", "music", "sfx", "voice"]
     /// The gains steps choose from: 0 (silent), 0.5, 1.
@@ -46,7 +53,8 @@ enum ModelStep: Equatable, CustomStringConvertible {
         case .musicCrossfade(let track, let milliseconds): "music.crossfade(t\(track), \(milliseconds) ms)"
         case .groupGain(let group, let gain): "group(\(Self.gainGroups[group]), \(Self.gains[gain]))"
         case .listenerGain(let gain): "listener(gain \(Self.gains[gain]))"
-        case .begin(let source): "begin(\(Self.sources[source]))"
+        case .listenerMovesFromThreads: "listener.x += 1 from \(Self.listenerThreads) threads x \(Self.listenerMovesPerThread)"
+        case .begin(let source, let reason): "begin(\(Self.sources[source]), \(Self.reasons[reason]))"
         case .end(let source, let shouldResume): "end(\(Self.sources[source]), shouldResume: \(shouldResume))"
         case .activate: "activate"
         case .deviceLost: "device.lost"
@@ -61,7 +69,7 @@ enum ModelStep: Equatable, CustomStringConvertible {
     static func random(using generator: inout SplitMix64) -> ModelStep {
         func pick(_ count: Int) -> Int { Int.random(in: 0..<count, using: &generator) }
         let voice = pick(8)
-        switch pick(31) {
+        switch pick(32) {
         case 0, 1: return .play(sound: pick(2), isLooping: Bool.random(using: &generator), group: pick(2), gain: 1 + pick(2))
         case 2: return .stop(voice: voice)
         case 3: return .pause(voice: voice)
@@ -73,7 +81,7 @@ enum ModelStep: Equatable, CustomStringConvertible {
         case 9: return .musicStop
         case 10: return .musicCrossfade(track: pick(2), milliseconds: [0, 20, 60][pick(3)])
         case 11: return .groupGain(group: pick(gainGroups.count), gain: pick(gains.count))
-        case 12, 13: return .begin(source: pick(sources.count))
+        case 12, 13: return .begin(source: pick(sources.count), reason: pick(8) == 0 ? 2 : pick(2))
         case 14, 15: return .end(source: pick(sources.count), shouldResume: Bool.random(using: &generator))
         case 16: return .activate
         case 17: return .deviceLost
@@ -81,6 +89,7 @@ enum ModelStep: Equatable, CustomStringConvertible {
         case 19: return .switchDevice
         case 20: return .snapshotRestore
         case 21: return .listenerGain(gain: pick(gains.count))
+        case 22: return .listenerMovesFromThreads
         default: return .render(frames: 16 + pick(600))
         }
     }
@@ -98,7 +107,8 @@ enum ModelStep: Equatable, CustomStringConvertible {
         case .musicPlay(let track) where track > 0: [.musicPlay(track: 0)]
         case .musicCrossfade(let track, let milliseconds):
             [.musicPlay(track: track), .musicCrossfade(track: 0, milliseconds: milliseconds)].filter { $0 != self }
-        case .begin(let source) where source > 0: [.begin(source: 0)]
+        case .begin(let source, let reason) where source > 0 || reason == 1:
+            [.begin(source: 0, reason: reason == 1 ? 0 : reason), .begin(source: source, reason: reason == 1 ? 0 : reason)].filter { $0 != self }
         case .end(let source, let shouldResume):
             [.end(source: 0, shouldResume: shouldResume), .end(source: source, shouldResume: true)].filter { $0 != self }
         case .render(let frames) where frames > 64: [.render(frames: 64), .render(frames: frames / 2)]
