@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: deps build release demo test assets bench clean fuzz sanitize leaks soak check-model
+.PHONY: deps build release demo test assets bench clean fuzz sanitize sanitize-thread sanitize-address leaks soak check-model
 
 deps:
 	@bash scripts/install-deps.sh
@@ -53,6 +53,23 @@ fuzz: deps
 sanitize: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(SWIFT_FLAGS)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS)
+
+# CI's sanitizer passes, each in its own scratch path. Thread sanitizer: the model-based test
+# (TSAN_MODEL_SEQUENCES of its sequences: instrumented, a sequence takes about 10 times as long)
+# and the tests that call the engine from many threads at once. Address sanitizer (+ LSan,
+# scripts/lsan.supp): the decoders, WAV reading and writing, and the scene tools.
+TSAN_MODEL_SEQUENCES ?= 500
+TSAN_TESTS = ModelBasedTests|ModelRegressionTests|ConcurrencyStressTests|ListenerConcurrencyTests|DriverThreadTests
+ASAN_TESTS = DecoderTests|DecoderFactoryTests|LoopTagTests|FuzzRegressionTests|PCMConversionTests|WAVFileWriterTests|Scene[A-Za-z0-9]*Tests|DeviceLostReasonTests|RenderPlotTests|ResamplerTests|RenderCommandTests|RenderInterruptionTests
+sanitize-thread: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_FLAGS)
+	INTERLUDE_MODEL_SEQUENCES=$(TSAN_MODEL_SEQUENCES) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
+		$(SWIFT_FLAGS) --filter '$(TSAN_TESTS)'
+
+sanitize-address: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS)
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
+		$(SWIFT_FLAGS) --filter '$(ASAN_TESTS)'
 
 # A full engine lifecycle under valgrind memcheck; suppressions in scripts/valgrind.supp.
 leaks: deps

@@ -1,6 +1,5 @@
 import Foundation
 import InterludeScene
-import Synchronization
 @testable import Interlude
 
 /// Runs one sequence of ``ModelStep``s on a real offline (loopback) engine and on the
@@ -64,7 +63,7 @@ struct ModelHarness {
     /// The session events an engine raised, named as the model names them; the handler runs on
     /// whichever thread raised them.
     final class EventLog: Sendable {
-        private let recorded = Mutex<[String]>([])
+        private let recorded = AnnotatedMutex<[String]>([])
         func append(_ name: String) { recorded.withLock { $0.append(name) } }
         func removeAll() { recorded.withLock { $0.removeAll() } }
         var names: [String] { recorded.withLock { $0 } }
