@@ -5,12 +5,13 @@ import Testing
 @testable import Interlude
 
 extension EngineSuites {
-    /// Engines created and destroyed from 8 threads at once, for INTERLUDE_LIFECYCLE_SECONDS
-    /// (default 5): each plays, fades, is interrupted from several sources, loses its device,
-    /// and then ends in one of four ways: shut down during an interruption, during a device loss
-    /// (a rebuild pending), during a fade, or by dropping its last reference, which for an engine
-    /// on the null backend happens while its driver thread is inside an update (the engine then
-    /// shuts down on that thread: the review's self-join deadlock, if it came back). Nothing may crash or deadlock, no AL call of an engine's
+    /// Offline engines created and destroyed from 8 threads at once, for
+    /// INTERLUDE_LIFECYCLE_SECONDS (default 5): each plays, renders, is interrupted from several
+    /// sources, moves the listener, and then ends in one of four ways: shut down during an
+    /// interruption, during a device loss (a rebuild pending), during a fade, or by dropping its
+    /// last reference (deinit shuts it down). An engine released on its own driver thread is
+    /// DriverThreadTests' (a child process: the null backend must be chosen before OpenAL Soft
+    /// starts, so it cannot be opened in this process once another test has started it). Nothing may crash or deadlock, no AL call of an engine's
     /// own may fail, and every ending must have been reached.
     @Suite struct LifecycleStressTests {
         static let durationSeconds = ProcessInfo.processInfo.environment["INTERLUDE_LIFECYCLE_SECONDS"].flatMap(Double.init) ?? 5
@@ -36,12 +37,7 @@ extension EngineSuites {
                     var lifecycle = 0
                     while ContinuousClock.now < deadline {
                         do {
-                            // Waited for once this thread's reference is gone.
-                            let shutDown = try Self.lifecycle(ending: Ending(rawValue: lifecycle % Ending.allCases.count)!,
-                                                              onNullBackend: thread % 2 == 0, random: &random, tally: tally)
-                            if shutDown?.wait(timeout: .now() + 30) == .timedOut {
-                                tally.record("an engine released on its driver thread never finished shutting down (a self-join?)")
-                            }
+                            try Self.lifecycle(ending: Ending(rawValue: lifecycle % Ending.allCases.count)!, random: &random, tally: tally)
                         } catch {
                             tally.record("thread \(thread), lifecycle \(lifecycle): \(error)")
                         }
@@ -66,13 +62,10 @@ extension EngineSuites {
             print("lifecycle stress: \(endings.reduce(0, +)) engines from \(Self.threadCount) threads in \(Self.durationSeconds) s; endings \(endings)")
         }
 
-        /// One engine's life, ended as `ending` says. Returns, for an engine whose last reference
-        /// goes on its driver thread, a semaphore signalled once its shutdown has finished.
-        static func lifecycle(ending: Ending, onNullBackend: Bool, random: inout SplitMix64, tally: Tally) throws -> DispatchSemaphore? {
-            var configuration = SoundEngine.Configuration(output: onNullBackend ? .null : .offline(sampleRate: 8_000, channelCount: 1))
+        /// One engine's life, ended as `ending` says.
+        static func lifecycle(ending: Ending, random: inout SplitMix64, tally: Tally) throws {
+            var configuration = SoundEngine.Configuration(output: .offline(sampleRate: 8_000, channelCount: 1))
             configuration.mediaRole = nil
-            configuration.runsDriverThread = onNullBackend
-            configuration.updateIntervalSeconds = 0.002
             let live = try SoundEngine(configuration: configuration)
             let tone = TestEngine.sineSamples(frequency: 440, frameCount: 800, sampleRate: 8_000)
             let sound = try live.makeSound(name: "tone", format: AudioFormat(sampleRate: 8_000, channelCount: 1), samples: tone)
@@ -87,7 +80,7 @@ extension EngineSuites {
                 case 1: live.endInterruption(shouldResume: true, source: sources.randomElement(using: &random)!)
                 case 2: live.activate()
                 case 3: try live.updateListener { $0.position.x += 1 }
-                default: if !onNullBackend { _ = try live.render(frameCount: Int.random(in: 16...400, using: &random)) }
+                default: _ = try live.render(frameCount: Int.random(in: 16...400, using: &random))
                 }
             }
             live.activate()
@@ -102,35 +95,14 @@ extension EngineSuites {
             case .duringFade:
                 try live.fadeVoice(voice, toGain: 0, durationSeconds: 5)
                 try live.setGroupGain(0.1, of: .sfx, durationSeconds: 5)
-                if !onNullBackend { _ = try live.render(frameCount: 160) }
+                _ = try live.render(frameCount: 160)
                 live.shutdown()
             case .lastReferenceDropped:
-                // No shutdown: the last reference goes when this function returns. On the null
-                // backend it goes while the driver thread is inside update(), delivering the
-                // rebuild's events: that thread then holds the last reference, and the engine
-                // shuts down there, stopping its own driver thread.
-                if onNullBackend {
-                    // The event stream ends when shutdown completes, wherever it runs.
-                    let shutDown = DispatchSemaphore(value: 0)
-                    let stream = live.sessionEvents()
-                    Task.detached {
-                        for await _ in stream {}
-                        shutDown.signal()
-                    }
-                    let inside = DispatchSemaphore(value: 0)
-                    live.setSessionEventHandler { event in
-                        guard case .servicesReset = event else { return }
-                        inside.signal()
-                        Thread.sleep(forTimeInterval: 0.02)
-                    }
-                    live.disconnectDevice()
-                    if inside.wait(timeout: .now() + 30) == .timedOut { tally.record("the driver thread never rebuilt the device") }
-                    tally.endings.withLock { $0[ending.rawValue] += 1 }
-                    return shutDown
-                }
+                // No shutdown: the last reference goes when this function returns, and deinit
+                // shuts the engine down on this thread while the other threads run theirs.
+                break
             }
             tally.endings.withLock { $0[ending.rawValue] += 1 }
-            return nil
         }
     }
 }
