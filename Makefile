@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: deps build release demo test assets bench clean fuzz sanitize leaks soak docs
+.PHONY: deps build release demo test assets bench clean fuzz sanitize sanitize-thread sanitize-address leaks soak check-model docs
 
 deps:
 	@bash scripts/install-deps.sh
@@ -20,6 +20,16 @@ demo: deps
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+
+# The model-based test (Tests/InterludeTests/Model) as a long campaign from a fresh seed, which it
+# prints; `make test` runs 2,000 sequences from a fixed one. MODEL_SEED=N replays a campaign.
+MODEL_SEQUENCES ?= 50000
+check-model: deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	@seed=$${MODEL_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; \
+	echo "check-model: $(MODEL_SEQUENCES) sequences from seed $$seed (MODEL_SEED=$$seed replays them)"; \
+	INTERLUDE_MODEL_SEED=$$seed INTERLUDE_MODEL_SEQUENCES=$(MODEL_SEQUENCES) \
+		$(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter ModelBasedTests
 
 assets: deps
 	$(SWIFT) run $(SWIFT_FLAGS) AssetGenerator assets
@@ -59,6 +69,23 @@ fuzz: deps
 sanitize: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(SWIFT_FLAGS)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS)
+
+# CI's sanitizer passes, each in its own scratch path. Thread sanitizer: the model-based test
+# (TSAN_MODEL_SEQUENCES of its sequences: instrumented, a sequence takes about 10 times as long)
+# and the tests that call the engine from many threads at once. Address sanitizer (+ LSan,
+# scripts/lsan.supp): the decoders, WAV reading and writing, and the scene tools.
+TSAN_MODEL_SEQUENCES ?= 500
+TSAN_TESTS = ModelBasedTests|ModelRegressionTests|LifecycleStressTests|ConcurrencyStressTests|ListenerConcurrencyTests|DriverThreadTests
+ASAN_TESTS = DecoderTests|DecoderFactoryTests|LoopTagTests|FuzzRegressionTests|PCMConversionTests|WAVFileWriterTests|Scene[A-Za-z0-9]*Tests|DeviceLostReasonTests|RenderPlotTests|ResamplerTests|RenderCommandTests|RenderInterruptionTests
+sanitize-thread: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_FLAGS)
+	INTERLUDE_MODEL_SEQUENCES=$(TSAN_MODEL_SEQUENCES) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
+		$(SWIFT_FLAGS) --filter '$(TSAN_TESTS)'
+
+sanitize-address: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS)
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
+		$(SWIFT_FLAGS) --filter '$(ASAN_TESTS)'
 
 # A full engine lifecycle under valgrind memcheck; suppressions in scripts/valgrind.supp.
 leaks: deps

@@ -30,9 +30,16 @@ final class ProgressBar {
         FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(Int(fraction * 100))%".utf8))
     }
 
+    /// Draws the bar again at the next update even if it has not moved: after the process was
+    /// stopped (Ctrl-Z) and continued, the terminal's line may have been overwritten.
+    func redrawAtNextUpdate() {
+        if lastFilledWidth >= 0 { lastFilledWidth = -2 }
+    }
+
     /// Ends the bar's line, when one was drawn.
     func finish() {
-        guard lastFilledWidth >= 0 else { return }
+        guard lastFilledWidth != -1 else { return }
+        lastFilledWidth = -1
         FileHandle.standardError.write(Data("\n".utf8))
     }
 }

@@ -26,13 +26,24 @@ struct RenderCommand: ParsableCommand {
     var float = false
 
     func run() throws {
+        RenderSignals.install()
+        let bar = ProgressBar(label: "rendering \(URL(fileURLWithPath: scene).lastPathComponent)")
         do {
             let parsed = try SceneParser.parse(fileAt: scene)
             let renderer = SceneRenderer(scene: parsed, sceneName: scene)
-            let bar = ProgressBar(label: "rendering \(URL(fileURLWithPath: scene).lastPathComponent)")
             try renderer.render(to: output, sampleType: float ? .float32 : .int16, logPath: log, plotPath: plot,
-                                progress: { bar.update(fraction: $0) })
+                                progress: { fraction in
+                                    if RenderSignals.takeContinued() { bar.redrawAtNextUpdate() }
+                                    bar.update(fraction: fraction)
+                                },
+                                shouldStop: { RenderSignals.received != nil })
             bar.finish()
+        } catch is CancellationError {
+            bar.finish()
+            let signal = RenderSignals.received ?? SIGTERM
+            let written = [output, log, plot].compactMap { $0 }.joined(separator: ", ")
+            FileHandle.standardError.write(Data("interlude render: stopped by \(RenderSignals.name(of: signal)); nothing written (\(written) left as they were, temporary files removed)\n".utf8))
+            throw ExitCode(128 + signal)
         } catch let error as InterludeError {
             FileHandle.standardError.write(Data("interlude render: \(error.message.replacingOccurrences(of: "\n", with: " "))\n".utf8))
             throw ExitCode(1)

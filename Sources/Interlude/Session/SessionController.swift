@@ -57,6 +57,8 @@ final class SessionController {
             }
             return
         }
+        // 0. A one-shot that played out since the last update is over, not held.
+        removePlayedOutOneShots()
         // 1. Record: every playing voice and stream, at the frame OpenAL reached.
         // 2. Stop output: pause all their sources in one call.
         gate.run("beginInterruption") { _ in
@@ -81,6 +83,19 @@ final class SessionController {
         events.emit(.began(reason: reason, source: source))
         held.forEach(events.emit)
         saveSnapshotIfConfigured()
+    }
+
+    /// Removes the one-shots whose sources stopped by themselves since the last update. Before
+    /// anything is held: a played-out one-shot held for an interruption, a rebuild or a switch
+    /// would be played again from its start when it resumes (the model-based test found this).
+    private func removePlayedOutOneShots() {
+        var finished: [Voice] = []
+        gate.run("find played-out one-shots") { _ in
+            for voice in table.liveVoices where voice.state == .playing && !voice.isLooping {
+                if try renderer.hasFinished(voice) { finished.append(voice) }
+            }
+        }
+        finished.forEach(voices.remove)
     }
 
     /// Marks what is playing as held by the session, and drops system sounds. Returns the
@@ -201,7 +216,10 @@ final class SessionController {
         guard host.isOpen else { return }
         let wasActive = session.state.isActive
         var held: [SessionEvent] = []
-        if wasActive && isReachable { syncPlayingPositions() }
+        if wasActive && isReachable {
+            removePlayedOutOneShots()
+            syncPlayingPositions()
+        }
         if wasActive { held = holdPlaying() }
         _ = session.markDeviceLost()
         forgetDevice(isReachable: isReachable)
@@ -301,6 +319,7 @@ final class SessionController {
         }
         let wasActive = session.state.isActive
         if wasActive {
+            removePlayedOutOneShots()
             syncPlayingPositions()
             holdPlaying().forEach(events.emit)
         }

@@ -149,11 +149,21 @@ final class VoicePlayer {
     func pause(_ handle: VoiceHandle) {
         guard let voice = table.voice(for: handle), voice.state != .paused else { return }
         if isActive {
+            var playedOut = false
             gate.run("pause") { _ in
-                if voice.source != nil {
-                    try renderer.pause(voice)
-                    try renderer.syncPosition(of: voice)
+                guard voice.source != nil else { return }
+                // A one-shot that played out since the last update is over: kept as paused, a
+                // resume would play it again from its start (found by the model-based test).
+                if !voice.isLooping, try renderer.hasFinished(voice) {
+                    playedOut = true
+                    return
                 }
+                try renderer.pause(voice)
+                try renderer.syncPosition(of: voice)
+            }
+            if playedOut {
+                remove(voice)
+                return
             }
         } else {
             events.emit(.commandDeferred(command: "pause"))

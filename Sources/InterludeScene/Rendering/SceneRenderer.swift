@@ -32,25 +32,47 @@ public struct SceneRenderer {
 
     /// Renders the scene to `outputPath` (16-bit PCM, or 32-bit float), and writes the log and
     /// the plot when asked. `progress` gets the fraction done, now and then.
+    ///
+    /// The WAV, the log and the plot appear together or not at all: each is written to a
+    /// temporary file beside its destination and flushed, and only then are the three renamed
+    /// into place. On any failure, or when `shouldStop` returns true between two blocks (a
+    /// signal, say: it throws `CancellationError`), the temporary files are removed and the
+    /// destinations are left as they were. Temporary files that an earlier render of the same
+    /// destinations left when it was killed outright are removed first, once their owner is
+    /// provably gone (``AtomicFile/removeAbandonedFiles(besides:)``).
     @discardableResult
     public func render(to outputPath: String, sampleType: WAVSampleType, logPath: String? = nil, plotPath: String? = nil,
-                       progress: ((Double) -> Void)? = nil) throws -> Result {
+                       progress: ((Double) -> Void)? = nil, shouldStop: () -> Bool = { false }) throws -> Result {
+        let destinations = [outputPath] + [logPath, plotPath].compactMap { $0 }
+        for destination in destinations { AtomicFile.removeAbandonedFiles(besides: destination) }
         let format = AudioFormat(sampleRate: scene.sampleRate, channelCount: scene.channelCount)
         let writer = try WAVFileWriter(path: outputPath, format: format, sampleType: sampleType)
+        var companions: [AtomicFile] = []
+        var committed: [String] = []
         do {
-            let result = try render { samples in try writer.append(samples) } progress: { progress?($0) }
+            let result = try render { samples in
+                if shouldStop() { throw CancellationError() }
+                try writer.append(samples)
+            } progress: { progress?($0) }
             if let logPath {
-                try AtomicFile.write(result.logLines.map { $0 + "\n" }.joined(), to: logPath)
+                companions.append(try AtomicFile.prepared(Data(result.logLines.map { $0 + "\n" }.joined().utf8), for: logPath))
             }
             if let plotPath {
-                try RenderPlot.write(result.timeline, to: plotPath)
+                companions.append(try AtomicFile.prepared(Data(RenderPlot.svg(result.timeline).utf8), for: plotPath))
+            }
+            try writer.flush()
+            if shouldStop() { throw CancellationError() }
+            // Everything is on disk: only renames are left.
+            for file in companions {
+                try file.commit()
+                committed.append(file.path)
             }
             try writer.finish()
             return result
         } catch {
             writer.discard()
-            if let logPath { try? FileManager.default.removeItem(atPath: logPath) }
-            if let plotPath { try? FileManager.default.removeItem(atPath: plotPath) }
+            for file in companions { file.discard() }
+            for path in committed { unlink(path) }
             throw error
         }
     }

@@ -96,6 +96,15 @@ public final class WAVFileWriter {
         try samples.withUnsafeBufferPointer { try append($0) }
     }
 
+    /// Patches the header sizes and flushes the file to disk, without renaming it: ``finish()``
+    /// then only renames, so the WAV can appear together with other files. Throws `.writeFailed`
+    /// as ``finish()`` does (and the temporary file is removed).
+    package func flush() throws {
+        let file = try openFile()
+        try write(header(), to: file, atOffset: 0)
+        try file.flush()
+    }
+
     /// Patches the header sizes, flushes the file to disk and renames it to ``path``, replacing
     /// any file there.
     ///
