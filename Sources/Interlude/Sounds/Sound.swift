@@ -1,8 +1,9 @@
 /// A decoded asset, ready to play many times at once: immutable and Sendable once loaded.
 ///
 /// The engine keeps the PCM so that it can upload the sound again on a new device after a
-/// device loss, without reading the file. A stereo sound also carries a mono downmix, used when
-/// it is played at a position, because OpenAL only places mono sources.
+/// device loss, without reading the file. A stereo sound played at a position needs a mono
+/// downmix, because OpenAL only places mono sources: it is made from the PCM when the first
+/// positional voice needs it, uploaded, and not kept here.
 public final class Sound: Sendable, CustomStringConvertible {
     /// The file it came from, or the name it was given.
     public let name: String
@@ -18,9 +19,6 @@ public final class Sound: Sendable, CustomStringConvertible {
 
     /// Interleaved float samples in ``format``.
     package let samples: [Float]
-    /// Mono samples for positional play: the samples themselves for a mono sound, the
-    /// average of both channels for a stereo one.
-    let monoSamples: [Float]
     /// Unique within the process; keys the engine's AL buffers.
     let id: Int
     /// The engine that loaded it.
@@ -36,15 +34,16 @@ public final class Sound: Sendable, CustomStringConvertible {
         self.loopRegion = loopRegion.flatMap { $0.upperBound <= frameCount ? $0 : nil }
         self.id = id
         self.engineID = engineID
-        if format.channelCount == 2 {
-            var mono = [Float](repeating: 0, count: frameCount)
-            for frame in 0..<frameCount {
-                mono[frame] = 0.5 * (samples[2 * frame] + samples[2 * frame + 1])
-            }
-            monoSamples = mono
-        } else {
-            monoSamples = samples
+    }
+
+    /// The average of both channels, for positional play of a stereo sound (call it only for
+    /// one). Made on each call: the caller uploads it and lets it go.
+    func monoDownmix() -> [Float] {
+        var mono = [Float](repeating: 0, count: frameCount)
+        for frame in 0..<frameCount {
+            mono[frame] = 0.5 * (samples[2 * frame] + samples[2 * frame + 1])
         }
+        return mono
     }
 
     /// The sound's name, channels, rate and length, for logs.
