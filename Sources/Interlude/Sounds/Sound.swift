@@ -17,14 +17,14 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// (``AudioDecoder/loopRegion``); nil: the whole sound. The first pass plays from frame 0.
     public let loopRegion: Range<Int>?
 
-    /// Interleaved float samples in ``format``.
-    package let samples: [Float]
+    /// Interleaved samples in ``format``: 16-bit for a 16-bit source, float otherwise.
+    let samples: SoundSamples
     /// Unique within the process; keys the engine's AL buffers.
     let id: Int
     /// The engine that loaded it.
     let engineID: Int
 
-    init(name: String, format: AudioFormat, samples: [Float], loopRegion: Range<Int>?, id: Int, engineID: Int) {
+    init(name: String, format: AudioFormat, samples: SoundSamples, loopRegion: Range<Int>?, id: Int, engineID: Int) {
         self.name = name
         self.format = format
         self.samples = samples
@@ -36,15 +36,13 @@ public final class Sound: Sendable, CustomStringConvertible {
         self.engineID = engineID
     }
 
+    /// Sample `index` (0 ..< frameCount x channels) of the interleaved samples, as float: v / 32768
+    /// for a 16-bit sound, as it plays. For meters.
+    package func sampleValue(at index: Int) -> Float { samples[index] }
+
     /// The average of both channels, for positional play of a stereo sound (call it only for
     /// one). Made on each call: the caller uploads it and lets it go.
-    func monoDownmix() -> [Float] {
-        var mono = [Float](repeating: 0, count: frameCount)
-        for frame in 0..<frameCount {
-            mono[frame] = 0.5 * (samples[2 * frame] + samples[2 * frame + 1])
-        }
-        return mono
-    }
+    func monoDownmix() -> [Float] { samples.stereoDownmix() }
 
     /// The sound's name, channels, rate and length, for logs.
     public var description: String {

@@ -39,7 +39,7 @@ final class SoundBank {
         let buffers = try buffers(for: sound, on: device)
         guard mono, sound.format.channelCount == 2 else { return buffers.native }
         if let existing = buffers.mono { return existing }
-        let monoBuffer = try upload(sound.monoDownmix(), of: sound, channelCount: 1, on: device)
+        let monoBuffer = try upload(.float32(sound.monoDownmix()), of: sound, channelCount: 1, on: device)
         buffersBySound[sound.id]?.mono = monoBuffer
         soundsWithMono.insert(sound.id)
         return monoBuffer
@@ -53,7 +53,7 @@ final class SoundBank {
         var buffers = SoundBuffers(native: native, mono: nil)
         buffersBySound[sound.id] = buffers
         if soundsWithMono.contains(sound.id) {
-            buffers.mono = try upload(sound.monoDownmix(), of: sound, channelCount: 1, on: device)
+            buffers.mono = try upload(.float32(sound.monoDownmix()), of: sound, channelCount: 1, on: device)
             buffersBySound[sound.id] = buffers
         }
         return buffers
@@ -79,11 +79,13 @@ final class SoundBank {
     }
 
     /// A new buffer on `device` holding `samples` of `sound`, with its loop points.
-    private func upload(_ samples: [Float], of sound: Sound, channelCount: Int, on device: ALDevice) throws -> ALBuffer {
+    private func upload(_ samples: SoundSamples, of sound: Sound, channelCount: Int, on device: ALDevice) throws -> ALBuffer {
         let buffer = try device.makeBuffer()
+        let format = AudioFormat(sampleRate: sound.format.sampleRate, channelCount: channelCount)
         do {
-            try samples.withUnsafeBufferPointer {
-                try buffer.upload($0, format: AudioFormat(sampleRate: sound.format.sampleRate, channelCount: channelCount))
+            switch samples {
+            case .int16(let values): try values.withUnsafeBufferPointer { try buffer.upload($0, format: format) }
+            case .float32(let values): try values.withUnsafeBufferPointer { try buffer.upload($0, format: format) }
             }
             if let loopRegion = sound.loopRegion { try buffer.setLoopPoints(loopRegion) }
         } catch {
