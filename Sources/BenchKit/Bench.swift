@@ -387,6 +387,21 @@ public final class Bench {
         try DecoderFactory.decodeAll(path: path).samples.count / 2
     }
 
+    /// Loads `path` with loadSound into an offline engine; returns this process's peak resident
+    /// KiB with the sound loaded (the memory child's "load" mode).
+    public static func loadIntoEngine(path: String) throws -> Int {
+        let engine = try SceneRunner.offlineEngine()
+        defer { engine.shutdown() }
+        let sound = try engine.loadSound(path: path)
+        return withExtendedLifetime(sound) { Measure.peakResidentKiB() }
+    }
+
+    /// The bytes of `path`'s PCM at `bytesPerSample`: its frames times its channels times that.
+    public static func pcmByteCount(path: String, bytesPerSample: Int) throws -> Int {
+        let decoder = try DecoderFactory.open(path: path)
+        return decoder.frameCount * decoder.format.channelCount * bytesPerSample
+    }
+
     /// PCM bytes a stream holds at most with the default configuration: its queued buffers
     /// plus its scratch buffer, at 48 kHz stereo float.
     public static var streamPCMBytesInFlight: Int {
@@ -408,6 +423,16 @@ public final class Bench {
             BenchRow(scenario: "7. Memory", measure: "PCM in flight while streaming (4 queued x 200 ms + scratch, 48 kHz stereo float)",
                      unit: "MiB", engine: inFlight, goal: "<= 1 MiB", isGoalMet: inFlight <= 1),
         ]
+    }
+
+    /// The row of one loaded sound: the peak resident memory its load adds to a process that
+    /// only opened an engine, over its PCM (`pcmBytes`, at the sample format `pcmFormat` names).
+    public func loadedSoundRow(source: String, pcmFormat: String, idleKiB: Int, loadedKiB: Int, pcmBytes: Int) -> BenchRow {
+        let ratio = Double(loadedKiB - idleKiB) * 1024 / Double(pcmBytes)
+        let pcmMiB = Double(pcmBytes) / 1_048_576
+        return BenchRow(scenario: "7. Memory",
+                        measure: "peak RSS above idle, loadSound of the \(Int(sizes.longTrackSeconds)) s \(source), over its PCM at \(pcmFormat) (\(String(format: "%.0f", pcmMiB)) MiB; loaded: \((loadedKiB - idleKiB) / 1024) MiB)",
+                        unit: "x PCM", engine: ratio, goal: "<= 1.5", isGoalMet: ratio <= 1.5)
     }
 
     // MARK: 8: start-up

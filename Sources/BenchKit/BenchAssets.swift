@@ -38,8 +38,36 @@ public enum BenchAssets {
         if FileManager.default.fileExists(atPath: path) { return path }
         let wavPath = cacheFolder + "/track-\(frameCount)-\(getpid()).wav"
         defer { try? FileManager.default.removeItem(atPath: wavPath) }
+        try writeTrack(frameCount: frameCount, sampleType: .float32, to: wavPath)
+        let partialPath = path + ".part-\(getpid())"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/oggenc")
+        process.arguments = ["-Q", "-q", "3", "--serial", "1", "-o", partialPath, wavPath]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw InterludeError(.writeFailed, "oggenc failed (\(process.terminationStatus)) encoding \(wavPath); `make deps` installs vorbis-tools")
+        }
+        try FileManager.default.moveItem(atPath: partialPath, toPath: path)
+        return path
+    }
+
+    /// The same track as ``track(seconds:)``, as a 16-bit stereo WAV (the memory scenario's
+    /// 16-bit source), written once and cached.
+    public static func wavTrack(seconds: Double) throws -> String {
+        let frameCount = Int(seconds * Double(outputSampleRate))
+        let path = cacheFolder + "/track-\(frameCount)-int16.wav"
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let partialPath = path + ".part-\(getpid())"
+        try writeTrack(frameCount: frameCount, sampleType: .int16, to: partialPath)
+        try FileManager.default.moveItem(atPath: partialPath, toPath: path)
+        return path
+    }
+
+    /// Writes the track's `frameCount` frames, 48 kHz stereo, as a WAV of `sampleType`.
+    private static func writeTrack(frameCount: Int, sampleType: WAVSampleType, to path: String) throws {
         let format = AudioFormat(sampleRate: outputSampleRate, channelCount: 2)
-        let writer = try WAVFileWriter(path: wavPath, format: format, sampleType: .float32)
+        let writer = try WAVFileWriter(path: path, format: format, sampleType: sampleType)
         var noise = SeededNoise(seed: 99)
         var chunk = [Float](repeating: 0, count: 2 * 4_800)
         var frequency = 220.0
@@ -60,17 +88,6 @@ public enum BenchAssets {
             written += count
         }
         try writer.finish()
-        let partialPath = path + ".part-\(getpid())"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/oggenc")
-        process.arguments = ["-Q", "-q", "3", "--serial", "1", "-o", partialPath, wavPath]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw InterludeError(.writeFailed, "oggenc failed (\(process.terminationStatus)) encoding \(wavPath); `make deps` installs vorbis-tools")
-        }
-        try FileManager.default.moveItem(atPath: partialPath, toPath: path)
-        return path
     }
 
     /// Writes `sounds` as 16-bit mono WAV files (for the start-up scenario's loadSound) and

@@ -8,10 +8,13 @@ import MallocCounter
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
-/// Memory children: `--memory-child idle|stream|full PATH` prints this process's peak RSS in KiB.
+/// Memory children: `--memory-child idle|stream|full|load PATH` prints this process's peak RSS in KiB.
 if arguments.first == "--memory-child", arguments.count == 3 {
     let path = arguments[2]
     switch arguments[1] {
+    case "load":
+        print(try Bench.loadIntoEngine(path: path))
+        exit(0)
     case "stream": _ = try Bench.streamThroughEngine(path: path)
     case "full":
         // The same start as the others (an engine opened), then the whole track in memory.
@@ -105,8 +108,15 @@ if runs(6) { rows += try bench.rebuild() }
 if runs(7) {
     FileHandle.standardError.write(Data("[bench] 7. memory\n".utf8))
     let path = try bench.longTrackPath
-    rows += bench.memoryRows(idleKiB: try memoryChild("idle", path), streamKiB: try memoryChild("stream", path),
-                             fullKiB: try memoryChild("full", path))
+    let idleKiB = try memoryChild("idle", path)
+    rows += bench.memoryRows(idleKiB: idleKiB, streamKiB: try memoryChild("stream", path), fullKiB: try memoryChild("full", path))
+    // A loaded sound against its PCM at the source's own format: 16 bits for the WAV, the
+    // decoder's 32-bit float for Vorbis, which has no integer format of its own.
+    let wavPath = try BenchAssets.wavTrack(seconds: bench.sizes.longTrackSeconds)
+    rows.append(bench.loadedSoundRow(source: "16-bit stereo WAV", pcmFormat: "16 bits", idleKiB: idleKiB,
+                                     loadedKiB: try memoryChild("load", wavPath), pcmBytes: try Bench.pcmByteCount(path: wavPath, bytesPerSample: 2)))
+    rows.append(bench.loadedSoundRow(source: "stereo Ogg Vorbis track", pcmFormat: "32-bit float", idleKiB: idleKiB,
+                                     loadedKiB: try memoryChild("load", path), pcmBytes: try Bench.pcmByteCount(path: path, bytesPerSample: 4)))
 }
 if runs(8) { rows += try bench.startup() }
 if runs(9) {

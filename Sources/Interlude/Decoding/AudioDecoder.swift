@@ -26,6 +26,11 @@ public protocol AudioDecoder: AnyObject {
     /// position stays exact: each skipped frame is read as one frame of silence. 0 for formats
     /// whose decoders stop at damage instead.
     var skippedFrameCount: Int { get }
+    /// Bits per sample of the file's integer PCM (a PCM WAV, a FLAC), or nil for float and
+    /// lossy sources. A decoder that gives 16 or fewer promises that every float it reads is
+    /// exactly an integer over 32768, so a loaded sound keeps it as 16-bit, half the memory of
+    /// float, with no change to what plays.
+    var integerBitsPerSample: Int? { get }
 }
 
 extension AudioDecoder {
@@ -33,4 +38,6 @@ extension AudioDecoder {
     public var loopRegion: Range<Int>? { nil }
     /// No damage skipped: decoders that stop at damage need not implement ``skippedFrameCount``.
     public var skippedFrameCount: Int { 0 }
+    /// Float or lossy: decoders of such formats need not implement ``integerBitsPerSample``.
+    public var integerBitsPerSample: Int? { nil }
 }

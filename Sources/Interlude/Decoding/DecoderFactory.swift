@@ -17,15 +17,41 @@ public enum DecoderFactory {
     ///
     /// Throws like ``open(path:)``, and `.corruptData` for damage found while decoding.
     public static func decodeAll(path: String) throws -> (format: AudioFormat, samples: [Float], loopRegion: Range<Int>?) {
+        let (decoder, expectedFrames) = try openToDecodeAll(path: path)
+        return (decoder.format, try readAllFloat(decoder, expectedFrames: expectedFrames), decoder.loopRegion)
+    }
+
+    /// Decodes all of `path` as a loaded sound keeps it: 16-bit when the decoder promises its
+    /// source holds no more (``AudioDecoder/integerBitsPerSample`` of 16 or fewer), so the
+    /// samples are the same values at half the memory; float otherwise. Throws like
+    /// ``decodeAll(path:)``.
+    static func decodeSound(path: String) throws -> (format: AudioFormat, samples: SoundSamples, loopRegion: Range<Int>?) {
+        let (decoder, expectedFrames) = try openToDecodeAll(path: path)
+        let samples: SoundSamples
+        if let bits = decoder.integerBitsPerSample, bits <= 16 {
+            samples = .int16(try readAllInt16(decoder, expectedFrames: expectedFrames))
+        } else {
+            samples = .float32(try readAllFloat(decoder, expectedFrames: expectedFrames))
+        }
+        return (decoder.format, samples, decoder.loopRegion)
+    }
+
+    /// Opens `path` for a whole decode, with the frames to allocate for first.
+    private static func openToDecodeAll(path: String) throws -> (decoder: any AudioDecoder, expectedFrames: Int) {
         let file = try DecoderFile(path: path)
         let decoder = try open(file)
-        let channelCount = decoder.format.channelCount
         // A WAV's frame count is bounded by its size already. A Vorbis or Opus frame count comes
         // from a granule position, a FLAC one from STREAMINFO, either of which a damaged file can
         // inflate, so the first allocation is also capped by a generous frames-per-byte ratio
-        // (real files stay well under it); a file that decodes to more simply grows the array below.
+        // (real files stay well under it); a file that decodes to more simply grows the array.
         let maximumFramesPerByte = 64
-        let expectedFrames = min(decoder.frameCount, file.byteCount * maximumFramesPerByte)
+        return (decoder, min(decoder.frameCount, file.byteCount * maximumFramesPerByte))
+    }
+
+    /// Reads `decoder` to its end as float, straight into an array of `expectedFrames`, grown
+    /// if the file holds more.
+    private static func readAllFloat(_ decoder: any AudioDecoder, expectedFrames: Int) throws -> [Float] {
+        let channelCount = decoder.format.channelCount
         var samples = [Float](repeating: 0, count: expectedFrames * channelCount)
         var filled = 0
         while filled < samples.count {
@@ -42,7 +68,28 @@ public enum DecoderFactory {
                 samples.append(contentsOf: chunk[0..<frames * channelCount])
             }
         }
-        return (decoder.format, samples, decoder.loopRegion)
+        return samples
+    }
+
+    /// Reads `decoder` to its end as 16-bit samples (v = float x 32768), a chunk of float at a
+    /// time, into an array reserved for `expectedFrames`.
+    private static func readAllInt16(_ decoder: any AudioDecoder, expectedFrames: Int) throws -> [Int16] {
+        let channelCount = decoder.format.channelCount
+        var samples: [Int16] = []
+        samples.reserveCapacity(expectedFrames * channelCount)
+        var chunk = [Float](repeating: 0, count: 4096 * channelCount)
+        while case let frames = try chunk.withUnsafeMutableBufferPointer({ try decoder.read(into: $0) }), frames > 0 {
+            samples.append(contentsOf: chunk[0..<frames * channelCount].lazy.map(int16))
+        }
+        return samples
+    }
+
+    /// `value` x 32768 as Int16: exact for a decoder true to its ``AudioDecoder/integerBitsPerSample``;
+    /// rounded and clamped for one that is not, so a damaged file cannot trap.
+    private static func int16(_ value: Float) -> Int16 {
+        let scaled = (value * 32768).rounded()
+        guard !scaled.isNaN else { return 0 }
+        return Int16(min(32767, max(-32768, scaled)))
     }
 
     private static func open(_ file: DecoderFile) throws -> any AudioDecoder {

@@ -28,6 +28,8 @@ public final class FLACDecoder: AudioDecoder {
     /// in frames, end exclusive), or nil; tags that are malformed or outside the track are
     /// ignored with a warning.
     public let loopRegion: Range<Int>?
+    /// STREAMINFO's bits per sample (4 to 32).
+    public let integerBitsPerSample: Int?
 
     private let file: DecoderFile
     /// The libFLAC decoder; deleted once, in deinit.
@@ -56,6 +58,7 @@ public final class FLACDecoder: AudioDecoder {
             let info = try Self.openStream(decoder, sink: sink, path: path)
             self.format = info.format
             self.frameCount = info.frameCount
+            self.integerBitsPerSample = info.bitsPerSample
             self.loopRegion = LoopTags.vorbisRegion(comments: sink.comments, frameCount: info.frameCount, path: path)
         } catch {
             FLAC__stream_decoder_delete(decoder)
@@ -136,6 +139,7 @@ extension FLACDecoder {
     private struct StreamInfo {
         var format: AudioFormat
         var frameCount: Int
+        var bitsPerSample: Int
     }
 
     /// Starts libFLAC over the sink's file, reads the metadata and validates STREAMINFO. The
@@ -168,7 +172,8 @@ extension FLACDecoder {
         if frameCount == 0 {
             frameCount = try countFrames(decoder, sink: sink, path: path)
         }
-        return StreamInfo(format: AudioFormat(sampleRate: Int(info.sample_rate), channelCount: channelCount), frameCount: frameCount)
+        return StreamInfo(format: AudioFormat(sampleRate: Int(info.sample_rate), channelCount: channelCount), frameCount: frameCount,
+                          bitsPerSample: Int(info.bits_per_sample))
     }
 
     /// Decodes the whole stream once to count its frames, for a STREAMINFO that leaves the total

@@ -17,6 +17,9 @@ public final class WAVDecoder: AudioDecoder {
     /// ends at `dwEnd + 1`), or nil.
     public let loopRegion: Range<Int>?
 
+    /// 8, 16, 24 or 32 for integer PCM; nil for 32-bit float.
+    public var integerBitsPerSample: Int? { encoding == .float32 ? nil : 8 * encoding.bytesPerSample }
+
     private let file: DecoderFile
     private let encoding: SampleEncoding
     private let dataOffsetInBytes: Int

@@ -214,22 +214,22 @@ public final class SoundEngine: Sendable {
     /// Makes a ``Sound`` from interleaved float samples (generated audio, a game's own
     /// formats). Any thread.
     public func makeSound(name: String, format: AudioFormat, samples: [Float]) throws -> Sound {
-        let sound = try newSound(name: name, format: format, samples: samples, loopRegion: nil)
+        let sound = try newSound(name: name, format: format, samples: .float32(samples), loopRegion: nil)
         try register(sound)
         return sound
     }
 
     /// Decodes `path` into a sound not yet registered.
     private func decodeSound(path: String) throws -> Sound {
-        let decoded = try DecoderFactory.decodeAll(path: path)
+        let decoded = try DecoderFactory.decodeSound(path: path)
         return try newSound(name: path, format: decoded.format, samples: decoded.samples, loopRegion: decoded.loopRegion)
     }
 
-    private func newSound(name: String, format: AudioFormat, samples: [Float], loopRegion: Range<Int>?) throws -> Sound {
+    private func newSound(name: String, format: AudioFormat, samples: SoundSamples, loopRegion: Range<Int>?) throws -> Sound {
         guard (1...2).contains(format.channelCount), (1_000...384_000).contains(format.sampleRate) else {
             throw InterludeError(.unsupportedFormat, "makeSound(\(name)): \(format.channelCount) channels at \(format.sampleRate) Hz is not supported (1 or 2 channels, 1000...384000 Hz)")
         }
-        guard !samples.isEmpty, samples.count % format.channelCount == 0 else {
+        guard samples.count > 0, samples.count % format.channelCount == 0 else {
             throw InterludeError(.invalidArgument, "makeSound(\(name)): \(samples.count) samples is not a whole, non-zero number of frames")
         }
         return Sound(name: name, format: format, samples: samples, loopRegion: loopRegion,

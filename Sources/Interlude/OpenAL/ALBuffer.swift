@@ -11,6 +11,14 @@ struct ALBuffer: Hashable {
         try ALCheck.al("alBufferData")
     }
 
+    /// `alBufferData` with interleaved signed 16-bit PCM (AL_FORMAT_MONO16 / STEREO16), mono or
+    /// stereo. OpenAL Soft keeps it 16-bit and reads each sample as v / 32768.
+    func upload(_ samples: UnsafeBufferPointer<Int16>, format: AudioFormat) throws {
+        let alFormat = format.channelCount == 1 ? AL_FORMAT_MONO16 : AL_FORMAT_STEREO16
+        alBufferData(name, alFormat, samples.baseAddress, ALsizei(samples.count * MemoryLayout<Int16>.size), ALsizei(format.sampleRate))
+        try ALCheck.al("alBufferData")
+    }
+
     /// AL_LOOP_POINTS_SOFT (AL_SOFT_loop_points): a looping source plays the buffer from its
     /// start, then repeats `region` (frames, end exclusive). Set before the buffer is attached
     /// to any source; OpenAL refuses it on a buffer in use.

@@ -34,8 +34,7 @@ final class ALRenderer {
             let source = try freeSources.popLast() ?? device.makeSource()
             voice.source = source
             realCount += 1
-            let buffers = try sounds.buffers(for: voice.sound, on: device)
-            try source.attach(voice.usesMonoBuffer ? buffers.mono : buffers.native)
+            try source.attach(sounds.buffer(for: voice.sound, mono: voice.usesMonoBuffer, on: device))
             try applyParameters(of: voice, on: device)
             if voice.positionInFrames > 0 {
                 try source.setSampleOffset(voice.positionInFrames % max(1, voice.sound.frameCount))

@@ -6,9 +6,9 @@ extension Sound {
         let channelCount = format.channelCount
         let windowFrames = max(1, format.sampleRate / 100)
         let start = max(0, min(frameCount, frame)) * channelCount
-        let end = min(samples.count, start + windowFrames * channelCount)
+        let end = min(frameCount * channelCount, start + windowFrames * channelCount)
         var peak: Float = 0
-        for index in start..<end { peak = max(peak, abs(samples[index])) }
+        for index in start..<end { peak = max(peak, abs(sampleValue(at: index))) }
         return min(1, peak)
     }
 }

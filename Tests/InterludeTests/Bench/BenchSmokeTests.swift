@@ -42,6 +42,10 @@ extension EngineSuites {
             rows += try bench.rebuild()
             rows += try bench.startup()
             rows += bench.memoryRows(idleKiB: 1_000, streamKiB: 1_500, fullKiB: 3_000)
+            let wav = try BenchAssets.wavTrack(seconds: 0.5)
+            #expect(try Bench.pcmByteCount(path: wav, bytesPerSample: 2) == 24_000 * 2 * 2)
+            rows.append(bench.loadedSoundRow(source: "WAV", pcmFormat: "16 bits", idleKiB: 1_000,
+                                             loadedKiB: try Bench.loadIntoEngine(path: wav), pcmBytes: 24_000 * 2 * 2))
             rows += try AsyncLoadBench.rows(trackSeconds: 0.2, rounds: 1)
             rows += try CodecDecodeBench.rows(seconds: 1, rounds: 1)
             for row in rows {
