@@ -5,8 +5,9 @@
 /// setting is a period length in frames of the device's rate (the milliseconds below are at
 /// 48 kHz; at 44.1 kHz the same periods are 9% longer) and a period count.
 /// OpenAL Soft 1.19 takes these only from its configuration files, which it reads once per
-/// process, when OpenAL is first used: see ``OpenALConfigFile``. The first engine of a process
-/// decides, and ``EngineStatistics/outputPeriodMilliseconds`` says what is in effect.
+/// process, when OpenAL is first used: the engine writes a configuration file with the periods,
+/// followed by the user's own ALSOFT_CONF, and points ALSOFT_CONF at it for that first use. The
+/// first engine of a process decides, and ``EngineStatistics/outputPeriodMilliseconds`` says what is in effect.
 public enum OutputLatency: String, Sendable, CaseIterable, Codable {
     /// 10 ms periods, 3 of them (480 frames at 48 kHz).
     case low
