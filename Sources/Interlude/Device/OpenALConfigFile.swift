@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Foundation
-import Synchronization
 
 /// Gives OpenAL Soft 1.19 an ``OutputLatency``'s period size and count.
 ///
@@ -20,8 +19,10 @@ import Synchronization
 /// - A file the user named in ALSOFT_CONF is copied into the generated one after Interlude's
 ///   `[general]` lines, so everything in it still applies, and its own keys win.
 enum OpenALConfigFile {
-    private static let generatedPath = Mutex<String?>(nil)
-    private static let userValue = Mutex<String?>(nil)
+    // AnnotatedMutex, not Mutex: engines are made from many threads at once, and ThreadSanitizer
+    // cannot see Mutex synchronize (CI's TSan pass reported these two as races).
+    private static let generatedPath = AnnotatedMutex<String?>(nil)
+    private static let userValue = AnnotatedMutex<String?>(nil)
 
     /// Call before the first OpenAL call of the process. Returns false when OpenAL has already
     /// started (the first engine's setting stays), when the user configured periods
