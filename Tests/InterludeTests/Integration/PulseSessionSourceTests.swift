@@ -325,8 +325,11 @@ extension EngineSuites {
             try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
             let cycle = try Loss.lossAndRestore(server, probe, number: 1)
             Loss.check(cycle, number: 1)
-            #expect(probe.stderrText.contains("the audio server went away with the engine's stream"),
-                    "the loss did not come through the engine's connection: \(probe.stderrText)")
+            // The engine's own connection sees the server die. Whether it or the update's
+            // ALC_CONNECTED check begins the loss is a race on a loaded machine (both take a few
+            // milliseconds); the loss itself, and how fast, is what Loss.check asserts.
+            #expect(probe.stderrText.contains("audio server connection lost"),
+                    "the engine's connection did not see the server die: \(probe.stderrText)")
             Loss.figure(String(format: "server killed -> loss detected %.1f ms; server back -> audio %.0f ms; position error %@ ms",
                                cycle.lossDetectedMs, cycle.audioBackMs, cycle.positionErrorMs.map { String(format: "%.1f", $0) } ?? "n/a"))
             #expect(probe.closeInputAndWait() != nil)
