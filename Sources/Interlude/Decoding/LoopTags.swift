@@ -17,6 +17,17 @@ enum LoopTags {
         logger.warning("\(message)")
     }
 
+    /// The "KEY=value" strings of a Vorbis comment block as libvorbisfile and libopusfile both
+    /// hand it over: `count` texts with their byte lengths. Undecodable UTF-8 is repaired, not refused.
+    static func comments(_ texts: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, lengths: UnsafeMutablePointer<Int32>,
+                         count: Int32) -> [String] {
+        guard let texts else { return [] }
+        return (0..<Int(max(0, count))).compactMap { index in
+            guard let text = texts[index], lengths[index] >= 0 else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(start: text, count: Int(lengths[index])), as: UTF8.self)
+        }
+    }
+
     /// The loop in Vorbis `comments` ("KEY=value" strings), for a track of `frameCount` frames.
     static func vorbisRegion(comments: [String], frameCount: Int, path: String) -> Range<Int>? {
         var startFrame: Int?

@@ -126,12 +126,8 @@ public final class OpusDecoder: AudioDecoder {
 extension OpusDecoder {
     /// The first link's OpusTags comments ("KEY=value", `op_tags`); undecodable UTF-8 is repaired.
     private static func comments(of opusFile: OpaquePointer) -> [String] {
-        guard let tags = op_tags(opusFile, -1)?.pointee, let texts = tags.user_comments,
-              let lengths = tags.comment_lengths else { return [] }
-        return (0..<Int(max(0, tags.comments))).compactMap { index in
-            guard let text = texts[index], lengths[index] >= 0 else { return nil }
-            return String(decoding: UnsafeRawBufferPointer(start: text, count: Int(lengths[index])).bindMemory(to: UInt8.self), as: UTF8.self)
-        }
+        guard let tags = op_tags(opusFile, -1)?.pointee, let lengths = tags.comment_lengths else { return [] }
+        return LoopTags.comments(tags.user_comments, lengths: lengths, count: tags.comments)
     }
 
     private struct Stream {

@@ -278,11 +278,7 @@ extension VorbisDecoder {
     private static func comments(of vorbisFile: UnsafeMutablePointer<OggVorbis_File>) -> [String] {
         guard let comment = ov_comment(vorbisFile, -1)?.pointee, let texts = comment.user_comments,
               let lengths = comment.comment_lengths else { return [] }
-        return (0..<Int(max(0, comment.comments))).compactMap { index in
-            guard let text = texts[index], lengths[index] >= 0 else { return nil }
-            let bytes = UnsafeRawBufferPointer(start: text, count: Int(lengths[index]))
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        return LoopTags.comments(texts, lengths: lengths, count: comment.comments)
     }
 
     /// Callbacks over the `FILE*` passed as the datasource. No close function: the decoder's
