@@ -40,16 +40,22 @@ public enum BenchAssets {
         defer { try? FileManager.default.removeItem(atPath: wavPath) }
         try writeTrack(frameCount: frameCount, sampleType: .float32, to: wavPath)
         let partialPath = path + ".part-\(getpid())"
+        try runEncoder("/usr/bin/oggenc", ["-Q", "-q", "3", "--serial", "1", "-o", partialPath, wavPath], encoding: wavPath)
+        try FileManager.default.moveItem(atPath: partialPath, toPath: path)
+        return path
+    }
+
+    /// Runs an encoder (oggenc, flac, lame, opusenc) to its end; a failure throws `.writeFailed`
+    /// naming the tool and the file it was encoding.
+    static func runEncoder(_ executable: String, _ arguments: [String], encoding sourcePath: String) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/oggenc")
-        process.arguments = ["-Q", "-q", "3", "--serial", "1", "-o", partialPath, wavPath]
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw InterludeError(.writeFailed, "oggenc failed (\(process.terminationStatus)) encoding \(wavPath); `make deps` installs vorbis-tools")
+            throw InterludeError(.writeFailed, "\(executable) failed (\(process.terminationStatus)) encoding \(sourcePath); `make deps` installs it")
         }
-        try FileManager.default.moveItem(atPath: partialPath, toPath: path)
-        return path
     }
 
     /// The same track as ``track(seconds:)``, as a 16-bit stereo WAV (the memory scenario's

@@ -1,7 +1,6 @@
 import BenchBaseline
 import Foundation
 import Interlude
-import InterludeScene
 
 /// Scenario 13: each compressed format's decoder against a plain C loop over the same library,
 /// on the same track: FLAC (libFLAC), MP3 (libmpg123) and Ogg Opus (libopusfile). Both sides put
@@ -36,26 +35,16 @@ public enum CodecDecodeBench {
         }
     }
 
-    /// The bench's melody track, `seconds` long, encoded to `codec` once and cached.
+    /// The bench's melody track, `seconds` long (its 16-bit WAV), encoded to `codec` once and cached.
     public static func track(_ codec: Codec, seconds: Double) throws -> String {
-        let ogg = try BenchAssets.track(seconds: seconds)
-        let path = ogg.replacingOccurrences(of: ".ogg", with: ".\(codec.rawValue)")
+        let wav = try BenchAssets.wavTrack(seconds: seconds)
+        let path = wav.replacingOccurrences(of: "-int16.wav", with: ".\(codec.rawValue)")
         if FileManager.default.fileExists(atPath: path) { return path }
-        let wav = ogg.replacingOccurrences(of: ".ogg", with: "-\(getpid()).wav")
-        defer { try? FileManager.default.removeItem(atPath: wav) }
-        let decoded = try DecoderFactory.decodeAll(path: ogg)
-        try WAVFileWriter.write(samples: decoded.samples, format: decoded.format, sampleType: .int16, to: wav)
         let partial = path + ".part-\(getpid())"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: codec.encoder[0])
         // flac takes "-o OUT IN"; lame and opusenc take "IN OUT".
-        process.arguments = codec == .flac ? Array(codec.encoder.dropFirst()) + [partial, wav]
-                                           : Array(codec.encoder.dropFirst()) + [wav, partial]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw InterludeError(.writeFailed, "\(codec.encoder[0]) failed (\(process.terminationStatus)) encoding \(wav); `make deps` installs it")
-        }
+        let arguments = codec == .flac ? Array(codec.encoder.dropFirst()) + [partial, wav]
+                                       : Array(codec.encoder.dropFirst()) + [wav, partial]
+        try BenchAssets.runEncoder(codec.encoder[0], arguments, encoding: wav)
         try FileManager.default.moveItem(atPath: partial, toPath: path)
         return path
     }
