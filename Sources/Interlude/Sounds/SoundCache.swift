@@ -38,15 +38,16 @@ final class SoundCache: Sendable {
     /// The sound at `canonicalPath`: the one loaded, the one being loaded, or a new load that
     /// `start` begins (and that later callers then share). A failed load leaves no entry.
     func sound(at canonicalPath: String, orStart start: @escaping @Sendable () async throws -> Sound) async throws -> Sound {
-        let task = entries.withLock { entries -> Task<Sound, any Error> in
-            switch entries[canonicalPath] {
-            case .loaded(let sound): return Task { sound }
-            case .loading(let task): return task
-            case nil:
-                let task = Task { try await start() }
-                entries[canonicalPath] = .loading(task)
-                return task
-            }
+        let entry = entries.withLock { entries -> Entry in
+            if let existing = entries[canonicalPath] { return existing }
+            let task = Task { try await start() }
+            entries[canonicalPath] = .loading(task)
+            return .loading(task)
+        }
+        let task: Task<Sound, any Error>
+        switch entry {
+        case .loaded(let sound): return sound
+        case .loading(let loading): task = loading
         }
         do {
             let sound = try await task.value
