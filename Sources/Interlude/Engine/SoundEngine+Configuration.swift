@@ -3,6 +3,9 @@ extension SoundEngine {
     public struct Configuration: Sendable {
         /// Where the mix goes. Default: the system's default device.
         public var output: OutputDevice = .systemDefault
+        /// When a named ``output`` disappears: wait for it (the default), or follow the system
+        /// default (see ``NamedDeviceLoss``).
+        public var whenNamedDeviceDisappears: NamedDeviceLoss = .waitForIt
         /// Mono (positional) sources the context is created with (ALC_MONO_SOURCES).
         public var monoSourceCount = 255
         /// Stereo sources the context is created with (ALC_STEREO_SOURCES).
