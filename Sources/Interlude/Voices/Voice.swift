@@ -149,13 +149,6 @@ final class Voice {
         }
     }
 
-    /// Moves a positional voice: the hot path of a game moving its emitters every frame, so only
-    /// the entry's position is written.
-    func move(to position: Vector3) {
-        guard !removed else { return }
-        entries[slot].position = position
-    }
-
     /// Records `changes` for the update to send, when the voice holds a source: a voice that gets
     /// one later is started with all its parameters, so a virtual voice has nothing to record.
     func markChanged(_ changes: VoiceChanges) {

@@ -215,11 +215,9 @@ final class VoicePlayer {
     func setPosition(_ position: Vector3, of handle: VoiceHandle) throws {
         guard let voice = table.voice(for: handle) else { return }
         try Validate.vector(position, "position", in: "setPosition")
-        guard voice.isPositional else {
+        guard table.entries.movePositional(voice.handle.slot, to: position) else {
             throw InterludeError(.invalidArgument, "setPosition: a voice cannot switch between positional and unpositioned while playing")
         }
-        voice.move(to: position)
-        voice.markChanged(.position)
         if !isActive { events.emit(.commandDeferred(command: "set")) }
     }
 
@@ -238,8 +236,7 @@ final class VoicePlayer {
         }
         for index in handles.indices {
             guard let voice = table.voice(for: handles[index]) else { continue }
-            voice.move(to: positions[index])
-            voice.markChanged(.position)
+            _ = table.entries.movePositional(voice.handle.slot, to: positions[index])
         }
         if !isActive { events.emit(.commandDeferred(command: "set")) }
     }

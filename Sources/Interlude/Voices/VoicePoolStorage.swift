@@ -55,6 +55,25 @@ final class VoicePoolStorage {
         }
     }
 
+    /// Moves the positional voice in `slot` and, when it holds a source, records the move for the
+    /// update: `setPosition`'s hot path, in one access to the entries (each access to a class's
+    /// stored array is checked for exclusivity at run time). False, moving nothing, when the
+    /// voice is unpositioned. The slot must hold a live voice.
+    func movePositional(_ slot: Int, to position: Vector3) -> Bool {
+        let needsListing = entries.withUnsafeMutableBufferPointer { buffer -> Bool? in
+            guard buffer[slot].hasPosition else { return nil }
+            buffer[slot].position = position
+            guard buffer[slot].isReal else { return false }
+            buffer[slot].changes.insert(.position)
+            guard !buffer[slot].isListedChanged else { return false }
+            buffer[slot].isListedChanged = true
+            return true
+        }
+        guard let needsListing else { return false }
+        if needsListing { changed.append(Int32(slot)) }
+        return true
+    }
+
     /// Calls `body` with each changed slot and its changes, clearing them: a slot whose voice
     /// ended, or lost its source, since is passed all the same and skipped by `body`. A voice
     /// whose changes fail does not stop the others; the first error is thrown at the end, and
