@@ -61,7 +61,7 @@ public final class Bench {
                          unit: "", engine: relativeDifference, goal: "< 0.01 (asserted in make test)", isGoalMet: relativeDifference < 0.01),
                 BenchRow(scenario: "1. Reference scene", measure: "\(spec.emitterCount) voices + soundtrack, \(Int(spec.seconds)) s offline: CPU time",
                          unit: "s", engine: Measure.median(engine), baseline: Measure.median(baseline), ratio: ratio,
-                         ratioMeaning: "engine / C", goal: "<= 1.05", isGoalMet: ratio <= 1.05,
+                         ratioMeaning: "engine / C", goal: "<= 1.00", isGoalMet: ratio <= 1.00,
                          engineSamples: engine, baselineSamples: baseline)] + (try batchedReferenceScene())
     }
 
@@ -73,7 +73,7 @@ public final class Bench {
         let ratio = Measure.median(engine) / Measure.median(baseline)
         return [BenchRow(scenario: "1. Reference scene", measure: "same, engine moving voices with one setPositions per update: CPU time",
                          unit: "s", engine: Measure.median(engine), baseline: Measure.median(baseline), ratio: ratio,
-                         ratioMeaning: "engine / C", goal: "<= 1.05", isGoalMet: ratio <= 1.05,
+                         ratioMeaning: "engine / C", goal: "<= 0.95", isGoalMet: ratio <= 0.95,
                          engineSamples: engine, baselineSamples: baseline)]
     }
 
@@ -93,9 +93,13 @@ public final class Bench {
                                 baselineMedian / previous.baseline, Double(count) / Double(previous.count))
             }
             let sides = count > 255 ? " (engine: 64 real + \(count - 64) virtual; C: 255 sources, rest unplayed)" : ""
+            // At 255 every emitter is real on both sides: the engine's own cost at OpenAL's limit.
+            let goalApplies = count == 255
             rows.append(BenchRow(scenario: "2. Scaling", measure: "\(count) emitters\(sides): CPU time\(growth)", unit: "s",
                                  engine: engineMedian, baseline: baselineMedian, ratio: engineMedian / baselineMedian,
-                                 ratioMeaning: "engine / C", engineSamples: engine, baselineSamples: baseline))
+                                 ratioMeaning: "engine / C", goal: goalApplies ? "<= 1.00" : nil,
+                                 isGoalMet: goalApplies ? engineMedian / baselineMedian <= 1.00 : nil,
+                                 engineSamples: engine, baselineSamples: baseline))
             previous = (count, engineMedian, baselineMedian)
         }
         return rows

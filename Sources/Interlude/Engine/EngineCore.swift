@@ -101,11 +101,17 @@ final class EngineCore: @unchecked Sendable {
             clock.countUpdate()
             mixer.advance(bySeconds: elapsedSeconds, playingCounts: player.playingCountsByGroup)
             gate.run("update") { device in
-                gate.attempt("update: voices") { try player.service(elapsedSeconds: elapsedSeconds, on: device) }
-                if mixer.isDirty {
-                    gate.attempt("update: group gains") { try applyGroupGains() }
+                // One batch: every property set here reaches the mixer at once.
+                gate.attempt("update: deferred updates") {
+                    try device.deferringUpdates {
+                        gate.attempt("update: voices") { try player.service(elapsedSeconds: elapsedSeconds, on: device) }
+                        sendChanges(on: device)
+                        if mixer.isDirty {
+                            gate.attempt("update: group gains") { try applyGroupGains() }
+                        }
+                        gate.attempt("update: streams") { try tracks.service(elapsedSeconds: elapsedSeconds, on: device) }
+                    }
                 }
-                gate.attempt("update: streams") { try tracks.service(elapsedSeconds: elapsedSeconds, on: device) }
             }
             mixer.clearDirty()
         } else if !host.isOpen && !configuration.output.isOffline {
@@ -119,6 +125,13 @@ final class EngineCore: @unchecked Sendable {
     func updateNow() {
         let now = ContinuousClock.now
         update(elapsedSeconds: clock.advanceRealTime(to: now), now: now)
+    }
+
+    /// Sends what the setters changed since the last update (the voices' parameters after their
+    /// fades moved on, the listener and the world), in the update's deferred block.
+    private func sendChanges(on device: ALDevice) {
+        gate.attempt("update: voice parameters") { try player.sendChanges(on: device) }
+        gate.attempt("update: listener and world") { try spatial.applyChanges() }
     }
 
     /// Sends every real voice's and stream's gain after a group gain changed.
@@ -136,6 +149,11 @@ final class EngineCore: @unchecked Sendable {
                      mix: { offsetFrames, chunkFrames in
             let destination = base + offsetFrames * channelCount
             if host.isOpen, controller.state.isActive {
+                // Changes made since the last update (a render that starts between updates)
+                // are sent before the mix, as the update would have.
+                if player.hasChanges || spatial.hasChanges {
+                    gate.run("render") { device in try device.deferringUpdates { sendChanges(on: device) } }
+                }
                 host.render(into: destination, frameCount: chunkFrames)
             } else {
                 destination.update(repeating: 0, count: chunkFrames * channelCount)

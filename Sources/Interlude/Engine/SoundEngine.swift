@@ -9,6 +9,12 @@ import Synchronization
 /// On a real device a driver thread updates about every 10 ms; offline, ``render(frameCount:)``
 /// drives everything and is deterministic.
 ///
+/// Setters (a voice's position, velocity, gain, pitch and other parameters, the listener, the
+/// distance model, doppler) change the engine's copy and return: the next update sends what
+/// changed to OpenAL in one batch. On a real device the mixer hears a change within one update
+/// interval (``Configuration/updateIntervalSeconds``, 10 ms by default), or at the game's own
+/// ``update()`` call; offline, before the next rendered frame.
+///
 /// ```swift
 /// let engine = try SoundEngine(configuration: .init(output: .systemDefault))
 /// let beep = try engine.loadSound(path: "assets/sfx/beep.wav")
@@ -315,7 +321,7 @@ public final class SoundEngine: Sendable {
         try withCore("setPitch") { try $0.voices.update(voice, command: "set", call: "setPitch") { $0.pitch = pitch } }
     }
 
-    /// Moves a positional voice. Any thread.
+    /// Moves a positional voice; OpenAL hears it at the next update. Any thread.
     public func setPosition(_ position: Vector3, of voice: VoiceHandle) throws {
         try withCore("setPosition") { try $0.voices.setPosition(position, of: voice) }
     }
@@ -378,13 +384,11 @@ public final class SoundEngine: Sendable {
 
     // MARK: Listener and world
 
-    /// Replaces the listener. Tracked while interrupted. Any thread.
+    /// Replaces the listener; OpenAL hears it at the next update. Tracked while interrupted.
+    /// Any thread.
     public func setListener(_ listener: Listener) throws {
         try listener.validate(in: "setListener")
-        try withCore("setListener") { core in
-            core.world.setListener(listener)
-            core.al.run("setListener") { _ in try listener.apply() }
-        }
+        try withCore("setListener") { core in core.world.setListener(listener) }
     }
 
     /// The listener as the engine keeps it. Any thread.
@@ -400,26 +404,22 @@ public final class SoundEngine: Sendable {
             change(&changed)
             try changed.validate(in: "setListener")
             core.world.setListener(changed)
-            core.al.run("setListener") { _ in try changed.apply() }
         }
     }
 
-    /// Sets the distance model. Any thread.
+    /// Sets the distance model; OpenAL hears it at the next update. Any thread.
     public func setDistanceModel(_ model: DistanceModel) throws {
-        try withCore("setDistanceModel") { core in
-            core.world.setDistanceModel(model)
-            core.al.run("setDistanceModel") { _ in try core.world.applyDistanceModel() }
-        }
+        try withCore("setDistanceModel") { core in core.world.setDistanceModel(model) }
     }
 
-    /// Sets the doppler factor (>= 0) and the speed of sound (> 0, units per second). Any thread.
+    /// Sets the doppler factor (>= 0) and the speed of sound (> 0, units per second); OpenAL
+    /// hears them at the next update. Any thread.
     public func setDoppler(factor: Float, speedOfSoundMetresPerSecond: Float) throws {
         guard factor.isFinite, factor >= 0, speedOfSoundMetresPerSecond.isFinite, speedOfSoundMetresPerSecond > 0 else {
             throw InterludeError(.invalidArgument, "setDoppler: factor must be >= 0 and speed of sound > 0, got \(factor), \(speedOfSoundMetresPerSecond)")
         }
         try withCore("setDoppler") { core in
             core.world.setDoppler(factor: factor, speedOfSoundMetresPerSecond: speedOfSoundMetresPerSecond)
-            core.al.run("setDoppler") { _ in try core.world.applyDoppler() }
         }
     }
 

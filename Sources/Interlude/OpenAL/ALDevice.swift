@@ -43,6 +43,9 @@ final class ALDevice {
     private var liveFilters: Set<ALuint> = []
     /// The resampler every new source gets (AL_SOURCE_RESAMPLER_SOFT); nil leaves OpenAL Soft's default.
     private var sourceResamplerIndex: Int32?
+    /// Whether the context has AL_SOFT_deferred_updates, asked on the first batch (the context
+    /// must be current to ask).
+    private var hasDeferredUpdates: Bool?
 
     /// Opens the device and creates its context (`alcOpenDevice` or `alcLoopbackOpenDeviceSOFT`,
     /// then `alcCreateContext`). The context is not made current here.
@@ -217,6 +220,35 @@ final class ALDevice {
         guard let context else { return }
         alcProcessContext(context)
         _ = alcGetError(device)
+    }
+
+    /// Runs `body` between `alDeferUpdatesSOFT` and `alProcessUpdatesSOFT`
+    /// (AL_SOFT_deferred_updates), so every source, listener and context property it sets
+    /// reaches the mixer at once, on the same mix, and each set costs OpenAL only a flag until
+    /// then. Without the extension the properties apply call by call, as `body` makes them. The
+    /// context must be current; `body`'s own calls are checked by `body`.
+    func deferringUpdates(_ body: () throws -> Void) throws {
+        if hasDeferredUpdates == nil {
+            hasDeferredUpdates = extensions.deferUpdates != nil && alIsExtensionPresent("AL_SOFT_deferred_updates") != 0
+            ALCheck.clearAL()
+        }
+        guard hasDeferredUpdates == true, let deferUpdates = extensions.deferUpdates,
+              let processUpdates = extensions.processUpdates else {
+            try body()
+            return
+        }
+        deferUpdates()
+        try ALCheck.al("alDeferUpdatesSOFT")
+        // Processed whatever `body` does: a context left deferring would never hear a change again.
+        do {
+            try body()
+        } catch {
+            processUpdates()
+            ALCheck.clearAL()
+            throw error
+        }
+        processUpdates()
+        try ALCheck.al("alProcessUpdatesSOFT")
     }
 
     /// `alcDevicePauseSOFT`: returns false where the device cannot be paused (loopback devices

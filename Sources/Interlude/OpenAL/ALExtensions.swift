@@ -21,6 +21,13 @@ struct ALExtensions {
     /// `alcGetInteger64vSOFT` (ALC_SOFT_device_clock): the device's clock, in nanoseconds of
     /// audio the mixer has produced.
     let getInteger64v: LPALCGETINTEGER64VSOFT?
+    /// `alDeferUpdatesSOFT` (AL_SOFT_deferred_updates): holds the context's property changes
+    /// back until ``processUpdates``, which hands them to the mixer all at once. Whether the
+    /// context has the extension is asked separately, with the context current
+    /// (``ALDevice/deferringUpdates(_:)``).
+    let deferUpdates: LPALDEFERUPDATESSOFT?
+    /// `alProcessUpdatesSOFT` (AL_SOFT_deferred_updates).
+    let processUpdates: LPALPROCESSUPDATESSOFT?
 
     /// Loads the entry points the library exports for `device` (nil: the ones that need no device).
     init(device: OpaquePointer?) {
@@ -38,5 +45,11 @@ struct ALExtensions {
         getStringi = load("ALC_SOFT_HRTF", "alcGetStringiSOFT", as: LPALCGETSTRINGISOFT.self)
         getInteger64v = load("ALC_SOFT_device_clock", "alcGetInteger64vSOFT", as: LPALCGETINTEGER64VSOFT.self)
         getResamplerString = alGetProcAddress("alGetStringiSOFT").map { unsafeBitCast($0, to: LPALGETSTRINGISOFT.self) }
+        let deferUpdates = alGetProcAddress("alDeferUpdatesSOFT").map { unsafeBitCast($0, to: LPALDEFERUPDATESSOFT.self) }
+        let processUpdates = alGetProcAddress("alProcessUpdatesSOFT").map { unsafeBitCast($0, to: LPALPROCESSUPDATESSOFT.self) }
+        // One without the other would leave the context deferring forever: both, or neither.
+        let both = deferUpdates != nil && processUpdates != nil
+        self.deferUpdates = both ? deferUpdates : nil
+        self.processUpdates = both ? processUpdates : nil
     }
 }

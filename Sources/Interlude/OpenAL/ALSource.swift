@@ -44,15 +44,6 @@ struct ALSource: Hashable {
     func setLooping(_ isLooping: Bool) throws { try set(AL_LOOPING, Int32(isLooping ? 1 : 0)) }
     /// AL_POSITION.
     func setPosition(_ position: Vector3) throws { try set(AL_POSITION, position) }
-    /// AL_POSITION of many sources, checked once for the batch: `alGetError` reports the first
-    /// error since the batch began, so a failure still surfaces, named for the batch. (In OpenAL
-    /// Soft 1.19 every alGetError takes a process-wide lock; per source it was most of the
-    /// engine's cost of moving many voices.)
-    static func setPositions(_ body: (_ set: (ALSource, Vector3) -> Void) -> Void) throws {
-        body { source, position in alSource3f(source.name, AL_POSITION, position.x, position.y, position.z) }
-        try ALCheck.al("alSource3f(AL_POSITION) in a batch")
-    }
-
     /// AL_VELOCITY.
     func setVelocity(_ velocity: Vector3) throws { try set(AL_VELOCITY, velocity) }
     /// AL_SOURCE_RELATIVE.

@@ -117,56 +117,30 @@ final class ALRenderer {
         try applyEffects(of: voice, on: device)
     }
 
-    /// Sends only what changed since `previous` to a voice's source: a game moving many voices
-    /// every frame costs one AL call per voice, not a dozen.
-    func applyChangedParameters(of voice: Voice, previous: VoiceParameters, previousGroupIndex: Int, on device: ALDevice) throws {
+    /// Sends a real voice's changed parameters to its source, in the update's batch: a game
+    /// moving many voices every frame costs one unchecked AL call per voice.
+    func applyChanges(_ changes: VoiceChanges, of voice: Voice, in batch: ALSourceBatch, on device: ALDevice) throws {
         guard let source = voice.source else { return }
-        let parameters = voice.parameters
-        if parameters.gain != previous.gain || voice.groupIndex != previousGroupIndex {
-            try source.setGain(parameters.gain * mixer.effectiveGain(of: voice.groupIndex))
+        if changes.contains(.gain) { batch.setGain(source, voice.gain * mixer.effectiveGain(of: voice.groupIndex)) }
+        if changes.contains(.pitch) { batch.setPitch(source, voice.pitch) }
+        if changes.contains(.looping) { batch.setLooping(source, voice.isLooping) }
+        if voice.isPositional {
+            if changes.contains(.relativeToListener) { batch.setRelativeToListener(source, voice.isRelativeToListener) }
+            if changes.contains(.position) { batch.setPosition(source, voice.position) }
+            if changes.contains(.velocity) { batch.setVelocity(source, voice.velocity) }
+            if changes.contains(.referenceDistance) { batch.setReferenceDistance(source, voice.referenceDistance) }
+            if changes.contains(.maxDistance) { batch.setMaxDistance(source, voice.maxDistance) }
+            if changes.contains(.rolloffFactor) { batch.setRolloffFactor(source, voice.rolloffFactor) }
         }
-        if parameters.pitch != previous.pitch { try source.setPitch(parameters.pitch) }
-        if parameters.isLooping != previous.isLooping { try source.setLooping(parameters.isLooping) }
-        if let position = parameters.position {
-            if parameters.isRelativeToListener != previous.isRelativeToListener {
-                try source.setRelativeToListener(parameters.isRelativeToListener)
-            }
-            if position != previous.position { try source.setPosition(position) }
-            if parameters.velocity != previous.velocity { try source.setVelocity(parameters.velocity) }
-            if parameters.referenceDistance != previous.referenceDistance { try source.setReferenceDistance(parameters.referenceDistance) }
-            if parameters.maxDistance != previous.maxDistance { try source.setMaxDistance(parameters.maxDistance) }
-            if parameters.rolloffFactor != previous.rolloffFactor { try source.setRolloffFactor(parameters.rolloffFactor) }
-        }
-        if parameters.reverbZone != previous.reverbZone || parameters.lowPassGainHF != previous.lowPassGainHF
-            || voice.groupIndex != previousGroupIndex {
+        if changes.contains(.effects) {
+            try batch.check()
             try applyEffects(of: voice, on: device)
-        }
-    }
-
-    /// Sends a real voice's position.
-    func applyPosition(of voice: Voice, _ position: Vector3) throws {
-        try voice.source?.setPosition(position)
-    }
-
-    /// Sends many real voices' positions in one checked batch.
-    func applyPositions(_ body: (_ send: (Voice, Vector3) -> Void) -> Void) throws {
-        try ALSource.setPositions { setPosition in
-            withoutActuallyEscaping(setPosition) { setPosition in
-                body { voice, position in
-                    if let source = voice.source { setPosition(source, position) }
-                }
-            }
         }
     }
 
     /// Sends a real voice's gain, with its group's.
     func applyGain(of voice: Voice) throws {
         try voice.source?.setGain(voice.gain * mixer.effectiveGain(of: voice.groupIndex))
-    }
-
-    /// Sends a real voice's pitch.
-    func applyPitch(of voice: Voice) throws {
-        try voice.source?.setPitch(voice.pitch)
     }
 
     // MARK: Effects

@@ -1,10 +1,15 @@
 /// The listener and the rules of distance and motion that every positional voice is heard by:
-/// kept by the engine, sent to each new context.
+/// kept by the engine, sent to each new context. Setters change only the engine's copy and
+/// record what changed; the update sends it (``applyChanges()``).
 final class SpatialWorld {
     private var currentListener = Listener()
     private var model: DistanceModel
     private var doppler: Float
     private var speedOfSoundMetresPerSecond: Float
+    /// What changed since it was last sent to the context.
+    private var isListenerChanged = false
+    private var isDistanceModelChanged = false
+    private var isDopplerChanged = false
 
     init(configuration: SoundEngine.Configuration) {
         model = configuration.distanceModel
@@ -21,39 +26,48 @@ final class SpatialWorld {
     /// Replaces the listener.
     func setListener(_ listener: Listener) {
         currentListener = listener
-    }
-
-    /// Changes the listener in place and returns it.
-    func updateListener(_ change: (inout Listener) -> Void) -> Listener {
-        change(&currentListener)
-        return currentListener
+        isListenerChanged = true
     }
 
     func setDistanceModel(_ model: DistanceModel) {
         self.model = model
+        isDistanceModelChanged = true
     }
 
     func setDoppler(factor: Float, speedOfSoundMetresPerSecond: Float) {
         doppler = factor
         self.speedOfSoundMetresPerSecond = speedOfSoundMetresPerSecond
+        isDopplerChanged = true
     }
 
-    /// Sends the listener, distance model and doppler to the current context.
+    /// Something changed that ``applyChanges()`` has not sent yet.
+    var hasChanges: Bool { isListenerChanged || isDistanceModelChanged || isDopplerChanged }
+
+    /// Sends the listener, distance model and doppler to the current context (a new context,
+    /// or one resumed after an interruption).
     func apply() throws {
-        try currentListener.apply()
-        try applyDistanceModel()
-        try applyDoppler()
+        isListenerChanged = true
+        isDistanceModelChanged = true
+        isDopplerChanged = true
+        try applyChanges()
     }
 
-    /// Sends the distance model to the current context.
-    func applyDistanceModel() throws {
-        try ALListener.setDistanceModel(model)
-    }
-
-    /// Sends the doppler factor and speed of sound to the current context.
-    func applyDoppler() throws {
-        try ALListener.setDopplerFactor(doppler)
-        try ALListener.setSpeedOfSound(speedOfSoundMetresPerSecond)
+    /// Sends what changed since the last time to the current context. What fails is not sent
+    /// again until it changes again.
+    func applyChanges() throws {
+        if isListenerChanged {
+            isListenerChanged = false
+            try currentListener.apply()
+        }
+        if isDistanceModelChanged {
+            isDistanceModelChanged = false
+            try ALListener.setDistanceModel(model)
+        }
+        if isDopplerChanged {
+            isDopplerChanged = false
+            try ALListener.setDopplerFactor(doppler)
+            try ALListener.setSpeedOfSound(speedOfSoundMetresPerSecond)
+        }
     }
 
     /// Scoring against the listener and distance model as they are now.

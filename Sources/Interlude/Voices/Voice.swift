@@ -11,7 +11,7 @@ final class Voice {
     /// A short UI sound: dropped during an interruption, never resumed.
     let isSystemSound: Bool
     /// The parameters the pool does not read: velocity, the group's name, reverb and low-pass.
-    private var velocity: Vector3
+    private var velocityState: Vector3
     private var group: GroupID
     private var reverbZone: ReverbZoneID?
     private var lowPassGainHF: Float
@@ -30,7 +30,7 @@ final class Voice {
         self.sound = sound
         self.isSystemSound = isSystemSound
         self.entries = entries
-        self.velocity = parameters.velocity
+        self.velocityState = parameters.velocity
         self.group = parameters.group
         self.reverbZone = parameters.reverbZone
         self.lowPassGainHF = parameters.lowPassGainHF
@@ -56,7 +56,7 @@ final class Voice {
             parameters.pitch = entry.pitch
             parameters.isLooping = entry.isLooping
             parameters.position = entry.hasPosition ? entry.position : nil
-            parameters.velocity = velocity
+            parameters.velocity = velocityState
             parameters.isRelativeToListener = entry.isRelativeToListener
             parameters.referenceDistance = entry.referenceDistance
             parameters.maxDistance = entry.maxDistance
@@ -74,7 +74,7 @@ final class Voice {
     }
 
     private func write(_ parameters: VoiceParameters) {
-        velocity = parameters.velocity
+        velocityState = parameters.velocity
         group = parameters.group
         reverbZone = parameters.reverbZone
         lowPassGainHF = parameters.lowPassGainHF
@@ -124,6 +124,14 @@ final class Voice {
     var pitch: Float { entries[slot].pitch }
     var isLooping: Bool { entries[slot].isLooping }
     var isPositional: Bool { entries[slot].hasPosition }
+    var isRelativeToListener: Bool { entries[slot].isRelativeToListener }
+    /// Where a positional voice is (zero for an unpositioned one).
+    var position: Vector3 { entries[slot].position }
+    /// The velocity, for doppler.
+    var velocity: Vector3 { velocityState }
+    var referenceDistance: Float { entries[slot].referenceDistance }
+    var maxDistance: Float { entries[slot].maxDistance }
+    var rolloffFactor: Float { entries[slot].rolloffFactor }
     /// The reverb zone the voice names itself, if any.
     var ownReverbZone: ReverbZoneID? { reverbZone }
     /// The occlusion low-pass's high-frequency gain (1: none).
@@ -141,11 +149,11 @@ final class Voice {
         }
     }
 
-    /// Moves a positional voice: the hot path of a game moving its emitters every frame, so only
-    /// the entry's position is written.
-    func move(to position: Vector3) {
-        guard !removed else { return }
-        entries[slot].position = position
+    /// Records `changes` for the update to send, when the voice holds a source: a voice that gets
+    /// one later is started with all its parameters, so a virtual voice has nothing to record.
+    func markChanged(_ changes: VoiceChanges) {
+        guard !removed, entries[slot].isReal else { return }
+        entries.markChanged(slot, changes)
     }
 
     /// The voice is going virtual between updates: the next update must advance it only by the

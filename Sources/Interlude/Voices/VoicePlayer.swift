@@ -189,7 +189,8 @@ final class VoicePlayer {
         }
     }
 
-    /// Changes a voice's parameters. Tracked while interrupted: applied at the end.
+    /// Changes a voice's parameters: writes the model and records what changed for the update
+    /// to send (no AL call). Tracked while interrupted: applied at the end.
     /// - Parameter call: the public call, named in errors; `command` names the change in events.
     func update(_ handle: VoiceHandle, command: String, call: String, _ change: (inout VoiceParameters) -> Void) throws {
         guard let voice = table.voice(for: handle) else { return }
@@ -205,35 +206,23 @@ final class VoicePlayer {
         let previousGroupIndex = voice.groupIndex
         voice.parameters = parameters
         voice.groupIndex = groupIndex
-        if isActive {
-            gate.run(command) { device in
-                try renderer.applyChangedParameters(of: voice, previous: previous, previousGroupIndex: previousGroupIndex, on: device)
-            }
-        } else {
-            events.emit(.commandDeferred(command: command))
-        }
+        voice.markChanged(.between(previous, previousGroupIndex: previousGroupIndex, and: parameters, groupIndex: groupIndex))
+        if !isActive { events.emit(.commandDeferred(command: command)) }
     }
 
     /// Moves a positional voice: the hot path of a game moving its emitters every frame, so it
-    /// validates and sends only the position, and makes no AL call for a virtual voice.
+    /// validates and records only the position, for the update to send.
     func setPosition(_ position: Vector3, of handle: VoiceHandle) throws {
         guard let voice = table.voice(for: handle) else { return }
         try Validate.vector(position, "position", in: "setPosition")
-        guard voice.isPositional else {
+        guard table.entries.movePositional(voice.handle.slot, to: position) else {
             throw InterludeError(.invalidArgument, "setPosition: a voice cannot switch between positional and unpositioned while playing")
         }
-        voice.move(to: position)
-        if isActive {
-            if voice.source != nil {
-                gate.run("set") { _ in try renderer.applyPosition(of: voice, position) }
-            }
-        } else {
-            events.emit(.commandDeferred(command: "set"))
-        }
+        if !isActive { events.emit(.commandDeferred(command: "set")) }
     }
 
-    /// Moves many positional voices in one go: everything is validated first, then sent in one
-    /// AL block (one context lock for all), or tracked with one deferred event while interrupted.
+    /// Moves many positional voices in one go: everything is validated first, then recorded for
+    /// the update to send, or tracked with one deferred event while interrupted.
     func setPositions(_ positions: [Vector3], of handles: [VoiceHandle]) throws {
         guard positions.count == handles.count else {
             throw InterludeError(.invalidArgument, "setPositions: \(positions.count) positions for \(handles.count) voices")
@@ -245,21 +234,28 @@ final class VoicePlayer {
                 throw InterludeError(.invalidArgument, "setPositions: a voice cannot switch between positional and unpositioned while playing")
             }
         }
-        if isActive {
-            gate.run("set") { _ in
-                try renderer.applyPositions { send in
-                    for index in handles.indices {
-                        guard let voice = table.voice(for: handles[index]) else { continue }
-                        voice.move(to: positions[index])
-                        send(voice, positions[index])
-                    }
-                }
+        for index in handles.indices {
+            guard let voice = table.voice(for: handles[index]) else { continue }
+            _ = table.entries.movePositional(voice.handle.slot, to: positions[index])
+        }
+        if !isActive { events.emit(.commandDeferred(command: "set")) }
+    }
+
+    /// Sends every change the setters and fades recorded since the last time, for the voices
+    /// that still hold a source, in one batch checked once. Called by the update inside its
+    /// deferred block, and offline before a render chunk that no update precedes.
+    func sendChanges(on device: ALDevice) throws {
+        guard table.entries.hasChanges else { return }
+        try ALSourceBatch.run { batch in
+            try table.entries.drainChanges { slot, changes in
+                guard let voice = table.voice(inSlot: slot) else { return }
+                try renderer.applyChanges(changes, of: voice, in: batch, on: device)
             }
-        } else {
-            for index in handles.indices { table.voice(for: handles[index])?.move(to: positions[index]) }
-            events.emit(.commandDeferred(command: "set"))
         }
     }
+
+    /// There are changes for ``sendChanges(on:)`` to send.
+    var hasChanges: Bool { table.entries.hasChanges }
 
     /// Starts a gain or pitch fade on a voice; a fade of the gain to 0 may stop it at the end.
     func fade(_ handle: VoiceHandle, gainTo targetGain: Float?, pitchTo targetPitch: Float?, durationSeconds: Double,
@@ -275,13 +271,13 @@ final class VoicePlayer {
         if let targetPitch {
             voice.pitchFade = Fade(startGain: voice.pitch, targetGain: targetPitch, durationSeconds: durationSeconds, curve: curve)
         }
-        if durationSeconds == 0 { try advanceFades(of: voice, bySeconds: 0) }
+        if durationSeconds == 0 { advanceFades(of: voice, bySeconds: 0) }
     }
 
-    /// Moves a voice's fades on, sending the new gain and pitch to its source. Returns false
-    /// when a fade-out has ended and the voice was stopped.
+    /// Moves a voice's fades on, recording the new gain and pitch for the update to send.
+    /// Returns false when a fade-out has ended and the voice was stopped.
     @discardableResult
-    private func advanceFades(of voice: Voice, bySeconds seconds: Double) throws -> Bool {
+    private func advanceFades(of voice: Voice, bySeconds seconds: Double) -> Bool {
         if var fade = voice.gainFade {
             fade.advance(bySeconds: seconds)
             voice.setFadedGain(fade.gain)
@@ -290,13 +286,13 @@ final class VoicePlayer {
                 remove(voice)
                 return false
             }
-            try renderer.applyGain(of: voice)
+            voice.markChanged(.gain)
         }
         if var fade = voice.pitchFade {
             fade.advance(bySeconds: seconds)
             voice.setFadedPitch(max(Float.leastNormalMagnitude, fade.gain))
             voice.pitchFade = fade.isFinished ? nil : fade
-            try renderer.applyPitch(of: voice)
+            voice.markChanged(.pitch)
         }
         return true
     }
@@ -394,7 +390,7 @@ final class VoicePlayer {
         for slot in objectSlots {
             guard let voice = table.voice(inSlot: Int(slot)), !mixer.pauses(voice.groupIndex) else { continue }
             if voice.gainFade != nil || voice.pitchFade != nil {
-                guard try advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }
+                guard advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }
             }
             guard voice.source != nil else { continue }
             // Only a one-shot stops by itself: a looping source is stopped by the engine alone.

@@ -33,6 +33,11 @@ struct VoicePoolEntry {
     var frameRemainder = 0.0
     /// Where the slot is in ``VoicePoolStorage/servicedSlots``, or -1.
     var servicedIndex: Int32 = -1
+    /// The parameters changed since the update last sent them to the voice's source.
+    var changes: VoiceChanges = []
+    /// The slot is in the storage's list of changed slots (kept when the entry is reset, so a
+    /// slot is never listed twice).
+    var isListedChanged = false
 
     /// A live voice that is playing (the group's pause is checked separately).
     @inline(__always)

@@ -4,10 +4,16 @@
 /// It also keeps the list of ``servicedSlots``: the playing voices the update must look at one
 /// by one (real ones, and fading ones), so the update never walks the whole pool to find the
 /// few dozen it services.
+///
+/// And it keeps the list of changed slots: voices whose parameters a setter changed while they
+/// held a source, which the update sends to OpenAL (``drainChanges(_:)``) without walking the pool.
 final class VoicePoolStorage {
     private var entries: [VoicePoolEntry] = []
     /// Slots whose entry is playing and real or fading, in no particular order.
     private var serviced: [Int32] = []
+    /// Slots with changes to send, each listed once, in the order they first changed. Emptied
+    /// keeping its capacity, so steady state allocates nothing.
+    private var changed: [Int32] = []
 
     /// How many slots have an entry.
     var count: Int { entries.count }
@@ -26,12 +32,71 @@ final class VoicePoolStorage {
         try entries.withUnsafeMutableBufferPointer { try body($0) }
     }
 
-    /// Gives `slot` a fresh entry, growing the pool when the slot is new.
+    /// Gives `slot` a fresh entry, growing the pool when the slot is new. A new voice has no
+    /// changes to send (starting sends all its parameters), but the slot stays listed if it was.
     func resetEntry(at slot: Int) {
         while entries.count <= slot { entries.append(VoicePoolEntry()) }
         entries[slot].state = nil
         refreshServiced(slot)
+        let isListed = entries[slot].isListedChanged
         entries[slot] = VoicePoolEntry()
+        entries[slot].isListedChanged = isListed
+    }
+
+    /// There are changes to send.
+    var hasChanges: Bool { !changed.isEmpty }
+
+    /// Records that `changes` of the voice in `slot` must reach its source.
+    func markChanged(_ slot: Int, _ changes: VoiceChanges) {
+        entries[slot].changes.formUnion(changes)
+        if !entries[slot].isListedChanged {
+            entries[slot].isListedChanged = true
+            changed.append(Int32(slot))
+        }
+    }
+
+    /// Moves the positional voice in `slot` and, when it holds a source, records the move for the
+    /// update: `setPosition`'s hot path, in one access to the entries (each access to a class's
+    /// stored array is checked for exclusivity at run time). False, moving nothing, when the
+    /// voice is unpositioned. The slot must hold a live voice.
+    func movePositional(_ slot: Int, to position: Vector3) -> Bool {
+        let needsListing = entries.withUnsafeMutableBufferPointer { buffer -> Bool? in
+            guard buffer[slot].hasPosition else { return nil }
+            buffer[slot].position = position
+            guard buffer[slot].isReal else { return false }
+            buffer[slot].changes.insert(.position)
+            guard !buffer[slot].isListedChanged else { return false }
+            buffer[slot].isListedChanged = true
+            return true
+        }
+        guard let needsListing else { return false }
+        if needsListing { changed.append(Int32(slot)) }
+        return true
+    }
+
+    /// Calls `body` with each changed slot and its changes, clearing them: a slot whose voice
+    /// ended, or lost its source, since is passed all the same and skipped by `body`. A voice
+    /// whose changes fail does not stop the others; the first error is thrown at the end, and
+    /// every change is cleared, so a failing voice is not retried forever.
+    func drainChanges(_ body: (_ slot: Int, _ changes: VoiceChanges) throws -> Void) throws {
+        var failure: (any Error)?
+        // By index, holding no second reference to the list: emptying it then keeps its buffer.
+        var index = 0
+        while index < changed.count {
+            let slot = Int(changed[index])
+            index += 1
+            let changes = entries[slot].changes
+            entries[slot].changes = []
+            entries[slot].isListedChanged = false
+            guard !changes.isEmpty else { continue }
+            do {
+                try body(slot, changes)
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        changed.removeAll(keepingCapacity: true)
+        if let failure { throw failure }
     }
 
     /// Brings ``servicedSlots`` in line with the entry at `slot`, after its playing, real or
