@@ -10,10 +10,11 @@
 // the engine's init returns, before anything else.
 //
 // --start-timeout sets Configuration.outputStartTimeoutSeconds, --latency low|balanced|safe|none
-// Configuration.outputLatency (none: nil), --duck-db makes phone streams duck by DB instead.
+// Configuration.outputLatency (none: nil), --duck-db makes phone streams duck by DB instead,
+// --job-control sets Configuration.handlesJobControl (SIGTSTP interrupts and stops, SIGCONT resumes).
 //
 // Usage: PulseProbe [--music PATH] [--clicks PATH [--click-count N] [--click-ms MS]] [--start-timeout S]
-//                   [--latency L] [--seconds S] [--tick-ms MS] [--duck-db DB]
+//                   [--latency L] [--seconds S] [--tick-ms MS] [--duck-db DB] [--job-control]
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,6 +54,7 @@ var latency: OutputLatency??
 var seconds = 30.0
 var tickSeconds = 0.05
 var duckDecibels: Float?
+var handlesJobControl = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -60,6 +62,7 @@ while let argument = arguments.popFirst() {
     case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
     case "--tick-ms": tickSeconds = (Double(arguments.popFirst() ?? "") ?? 50) / 1000
     case "--duck-db": duckDecibels = Float(arguments.popFirst() ?? "")
+    case "--job-control": handlesJobControl = true
     case "--start-timeout": startTimeoutSeconds = Double(arguments.popFirst() ?? "")
     case "--latency":
         let name = arguments.popFirst() ?? ""
@@ -89,6 +92,7 @@ do {
     if let duckDecibels { configuration.audioServer.callResponse = .duck(byDecibels: duckDecibels) }
     if let startTimeoutSeconds { configuration.outputStartTimeoutSeconds = startTimeoutSeconds }
     if let latency { configuration.outputLatency = latency }
+    configuration.handlesJobControl = handlesJobControl
     engine = try SoundEngine(configuration: configuration)
 } catch {
     emit(["event": "openFailed", "error": "\(error)"])

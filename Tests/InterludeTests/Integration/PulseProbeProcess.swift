@@ -97,6 +97,8 @@ final class PulseProbeProcess: @unchecked Sendable {
 
     var pid: pid_t { process.pid }
     var isRunning: Bool { process.isRunning }
+    /// The raw wait status once the probe has exited.
+    var exitStatus: Int32? { process.status }
     var stderrText: String { errorText.withLock { $0 } }
     var allLines: [ProbeLine] { lines.withLock { $0 } }
     var lineCount: Int { lines.withLock { $0.count } }
