@@ -5,7 +5,9 @@
 // tries) and the process's thread and fd counts.
 // Exits after --seconds, on stdin EOF or on SIGTERM, with a clean shutdown whose duration it
 // prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`, `activate`,
-// `rebuild` (disconnectDevice then reconnectDevice), `clicks` (the --clicks sound, again).
+// `rebuild` (disconnectDevice then reconnectDevice), `clicks` (the --clicks sound, again), and in
+// debug builds `lose-failing-opens N` (the next N device opens fail, then disconnectDevice: the
+// engine's own retries rebuild).
 // With --clicks, the sound at PATH is played --click-count times, --click-ms apart, as soon as
 // the engine's init returns, before anything else.
 //
@@ -19,7 +21,11 @@
 import Glibc
 #endif
 import Foundation
+#if DEBUG
+@testable import Interlude
+#else
 import Interlude
+#endif
 import Synchronization
 
 let start = ContinuousClock.now
@@ -76,8 +82,18 @@ while let argument = arguments.popFirst() {
     }
 }
 
-let stopRequested = Atomic<Int>(0)
-signal(SIGTERM) { _ in stopRequested.store(1, ordering: .relaxed) }
+/// Why the probe stops: 0 not yet, 1 SIGTERM, 2 stdin closed.
+enum Stop {
+    static let requested = Atomic<Int>(0)
+}
+
+/// SIGTERM's handler. A function, not a closure written in this top-level code: such a closure
+/// is main-actor isolated, and the signal lands on whichever thread has it unblocked (an engine
+/// thread in the middle of a rebuild, say), where Swift 6's isolation check traps (SIGILL).
+func handleTerminate(_: Int32) {
+    Stop.requested.store(1, ordering: .relaxed)
+}
+signal(SIGTERM, handleTerminate)
 // A parent may have spawned us with signals blocked: take SIGTERM whatever the inherited mask.
 var terminate = sigset_t()
 sigemptyset(&terminate)
@@ -194,16 +210,21 @@ let stdinThread = Thread {
                 emit(["event": "rebuildFailed", "error": "\(error)"])
             }
         case "clicks": playClicks()
+        #if DEBUG
+        case "lose-failing-opens" where words.count == 2:
+            ALFaults.arm(.openDevice, count: Int(words[1]) ?? 0)
+            engine.disconnectDevice()
+        #endif
         case "pause": engine.pauseMusic()
         case "resume": engine.resumeMusic()
         default: emit(["event": "unknownCommand", "line": line])
         }
     }
-    stopRequested.store(2, ordering: .relaxed)
+    Stop.requested.store(2, ordering: .relaxed)
 }
 stdinThread.start()
 
-while milliseconds() < seconds * 1000 && stopRequested.load(ordering: .relaxed) == 0 {
+while milliseconds() < seconds * 1000 && Stop.requested.load(ordering: .relaxed) == 0 {
     let statistics = engine.statistics
     emit(["event": "tick", "position": engine.musicPositionInFrames() ?? -1,
           "playing": engine.isMusicPlaying(), "state": "\(engine.sessionState)",
@@ -213,7 +234,7 @@ while milliseconds() < seconds * 1000 && stopRequested.load(ordering: .relaxed) 
           "threads": count("/proc/self/task"), "fds": count("/proc/self/fd")])
     Thread.sleep(forTimeInterval: tickSeconds)
 }
-let why = ["time", "SIGTERM", "stdin closed"][stopRequested.load(ordering: .relaxed)]
+let why = ["time", "SIGTERM", "stdin closed"][Stop.requested.load(ordering: .relaxed)]
 let shutdownStart = ContinuousClock.now
 engine.shutdown()
 emit(["event": "shutdown", "why": why, "ms": milliseconds(since: shutdownStart)])

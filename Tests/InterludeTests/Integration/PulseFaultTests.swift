@@ -91,6 +91,36 @@ extension EngineSuites {
             #expect(probe.closeInputAndWait() != nil)
         }
 
+        @Test("The device open failing 3 times after a loss: the engine's own retries back off, then rebuild, and the soundtrack resumes on the frame it was lost at")
+        func reopenFailsThenRebuilds() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Self.startProbe(server)
+            defer { probe.kill() }
+            let failingOpens = 3
+            let before = try #require(probe.allLines.last { $0.event == "tick" }?.int("reopenAttempts"))
+            let requested = probe.lineCount
+            let lostAt = ContinuousClock.now
+            probe.send("lose-failing-opens \(failingOpens)")
+            guard let suspended = probe.waitFor("musicSuspended", from: requested, timeoutSeconds: 5)?.line.int("frame") else {
+                throw TestFailure("no musicSuspended at the loss: \(probe.allLines[requested...].map(\.fields))")
+            }
+            guard let reset = probe.waitFor("servicesReset", from: requested, timeoutSeconds: 15) else {
+                throw TestFailure("the device was not rebuilt: \(probe.allLines[requested...].map(\.fields))")
+            }
+            let elapsedSeconds = PulseDeviceLossTests.milliseconds(reset.line.receivedAt - lostAt) / 1000
+            let resumed = try #require(probe.waitFor("musicResumed", from: requested, timeoutSeconds: 2)?.line.int("frame"))
+            #expect(resumed == suspended, "resumed at \(resumed), lost at \(suspended)")
+            let tick = try PulseDeviceLossTests.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5), timeoutSeconds: 10)
+            let attempts = (tick.int("reopenAttempts") ?? 0) - before
+            // Three failures and the open that worked, and no more than the backoff allows.
+            #expect(attempts >= failingOpens + 1, "\(attempts) reopen tries")
+            #expect(attempts <= PulseDeviceLossTests.mostReopenAttempts(withinSeconds: elapsedSeconds) + 1,
+                    "\(attempts) reopen tries in \(elapsedSeconds) s: more than the backoff allows")
+            #expect(tick.int("errors") == 0)
+            PulseDeviceLossTests.figure(String(format: "3 failing opens: %d reopen tries, rebuilt %.2f s after the loss", attempts, elapsedSeconds))
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
         /// Plays, asks for a rebuild (disconnectDevice, then reconnectDevice, which waits for the
         /// new output to run) and returns once the loss is reported: the rebuild is under way.
         /// Returns the index of the probe's first line since the request.
@@ -110,9 +140,10 @@ extension EngineSuites {
             defer { probe.kill() }
             let requested = try Self.rebuildUnderWay(probe)
             #expect(probe.terminateAndWait(timeoutSeconds: 10) != nil, "the probe did not exit after SIGTERM")
-            #expect(probe.exitStatus == 0, "wait status \(probe.exitStatus.map(String.init) ?? "none"): \(probe.stderrText)")
+            let said = probe.allLines[requested...].filter { $0.event != "tick" }.map(\.fields)
+            #expect(probe.exitStatus == 0, "wait status \(probe.exitStatus.map(String.init) ?? "none"); said \(said); stderr \(probe.stderrText)")
             let shutdown = probe.waitFor("shutdown", from: requested, timeoutSeconds: 2)
-            #expect(shutdown?.line.string("why") == "SIGTERM")
+            #expect(shutdown?.line.string("why") == "SIGTERM", "said \(said)")
         }
 
         @Test("SIGTSTP while the engine rebuilds its device: the process stops; SIGCONT resumes the soundtrack on the frame it was held at")
