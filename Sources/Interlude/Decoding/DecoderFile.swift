@@ -91,6 +91,12 @@ final class DecoderFile {
         return InterludeError(.corruptData, "\(path): \(what) ends early (file truncated)")
     }
 
+    /// `.unreadableFile` naming `frame` when a read of the file failed (EIO): a decoder reports
+    /// that, not the damaged data or the early end its library then sees. nil when no read failed.
+    func readError(atFrame frame: Int) -> InterludeError? {
+        ferror(handle) != 0 ? InterludeError(.unreadableFile, "\(path): read error at frame \(frame)") : nil
+    }
+
     /// The file's size now, when it is smaller than at open: it was truncated while open (a
     /// file renamed over its path does not count, the open file is still the old one).
     func shrunkByteCount() -> Int? {

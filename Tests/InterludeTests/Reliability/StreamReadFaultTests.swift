@@ -20,7 +20,10 @@ extension EngineSuites {
         static let trackSeconds = 6
 
         enum Container: String, CaseIterable {
-            case wav, ogg
+            case wav, ogg, flac, mp3, opus
+
+            /// The soundtrack formats whose truncation under a playing stream is checked.
+            static let truncationChecked: [Container] = [.wav, .ogg]
         }
 
         /// A 6 s stereo 300 Hz track in `container`.
@@ -31,6 +34,11 @@ extension EngineSuites {
             switch container {
             case .wav: return wav
             case .ogg: return try folder.encodeOgg(wavPath: wav, name: "\(name).ogg")
+            case .flac, .mp3, .opus:
+                let encoded = folder.path("\(name).\(container.rawValue)")
+                let codec: Codec = container == .flac ? .flac : container == .mp3 ? .mp3CBR : .opus
+                try codec.encode(wav, to: encoded)
+                return encoded
             }
         }
 
@@ -88,7 +96,7 @@ extension EngineSuites {
         }
 
         @Test("A file truncated while it streams: the track ends with .corruptData naming the file, the voice plays on",
-              arguments: Container.allCases)
+              arguments: Container.truncationChecked)
         func truncatedWhileStreaming(container: Container) throws {
             let folder = try StreamFixtureFolder()
             let path = try Self.track(container, in: folder)
@@ -111,7 +119,7 @@ extension EngineSuites {
         }
 
         @Test("A file replaced (renamed over) while it streams: the open track plays on whole, to its own end",
-              arguments: Container.allCases)
+              arguments: Container.truncationChecked)
         func replacedWhileStreaming(container: Container) throws {
             let folder = try StreamFixtureFolder()
             let path = try Self.track(container, in: folder)
