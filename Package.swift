@@ -58,10 +58,13 @@ let package = Package(
             name: "CPulse",
             providers: [.apt(["libpulse-dev"])]
         ),
+        // glibc's fopencookie for the debug-only decoder fault layer (no library to link).
+        .systemLibrary(name: "CStdioCookie"),
         .target(
             name: "Interlude",
             dependencies: [
                 "COpenAL",
+                "CStdioCookie",
                 "CSystemd",
                 "CVorbisFile",
                 "CFLAC",

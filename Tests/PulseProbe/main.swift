@@ -5,23 +5,30 @@
 // tries) and the process's thread and fd counts.
 // Exits after --seconds, on stdin EOF or on SIGTERM, with a clean shutdown whose duration it
 // prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`, `activate`,
-// `rebuild` (disconnectDevice then reconnectDevice), `clicks` (the --clicks sound, again).
+// `rebuild` (disconnectDevice then reconnectDevice), `clicks` (the --clicks sound, again), and in
+// debug builds `lose-failing-opens N` (the next N device opens fail, then disconnectDevice: the
+// engine's own retries rebuild).
 // With --clicks, the sound at PATH is played --click-count times, --click-ms apart, as soon as
 // the engine's init returns, before anything else.
 //
 // --start-timeout sets Configuration.outputStartTimeoutSeconds, --latency low|balanced|safe|none
 // Configuration.outputLatency (none: nil), --duck-db makes phone streams duck by DB instead,
-// --device NAME plays to the named device instead of the default, and --named-loss wait|follow
-// sets Configuration.whenNamedDeviceDisappears.
+// --device NAME plays to the named device instead of the default, --named-loss wait|follow
+// sets Configuration.whenNamedDeviceDisappears, and --job-control sets
+// Configuration.handlesJobControl (SIGTSTP interrupts and stops, SIGCONT resumes).
 //
 // Usage: PulseProbe [--music PATH] [--clicks PATH [--click-count N] [--click-ms MS]] [--start-timeout S]
 //                   [--latency L] [--seconds S] [--tick-ms MS] [--duck-db DB] [--device NAME]
-//                   [--named-loss wait|follow]
+//                   [--named-loss wait|follow] [--job-control]
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
+#if DEBUG
+@testable import Interlude
+#else
 import Interlude
+#endif
 import Synchronization
 
 let start = ContinuousClock.now
@@ -58,6 +65,7 @@ var tickSeconds = 0.05
 var duckDecibels: Float?
 var deviceName: String?
 var namedLoss = NamedDeviceLoss.waitForIt
+var handlesJobControl = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -67,6 +75,7 @@ while let argument = arguments.popFirst() {
     case "--duck-db": duckDecibels = Float(arguments.popFirst() ?? "")
     case "--device": deviceName = arguments.popFirst()
     case "--named-loss": namedLoss = arguments.popFirst() == "follow" ? .followSystemDefault : .waitForIt
+    case "--job-control": handlesJobControl = true
     case "--start-timeout": startTimeoutSeconds = Double(arguments.popFirst() ?? "")
     case "--latency":
         let name = arguments.popFirst() ?? ""
@@ -80,8 +89,18 @@ while let argument = arguments.popFirst() {
     }
 }
 
-let stopRequested = Atomic<Int>(0)
-signal(SIGTERM) { _ in stopRequested.store(1, ordering: .relaxed) }
+/// Why the probe stops: 0 not yet, 1 SIGTERM, 2 stdin closed.
+enum Stop {
+    static let requested = Atomic<Int>(0)
+}
+
+/// SIGTERM's handler. A function, not a closure written in this top-level code: such a closure
+/// is main-actor isolated, and the signal lands on whichever thread has it unblocked (an engine
+/// thread in the middle of a rebuild, say), where Swift 6's isolation check traps (SIGILL).
+func handleTerminate(_: Int32) {
+    Stop.requested.store(1, ordering: .relaxed)
+}
+signal(SIGTERM, handleTerminate)
 // A parent may have spawned us with signals blocked: take SIGTERM whatever the inherited mask.
 var terminate = sigset_t()
 sigemptyset(&terminate)
@@ -97,6 +116,7 @@ do {
     if let duckDecibels { configuration.audioServer.callResponse = .duck(byDecibels: duckDecibels) }
     if let startTimeoutSeconds { configuration.outputStartTimeoutSeconds = startTimeoutSeconds }
     if let latency { configuration.outputLatency = latency }
+    configuration.handlesJobControl = handlesJobControl
     engine = try SoundEngine(configuration: configuration)
 } catch {
     emit(["event": "openFailed", "error": "\(error)"])
@@ -198,16 +218,21 @@ let stdinThread = Thread {
                 emit(["event": "rebuildFailed", "error": "\(error)"])
             }
         case "clicks": playClicks()
+        #if DEBUG
+        case "lose-failing-opens" where words.count == 2:
+            ALFaults.arm(.openDevice, count: Int(words[1]) ?? 0)
+            engine.disconnectDevice()
+        #endif
         case "pause": engine.pauseMusic()
         case "resume": engine.resumeMusic()
         default: emit(["event": "unknownCommand", "line": line])
         }
     }
-    stopRequested.store(2, ordering: .relaxed)
+    Stop.requested.store(2, ordering: .relaxed)
 }
 stdinThread.start()
 
-while milliseconds() < seconds * 1000 && stopRequested.load(ordering: .relaxed) == 0 {
+while milliseconds() < seconds * 1000 && Stop.requested.load(ordering: .relaxed) == 0 {
     let statistics = engine.statistics
     emit(["event": "tick", "position": engine.musicPositionInFrames() ?? -1,
           "playing": engine.isMusicPlaying(), "state": "\(engine.sessionState)",
@@ -217,7 +242,7 @@ while milliseconds() < seconds * 1000 && stopRequested.load(ordering: .relaxed) 
           "threads": count("/proc/self/task"), "fds": count("/proc/self/fd")])
     Thread.sleep(forTimeInterval: tickSeconds)
 }
-let why = ["time", "SIGTERM", "stdin closed"][stopRequested.load(ordering: .relaxed)]
+let why = ["time", "SIGTERM", "stdin closed"][Stop.requested.load(ordering: .relaxed)]
 let shutdownStart = ContinuousClock.now
 engine.shutdown()
 emit(["event": "shutdown", "why": why, "ms": milliseconds(since: shutdownStart)])

@@ -14,9 +14,13 @@ final class DecoderFile {
     /// Size of the file when it was opened.
     let byteCount: Int
 
+    /// The descriptor under `handle`, for reading the file's size again.
+    private let fileDescriptor: Int32
+
     /// Opens `path` for reading. Throws `.fileNotFound` or `.unreadableFile`.
     init(path: String) throws {
-        guard let handle = fopen(path, "rb") else {
+        let fileDescriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard fileDescriptor >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR {
                 throw InterludeError(.fileNotFound, "\(path): no such file")
@@ -24,19 +28,34 @@ final class DecoderFile {
             throw InterludeError(.unreadableFile, "\(path): cannot open (\(String(cString: strerror(code))))")
         }
         var status = stat()
-        guard fstat(fileno(handle), &status) == 0 else {
+        guard fstat(fileDescriptor, &status) == 0 else {
             let code = errno
-            fclose(handle)
+            close(fileDescriptor)
             throw InterludeError(.unreadableFile, "\(path): cannot stat (\(String(cString: strerror(code))))")
         }
-        // fopen succeeds on a directory; the failure would only show at the first read.
+        // A directory opens for reading; the failure would only show at the first read.
         guard status.st_mode & S_IFMT == S_IFREG else {
-            fclose(handle)
+            close(fileDescriptor)
             throw InterludeError(.unreadableFile, "\(path): not a regular file")
+        }
+        guard let handle = Self.stream(path: path, fileDescriptor: fileDescriptor) else {
+            let code = errno
+            close(fileDescriptor)
+            throw InterludeError(.unreadableFile, "\(path): cannot open (\(String(cString: strerror(code))))")
         }
         self.path = path
         self.handle = handle
+        self.fileDescriptor = fileDescriptor
         self.byteCount = Int(status.st_size)
+    }
+
+    /// A stdio stream over the descriptor: in debug builds a failing one when a test armed a
+    /// read fault for `path` (``DecoderFaults``).
+    private static func stream(path: String, fileDescriptor: Int32) -> UnsafeMutablePointer<FILE>? {
+        #if DEBUG
+        if let failing = DecoderFaults.failingStream(path: path, fileDescriptor: fileDescriptor) { return failing }
+        #endif
+        return fdopen(fileDescriptor, "rb")
     }
 
     deinit {
@@ -70,5 +89,19 @@ final class DecoderFile {
             return InterludeError(.unreadableFile, "\(path): read error in \(what)")
         }
         return InterludeError(.corruptData, "\(path): \(what) ends early (file truncated)")
+    }
+
+    /// `.unreadableFile` naming `frame` when a read of the file failed (EIO): a decoder reports
+    /// that, not the damaged data or the early end its library then sees. nil when no read failed.
+    func readError(atFrame frame: Int) -> InterludeError? {
+        ferror(handle) != 0 ? InterludeError(.unreadableFile, "\(path): read error at frame \(frame)") : nil
+    }
+
+    /// The file's size now, when it is smaller than at open: it was truncated while open (a
+    /// file renamed over its path does not count, the open file is still the old one).
+    func shrunkByteCount() -> Int? {
+        var status = stat()
+        guard fstat(fileDescriptor, &status) == 0, Int(status.st_size) < byteCount else { return nil }
+        return Int(status.st_size)
     }
 }

@@ -94,9 +94,11 @@ public final class FLACDecoder: AudioDecoder {
                 continue
             }
             if FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
+                if let failure = file.readError(atFrame: positionInFrames) { throw failure }
                 throw InterludeError(.corruptData, "\(path): FLAC stream ends at frame \(positionInFrames) of \(frameCount) (file truncated)")
             }
             guard FLAC__stream_decoder_process_single(decoder) != 0 else {
+                if let failure = file.readError(atFrame: positionInFrames) { throw failure }
                 try throwPendingError()
                 throw InterludeError(.corruptData, "\(path): FLAC decode failed at frame \(positionInFrames) (\(stateName))")
             }

@@ -101,8 +101,10 @@ public final class MP3Decoder: AudioDecoder {
                 try checkFormatUnchanged()
             case MPG123_DONE.rawValue:
                 positionInFrames += bytesDone / bytesPerFrame
+                if let failure = file.readError(atFrame: positionInFrames) { throw failure }
                 throw InterludeError(.corruptData, "\(path): MP3 stream ends at frame \(positionInFrames) of \(frameCount) (file truncated)")
             default:
+                if let failure = file.readError(atFrame: positionInFrames + bytesDone / bytesPerFrame) { throw failure }
                 throw InterludeError(.corruptData, "\(path): MP3 decode failed at frame \(positionInFrames + bytesDone / bytesPerFrame) (\(errorText(result)))")
             }
         }

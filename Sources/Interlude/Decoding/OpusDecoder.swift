@@ -90,7 +90,7 @@ public final class OpusDecoder: AudioDecoder {
             let result = op_read_float(opusFile, buffer.baseAddress! + framesDone * channelCount, sampleCount, nil)
             if result == 0 { break }
             guard result > 0 else {
-                throw Self.readError(code: result, path: path)
+                throw file.readError(atFrame: Int(op_pcm_tell(opusFile))) ?? Self.readError(code: result, path: path)
             }
             framesDone += Int(result)
         }

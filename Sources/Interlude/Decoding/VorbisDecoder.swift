@@ -103,13 +103,16 @@ public final class VorbisDecoder: AudioDecoder {
             try checkStreamState()
             var channels: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
             let result = ov_read_float(vorbisFile, &channels, Int32(clamping: framesWanted - framesDone), nil)
-            if result == 0 { break }
+            if result == 0 {
+                try checkEndOfStream(atFrame: nextFrame + framesDone)
+                break
+            }
             if result == Int(OV_HOLE) {
                 try stepOverHole(atFrame: nextFrame + framesDone)
                 continue
             }
             guard result > 0, let channels else {
-                throw Self.readError(code: Int32(truncatingIfNeeded: result), path: path)
+                throw readError(code: Int32(truncatingIfNeeded: result), atFrame: nextFrame + framesDone)
             }
             let frames = Int(result)
             Self.interleave(channels, frames: 0..<frames, channelCount: channelCount, into: output)
@@ -139,7 +142,7 @@ public final class VorbisDecoder: AudioDecoder {
             if result == Int(OV_HOLE) { continue }
             if result == 0 { break }
             guard result > 0, let channels else {
-                throw Self.readError(code: Int32(truncatingIfNeeded: result), path: path)
+                throw readError(code: Int32(truncatingIfNeeded: result), atFrame: holeFrame + heldFrames)
             }
             let frames = Int(result)
             held.append(contentsOf: repeatElement(0, count: frames * channelCount))
@@ -347,12 +350,29 @@ extension VorbisDecoder {
         }
     }
 
-    private static func readError(code: Int32, path: String) -> InterludeError {
+    /// The error for a failed read at `frame`: the file's own read error (EIO) is
+    /// `.unreadableFile`, the rest is damaged data.
+    private func readError(code: Int32, atFrame frame: Int) -> InterludeError {
         switch code {
+        case OV_EREAD where ferror(file.handle) != 0:
+            return InterludeError(.unreadableFile, "\(path): read error at frame \(frame) of \(frameCount)")
         case OV_EBADLINK:
             return InterludeError(.corruptData, "\(path): invalid link in a chained Ogg stream")
         default:
             return InterludeError(.corruptData, "\(path): Vorbis decode failed (libvorbisfile error \(code))")
+        }
+    }
+
+    /// The stream ended at `frame`. Before its length, because the file failed under it, that
+    /// is an error, not a quiet early end: libvorbisfile reports a read error (EIO) and a file
+    /// truncated while open both as the end of the stream.
+    private func checkEndOfStream(atFrame frame: Int) throws {
+        guard frame < frameCount else { return }
+        if ferror(file.handle) != 0 {
+            throw InterludeError(.unreadableFile, "\(path): read error at frame \(frame) of \(frameCount)")
+        }
+        if let shrunk = file.shrunkByteCount() {
+            throw InterludeError(.corruptData, "\(path): ends at frame \(frame) of \(frameCount) (file truncated from \(file.byteCount) to \(shrunk) bytes while open)")
         }
     }
 }

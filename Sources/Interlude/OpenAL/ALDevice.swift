@@ -64,7 +64,7 @@ final class ALDevice {
             if let updatesPerSecond = attributes.updatesPerSecond {
                 contextAttributes += [ALC_REFRESH, ALCint(updatesPerSecond)]
             }
-            opened = alcOpenDevice(deviceName)
+            opened = Self.openPlaybackDevice(deviceName)
             guard opened != nil else {
                 throw InterludeError(.deviceUnavailable, "alcOpenDevice(\(deviceName.map { "\"\($0)\"" } ?? "NULL")): no such output device could be opened")
             }
@@ -72,7 +72,7 @@ final class ALDevice {
             guard let open = global.loopbackOpenDevice, let supported = global.isRenderFormatSupported else {
                 throw InterludeError(.deviceUnavailable, "alcLoopbackOpenDeviceSOFT: ALC_SOFT_loopback is missing from this OpenAL")
             }
-            opened = open(nil)
+            opened = Self.injectedOpenFailure ? nil : open(nil)
             guard let loopback = opened else {
                 throw InterludeError(.deviceUnavailable, "alcLoopbackOpenDeviceSOFT: failed")
             }
@@ -90,10 +90,12 @@ final class ALDevice {
             ]
         }
         contextAttributes.append(0)
-        guard let created = alcCreateContext(opened, contextAttributes) else {
-            let error = ALCheck.alcErrorName(alcGetError(opened))
+        let created: OpaquePointer
+        do {
+            created = try Self.createContext(opened, contextAttributes)
+        } catch {
             alcCloseDevice(opened)
-            throw InterludeError(.deviceUnavailable, "alcCreateContext: \(error)")
+            throw error
         }
         device = opened
         context = created
@@ -112,6 +114,33 @@ final class ALDevice {
 
     deinit {
         close()
+    }
+
+    /// `alcOpenDevice(name)`; NULL when the device cannot be opened.
+    private static func openPlaybackDevice(_ name: String?) -> OpaquePointer? {
+        injectedOpenFailure ? nil : alcOpenDevice(name)
+    }
+
+    /// `alcCreateContext`. Throws `.deviceUnavailable` naming the device's error.
+    private static func createContext(_ device: OpaquePointer?, _ attributes: [ALCint]) throws -> OpaquePointer {
+        #if DEBUG
+        if ALFaults.fails(.createContext) {
+            throw InterludeError(.deviceUnavailable, "alcCreateContext: ALC_INVALID_VALUE (injected)")
+        }
+        #endif
+        guard let created = alcCreateContext(device, attributes) else {
+            throw InterludeError(.deviceUnavailable, "alcCreateContext: \(ALCheck.alcErrorName(alcGetError(device)))")
+        }
+        return created
+    }
+
+    /// An injected failure of the device open (debug builds only; always false in release).
+    private static var injectedOpenFailure: Bool {
+        #if DEBUG
+        return ALFaults.fails(.openDevice)
+        #else
+        return false
+        #endif
     }
 
     /// True while the device is open.
@@ -278,6 +307,9 @@ final class ALDevice {
 
     /// `alGenSources` for one source, owned by this device until ``deleteSource(_:)`` or ``close()``.
     func makeSource() throws -> ALSource {
+        #if DEBUG
+        try ALFaults.check(.genSources, "alGenSources", error: "AL_OUT_OF_MEMORY")
+        #endif
         var source: ALuint = 0
         alGenSources(1, &source)
         try ALCheck.al("alGenSources")
@@ -330,6 +362,9 @@ final class ALDevice {
 
     /// `alGenBuffers` for one buffer, owned by this device until ``deleteBuffer(_:)`` or ``close()``.
     func makeBuffer() throws -> ALBuffer {
+        #if DEBUG
+        try ALFaults.check(.genBuffers, "alGenBuffers", error: "AL_OUT_OF_MEMORY")
+        #endif
         var buffer: ALuint = 0
         alGenBuffers(1, &buffer)
         try ALCheck.al("alGenBuffers")

@@ -8,6 +8,15 @@ enum ALFaults {
         case makeContextCurrent
         /// `alGetSourcei(AL_SOURCE_STATE)` fails (AL_INVALID_NAME) on one source.
         case sourceState(sourceName: UInt32)
+        /// Opening a device fails: `alcOpenDevice` returns NULL, or `alcLoopbackOpenDeviceSOFT`
+        /// for an offline engine.
+        case openDevice
+        /// `alcCreateContext` fails (ALC_INVALID_VALUE) on a device that opened.
+        case createContext
+        /// `alGenSources` fails (AL_OUT_OF_MEMORY).
+        case genSources
+        /// `alGenBuffers` fails (AL_OUT_OF_MEMORY).
+        case genBuffers
     }
 
     /// How many more times each armed point fails.
@@ -23,14 +32,19 @@ enum ALFaults {
         armed.withLock { $0.removeAll() }
     }
 
-    /// Throws the injected failure of `function` when `point` is armed, counting it down.
-    static func check(_ point: Point, _ function: StaticString, error: String) throws {
-        let fails = armed.withLock { faults -> Bool in
+    /// True when `point` is armed, counting it down: for calls whose failure is a NULL result
+    /// rather than an error code (`alcOpenDevice`, `alcCreateContext`).
+    static func fails(_ point: Point) -> Bool {
+        armed.withLock { faults -> Bool in
             guard let remaining = faults[point], remaining > 0 else { return false }
             faults[point] = remaining - 1
             return true
         }
-        if fails { throw InterludeError(.openAL, "\(function): \(error) (injected)") }
+    }
+
+    /// Throws the injected failure of `function` when `point` is armed, counting it down.
+    static func check(_ point: Point, _ function: StaticString, error: String) throws {
+        if fails(point) { throw InterludeError(.openAL, "\(function): \(error) (injected)") }
     }
 }
 #endif

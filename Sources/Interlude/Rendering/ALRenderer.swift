@@ -32,9 +32,16 @@ final class ALRenderer {
         if voice.source == nil {
             try releaseDeferredSources()
             let source = try freeSources.popLast() ?? device.makeSource()
+            do {
+                try source.attach(sounds.buffer(for: voice.sound, mono: voice.usesMonoBuffer, on: device))
+            } catch {
+                // No buffer (alGenBuffers failed): the source goes back to the pool and the voice
+                // stays virtual, so a later update tries again, rather than holding a silent source.
+                freeSources.append(source)
+                throw error
+            }
             voice.source = source
             realCount += 1
-            try source.attach(sounds.buffer(for: voice.sound, mono: voice.usesMonoBuffer, on: device))
             try applyParameters(of: voice, on: device)
             if voice.positionInFrames > 0 {
                 try source.setSampleOffset(voice.positionInFrames % max(1, voice.sound.frameCount))

@@ -57,6 +57,8 @@ final class PulseProbeProcess: @unchecked Sendable {
     var stderrText: String { child.errorText }
     var allLines: [ProbeLine] { child.lines }
     var lineCount: Int { child.lineCount }
+    /// The raw wait status once the probe has exited.
+    var exitStatus: Int32? { child.process.status }
 
     /// The first line at or after `index` with `event` (and passing `where`), waiting up to `timeoutSeconds`.
     func waitFor(_ event: String, from index: Int = 0, timeoutSeconds: Double,

@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+@testable import Interlude
+
+extension EngineSuites {
+    /// Faults of a live audio server and of the process, through the PulseProbe child on a real
+    /// private PulseAudio server: the server frozen by SIGSTOP (not dead: its socket stays open)
+    /// for 5 s, and job-control and termination signals landing while the engine rebuilds its
+    /// device.
+    @Suite struct PulseFaultTests {
+        static let trackRate = PulseDeviceLossTests.trackRate
+        static let beepPath = PulseProbeProcess.repository.appendingPathComponent("assets/sfx/beep.wav").path
+
+        /// A server and a probe playing the sweep, with `extraArguments`.
+        static func startProbe(_ server: PrivatePulseServer, extraArguments: [String] = []) throws -> PulseProbeProcess {
+            guard PrivatePulseServer.isInstalled else {
+                throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
+            }
+            try server.start()
+            let probe = try PulseProbeProcess(environment: server.clientEnvironment,
+                                              arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "90",
+                                                          "--tick-ms", "50"] + extraArguments)
+            guard probe.waitFor("opened", timeoutSeconds: 5) != nil else {
+                throw TestFailure("the probe did not open the device: \(probe.allLines.map(\.fields)) \(probe.stderrText)")
+            }
+            try PulseDeviceLossTests.waitForProgress(probe, from: 0, frames: Int(trackRate * 1.0), timeoutSeconds: 10)
+            return probe
+        }
+
+        /// The music positions of the ticks in `lines`.
+        static func positions(_ lines: ArraySlice<ProbeLine>) -> [Int] {
+            lines.filter { $0.event == "tick" }.compactMap { $0.int("position") }
+        }
+
+        @Test("A server frozen by SIGSTOP for 5 s: the game's calls keep returning, nothing is lost or restarted, and after SIGCONT the soundtrack plays on from where it stood")
+        func frozenServer() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Self.startProbe(server, extraArguments: ["--clicks", Self.beepPath, "--click-count", "10", "--click-ms", "100"])
+            defer { probe.kill() }
+            guard probe.waitFor("clicksDone", timeoutSeconds: 10) != nil else {
+                throw TestFailure("the first clicks did not finish: \(probe.stderrText)")
+            }
+            let serverPID = try #require(server.pid)
+            let stoppedAt = probe.lineCount
+            kill(serverPID, SIGSTOP)
+            var continued = false
+            defer { if !continued { kill(serverPID, SIGCONT) } }
+            // The game plays ten more sounds while the server is frozen.
+            probe.send("clicks")
+            // The fault itself lasts 5 s; what is asserted is what happened meanwhile.
+            Thread.sleep(forTimeInterval: 5)
+            let frozen = probe.allLines[stoppedAt...]
+            let continuedAt = probe.lineCount
+            kill(serverPID, SIGCONT)
+            continued = true
+
+            // The probe's main loop reads the engine (statistics, position, state) every 50 ms:
+            // a call stuck behind the frozen server would stop the ticks. 100 are due; a loaded
+            // machine delays some, a blocked engine would give none.
+            let frozenTicks = frozen.filter { $0.event == "tick" }
+            #expect(frozenTicks.count >= 20, "only \(frozenTicks.count) engine reads completed in the 5 s the server was stopped")
+            #expect(frozen.contains { $0.event == "clicksDone" }, "the ten plays did not complete while the server was stopped")
+            let unwanted = ["servicesLost", "began", "clicksFailed", "holdAdded"]
+            #expect(!frozen.contains { unwanted.contains($0.event) }, "\(frozen.map(\.fields))")
+            #expect(frozenTicks.allSatisfy { $0.string("state") == "active" })
+            let lastFrozen = try #require(Self.positions(frozen).last)
+            PulseDeviceLossTests.figure("frozen server: \(frozenTicks.count) engine reads and the ten plays completed in the 5 s of SIGSTOP; position \(Self.positions(frozen).first ?? -1) -> \(lastFrozen) meanwhile")
+
+            // After SIGCONT the soundtrack moves on from where it stood: no restart, no skip of
+            // the frozen 5 s, no device loss.
+            try PulseDeviceLossTests.waitForProgress(probe, from: lastFrozen, frames: Int(Self.trackRate * 0.5), timeoutSeconds: 10)
+            let after = probe.allLines[continuedAt...]
+            let firstAfter = try #require(Self.positions(after).first)
+            #expect(firstAfter - lastFrozen < Int(Self.trackRate), "the position jumped from \(lastFrozen) to \(firstAfter) across the freeze")
+            let all = Self.positions(probe.allLines[stoppedAt...])
+            #expect(zip(all, all.dropFirst()).allSatisfy { $0 <= $1 }, "the position went backwards: \(all)")
+            #expect(!after.contains { unwanted.contains($0.event) }, "\(after.map(\.fields))")
+
+            // And it is heard: the monitor records the sweep at its level.
+            let recording = server.folder.appendingPathComponent("after-freeze.wav")
+            let recorder = try server.record(to: recording)
+            let recordFrom = probe.allLines.last { $0.event == "tick" }?.int("position") ?? lastFrozen
+            try PulseDeviceLossTests.waitForProgress(probe, from: recordFrom, frames: Int(Self.trackRate * 0.6), timeoutSeconds: 10)
+            PrivatePulseServer.stopRecorder(recorder)
+            let sweep = try SweepRecording(contentsOf: recording)
+            let soundStart = try #require(sweep.firstSound(), "the recording after SIGCONT is silent")
+            #expect(sweep.rms(from: soundStart, count: sweep.sampleRate / 10) > 0.2)
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
+        @Test("The device open failing 3 times after a loss: the engine's own retries back off, then rebuild, and the soundtrack resumes on the frame it was lost at")
+        func reopenFailsThenRebuilds() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Self.startProbe(server)
+            defer { probe.kill() }
+            let failingOpens = 3
+            let before = try #require(probe.allLines.last { $0.event == "tick" }?.int("reopenAttempts"))
+            let requested = probe.lineCount
+            let lostAt = ContinuousClock.now
+            probe.send("lose-failing-opens \(failingOpens)")
+            guard let suspended = probe.waitFor("musicSuspended", from: requested, timeoutSeconds: 5)?.line.int("frame") else {
+                throw TestFailure("no musicSuspended at the loss: \(probe.allLines[requested...].map(\.fields))")
+            }
+            guard let reset = probe.waitFor("servicesReset", from: requested, timeoutSeconds: 15) else {
+                throw TestFailure("the device was not rebuilt: \(probe.allLines[requested...].map(\.fields))")
+            }
+            let elapsedSeconds = PulseDeviceLossTests.milliseconds(reset.line.receivedAt - lostAt) / 1000
+            let resumed = try #require(probe.waitFor("musicResumed", from: requested, timeoutSeconds: 2)?.line.int("frame"))
+            #expect(resumed == suspended, "resumed at \(resumed), lost at \(suspended)")
+            let tick = try PulseDeviceLossTests.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5), timeoutSeconds: 10)
+            let attempts = (tick.int("reopenAttempts") ?? 0) - before
+            // Three failures and the open that worked, and no more than the backoff allows.
+            #expect(attempts >= failingOpens + 1, "\(attempts) reopen tries")
+            #expect(attempts <= PulseDeviceLossTests.mostReopenAttempts(withinSeconds: elapsedSeconds) + 1,
+                    "\(attempts) reopen tries in \(elapsedSeconds) s: more than the backoff allows")
+            #expect(tick.int("errors") == 0)
+            PulseDeviceLossTests.figure(String(format: "3 failing opens: %d reopen tries, rebuilt %.2f s after the loss", attempts, elapsedSeconds))
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
+        /// Plays, asks for a rebuild (disconnectDevice, then reconnectDevice, which waits for the
+        /// new output to run) and returns once the loss is reported: the rebuild is under way.
+        /// Returns the index of the probe's first line since the request.
+        static func rebuildUnderWay(_ probe: PulseProbeProcess) throws -> Int {
+            let from = probe.lineCount
+            probe.send("rebuild")
+            guard probe.waitFor("servicesLost", from: from, timeoutSeconds: 5) != nil else {
+                throw TestFailure("the rebuild did not begin: \(probe.allLines[from...].map(\.fields))")
+            }
+            return from
+        }
+
+        @Test("SIGTERM while the engine rebuilds its device: the process shuts down and exits 0")
+        func terminateDuringRebuild() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Self.startProbe(server)
+            defer { probe.kill() }
+            let requested = try Self.rebuildUnderWay(probe)
+            #expect(probe.terminateAndWait(timeoutSeconds: 10) != nil, "the probe did not exit after SIGTERM")
+            let said = probe.allLines[requested...].filter { $0.event != "tick" }.map(\.fields)
+            #expect(probe.exitStatus == 0, "wait status \(probe.exitStatus.map(String.init) ?? "none"); said \(said); stderr \(probe.stderrText)")
+            let shutdown = probe.waitFor("shutdown", from: requested, timeoutSeconds: 2)
+            #expect(shutdown?.line.string("why") == "SIGTERM", "said \(said)")
+        }
+
+        @Test("SIGTSTP while the engine rebuilds its device: the process stops; SIGCONT resumes the soundtrack on the frame it was held at")
+        func stopAndContinueDuringRebuild() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Self.startProbe(server, extraArguments: ["--job-control"])
+            defer { probe.kill() }
+            let requested = try Self.rebuildUnderWay(probe)
+            kill(probe.pid, SIGTSTP)
+            let deadline = ContinuousClock.now + .seconds(15)
+            while JobControlTests.processState(probe.pid) != "T" && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            #expect(JobControlTests.processState(probe.pid) == "T", "the probe did not stop after SIGTSTP")
+            kill(probe.pid, SIGCONT)
+
+            // Back: the rebuild finished, job control's hold ended, and the soundtrack moves.
+            guard probe.waitFor("rebuilt", from: requested, timeoutSeconds: 15) != nil else {
+                throw TestFailure("the rebuild did not finish: \(probe.allLines[requested...].map(\.fields))")
+            }
+            guard probe.waitFor("ended", from: requested, timeoutSeconds: 15, where: { $0.string("source") == "jobControl" }) != nil else {
+                throw TestFailure("job control's interruption did not end after SIGCONT: \(probe.allLines[requested...].map(\.fields))")
+            }
+            let events = probe.allLines[requested...]
+            // Each resume is on the frame the last hold recorded.
+            var heldFrame: Int?
+            for line in events {
+                if line.event == "musicSuspended" { heldFrame = line.int("frame") }
+                if line.event == "musicResumed" {
+                    #expect(heldFrame != nil && line.int("frame") == heldFrame, "resumed at \(line.int("frame") ?? -1), held at \(heldFrame ?? -1)")
+                }
+            }
+            let resumed = try #require(events.last { $0.event == "musicResumed" }?.int("frame"))
+            try PulseDeviceLossTests.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5), timeoutSeconds: 10)
+            #expect(!events.contains { $0.event == "rebuildFailed" })
+            #expect(probe.closeInputAndWait(timeoutSeconds: 10) != nil)
+            #expect(probe.exitStatus == 0, "wait status \(probe.exitStatus.map(String.init) ?? "none"): \(probe.stderrText)")
+        }
+    }
+}
