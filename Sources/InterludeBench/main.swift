@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 14)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 16)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Interlude
@@ -44,6 +44,13 @@ if arguments.first == "--click-child", arguments.count == 3, let player = ClickL
 if arguments.first == "--underrun-child", arguments.count == 3, let latency = OutputLatency(rawValue: arguments[1]),
    let seconds = Double(arguments[2]) {
     print(try Underruns.measureInChild(latency: latency, seconds: seconds).line)
+    exit(0)
+}
+
+/// The stalled-reads child: `--stall-child TRACK SECONDS FIRST EVERY STALL LIMIT EMITTERS BUFFERS
+/// BUFFER_SECONDS` plays scenario 16 once on the null backend and prints its figures.
+if arguments.first == "--stall-child" {
+    print(try StalledReads.measureInChild(Array(arguments.dropFirst())))
     exit(0)
 }
 
@@ -160,6 +167,7 @@ if runs(15) {
         (latency, try Underruns.run(executable: executable, latency: latency, seconds: bench.sizes.underrunSeconds))
     })
 }
+if runs(16) { rows += try bench.stalledReads(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()) }
 
 var notes: [String] = []
 if counter == nil { notes.append("The malloc interposer was not active: allocations were not counted.") }
