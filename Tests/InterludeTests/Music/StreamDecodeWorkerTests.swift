@@ -58,14 +58,19 @@ extension EngineSuites {
             let events = SessionEventLog()
             engine.setSessionEventHandler { [events] event in events.append(event) }
             try engine.playMusic(decoder: decoder, isLooping: false)
+            // The decode thread fills the ring behind the queue, then idles: 8 x 0.2 s decoded.
+            let aheadFrames = engine.readCore { $0.streams.stream(on: .music)!.maximumFramesInFlight }
+            try Self.waitUntil("the ring is full") {
+                engine.readCore { $0.streams.stream(on: .music)?.decodeFrame } == aheadFrames
+            }
             decoder.close()
-            // 3 s: more than the queue and the ring hold (8 x 0.2 s). The decode thread's next
-            // read waits at the gate; every update returns meanwhile: none waits for it.
+            // 3 s, more than the 1.6 s decoded: the decode thread's next read waits at the gate,
+            // and every update returns meanwhile: none waits for it.
             let stalled = Self.playRealTime(engine, updates: 300)
-            #expect(decoder.blockedReadCount > 0, "no read was stalled")
+            try Self.waitUntil("a read waits at the gate") { decoder.blockedReadCount > 0 }
             let lastHeard = try #require((0..<(stalled.count / 2)).last { Self.isAudible(stalled, frame: $0) })
             let playedFrames = lastHeard + 1
-            #expect(playedFrames < stalled.count / 2 - Self.rate, "the stream never ran dry")
+            #expect(playedFrames == aheadFrames, "the stream ran dry after \(playedFrames) frames, not the \(aheadFrames) decoded")
             #expect(StreamMeasure.maximumDifference(stalled, from: 0, track, from: 0, frameCount: playedFrames) <= Self.exact)
             #expect(stalled[(2 * playedFrames)...].allSatisfy { $0 == 0 }, "sound after the stream ran dry")
             #expect(engine.musicPositionInFrames() == playedFrames)
