@@ -14,10 +14,15 @@ extension SoundEngine {
         withLiveCore { $0.session.reopenNowIfLost() }
     }
 
-    /// The server's default sink moved from `old` to `new`: an engine on `.systemDefault` moves
-    /// there with everything kept.
-    func followDefaultSink(from old: String, to new: String) {
-        withLiveCore { $0.session.followDefaultSink(from: old, to: new) }
+    /// The engine plays to an open `.systemDefault` device: a new default sink concerns it.
+    var isOnSystemDefault: Bool {
+        readCore { $0.session.isOnSystemDefault }
+    }
+
+    /// The server's default sink moved from `old` to `new`, and `streamMoved` says whether the
+    /// server moved our stream there: an engine on `.systemDefault` follows, with everything kept.
+    func followDefaultSink(from old: String, to new: String, streamMoved: Bool) {
+        withLiveCore { $0.session.followDefaultSink(from: old, to: new, streamMoved: streamMoved) }
     }
 
     /// A phone stream began (`isOn`) or ended under ``Configuration/AudioServer/CallResponse/duck(group:byDecibels:attackSeconds:releaseSeconds:)``:

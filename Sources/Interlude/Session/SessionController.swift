@@ -18,6 +18,9 @@ final class SessionController {
     private let sounds: SoundBank
     private let mixer: GroupMixer
     private let world: SpatialWorld
+    /// The named device left for the system default after it disappeared
+    /// (``NamedDeviceLoss/followSystemDefault``), until the rebuild on the default reports it.
+    private var leftNamedDevice: String?
 
     init(configuration: SoundEngine.Configuration, logger: Logger, session: AudioSession, host: DeviceHost, gate: ALGate,
          events: EventQueue, table: VoiceTable, voices: VoicePlayer, renderer: ALRenderer, streams: StreamSet,
@@ -224,11 +227,21 @@ final class SessionController {
         if wasActive { held = holdPlaying() }
         _ = session.markDeviceLost()
         forgetDevice(isReachable: isReachable)
+        followDefaultIfNamedDeviceWent()
         events.emit(wasActive ? .began(reason: .deviceLost, source: .device) : .holdAdded(reason: .deviceLost, source: .device))
         held.forEach(events.emit)
         events.emit(.servicesLost)
         host.scheduleReopen(now: .now)
         saveSnapshotIfConfigured()
+    }
+
+    /// A named device went: under ``NamedDeviceLoss/followSystemDefault`` the reopen tries open
+    /// the system default from now on; under ``NamedDeviceLoss/waitForIt`` they keep to it.
+    private func followDefaultIfNamedDeviceWent() {
+        guard case .named(let name) = host.currentOutput, configuration.whenNamedDeviceDisappears == .followSystemDefault else { return }
+        logger.info("the named device \(name) is gone: the engine follows the system default")
+        host.setOutput(.systemDefault)
+        leftNamedDevice = name
     }
 
     /// A real device that reports ALC_CONNECTED = 0 is lost now (the update checks that only
@@ -270,6 +283,10 @@ final class SessionController {
         guard try host.reopenWhenRunning(waitSeconds: waitSeconds) else { return }
         logger.info("output device reopened")
         emitOutputStarted()
+        if let left = leftNamedDevice {
+            leftNamedDevice = nil
+            events.emit(.routeChanged(from: left, to: host.deviceName ?? "the system default"))
+        }
         guard session.endDeviceLoss() else {
             host.deactivate()
             events.emit(.servicesReset)
@@ -314,6 +331,7 @@ final class SessionController {
             // Lost: the rebuild path takes it from here, on the new output.
             host.discard(newDevice)
             host.setOutput(output)
+            leftNamedDevice = nil
             host.reopenNow(.now)
             retryReopenIfDue(now: .now)
             return
@@ -364,19 +382,31 @@ final class SessionController {
         retryReopenIfDue(now: now)
     }
 
-    /// The server's default sink moved: on `.systemDefault`, playback moves to it as
-    /// ``switchDevice(to:)`` moves it (a new device on the server's default, everything kept),
-    /// and ``SessionEvent/routeChanged(from:to:)`` says so. A named or null output stays put; a
-    /// lost device reopens on the new default by itself. A failing open is logged and leaves the
-    /// engine where it was.
-    func followDefaultSink(from old: String, to new: String) {
-        guard host.currentOutput == .systemDefault, host.isOpen else { return }
+    /// The engine plays to an open `.systemDefault` device, which follows the server's default sink.
+    var isOnSystemDefault: Bool {
+        host.currentOutput == .systemDefault && host.isOpen
+    }
+
+    /// The server's default sink moved: on `.systemDefault`, playback moves to it, and
+    /// ``SessionEvent/routeChanged(from:to:)`` says so. With `streamMoved` the server has moved
+    /// our stream already (OpenAL Soft's `allow-moves`), and it plays on, uninterrupted, on the new
+    /// sink; otherwise playback moves as ``switchDevice(to:)`` moves it (a new device on the
+    /// server's default, everything kept). A named or null output stays put; a lost device
+    /// reopens on the new default by itself. A failing open is logged and leaves the engine where
+    /// it was.
+    func followDefaultSink(from old: String, to new: String, streamMoved: Bool) {
+        guard isOnSystemDefault else { return }
+        if streamMoved {
+            logger.info("the default sink moved from \(old) to \(new): the server moved our stream there")
+            events.emit(.routeChanged(from: old, to: new))
+            return
+        }
         do {
             // No wait for the new output to start here (the watcher's call holds the engine
             // lock): the update raises outputStarted once it runs.
             let opened = try openForSwitch(to: .systemDefault)
             try switchDevice(to: .systemDefault, opened: opened)
-            logger.info("the default sink moved from \(old) to \(new): playback follows")
+            logger.info("the default sink moved from \(old) to \(new): playback follows on a new device")
             events.emit(.routeChanged(from: old, to: new))
         } catch {
             logger.error("the default sink moved from \(old) to \(new), but playback could not follow: \(error)")
