@@ -75,7 +75,7 @@ sanitize: deps
 # and the tests that call the engine from many threads at once. Address sanitizer (+ LSan,
 # scripts/lsan.supp): the decoders, WAV reading and writing, and the scene tools.
 TSAN_MODEL_SEQUENCES ?= 500
-TSAN_TESTS = ModelBasedTests|ModelRegressionTests|LifecycleStressTests|ConcurrencyStressTests|ListenerConcurrencyTests|DriverThreadTests
+TSAN_TESTS = ModelBasedTests|ModelRegressionTests|LifecycleStressTests|ConcurrencyStressTests|ListenerConcurrencyTests|DriverThreadTests|StreamDecodeWorkerTests
 # [./]Scene...: the scene suites, not PeerSceneTests, whose child is the bench executable with its
 # malloc interposer (MallocCounter), which cannot run under ASan's allocator.
 ASAN_TESTS = DecoderTests|DecoderFactoryTests|LoopTagTests|FuzzRegressionTests|PCMConversionTests|WAVFileWriterTests|[./]Scene[A-Za-z0-9]*Tests|DeviceLostReasonTests|RenderPlotTests|ResamplerTests|RenderCommandTests|RenderInterruptionTests

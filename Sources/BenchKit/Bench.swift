@@ -407,11 +407,11 @@ public final class Bench {
     }
 
     /// PCM bytes a stream holds at most with the default configuration: its queued buffers
-    /// plus its scratch buffer, at 48 kHz stereo float.
+    /// plus the decode worker's ring of as many chunks, at 48 kHz stereo float.
     public static var streamPCMBytesInFlight: Int {
         let configuration = SoundEngine.Configuration()
         let bufferFrames = Int(Double(BenchAssets.outputSampleRate) * configuration.streamBufferSeconds)
-        return bufferFrames * (configuration.streamBufferCount + 1) * 2 * MemoryLayout<Float>.size
+        return bufferFrames * (2 * configuration.streamBufferCount) * 2 * MemoryLayout<Float>.size
     }
 
     /// Builds the memory rows from the peak resident KiB of a child that only started up, one
@@ -424,7 +424,7 @@ public final class Bench {
             BenchRow(scenario: "7. Memory", measure: "peak RSS, full decode of the same track", unit: "MiB", engine: Double(fullKiB) / 1024),
             BenchRow(scenario: "7. Memory", measure: "peak RSS above idle: streaming", unit: "MiB", engine: Double(streamKiB - idleKiB) / 1024),
             BenchRow(scenario: "7. Memory", measure: "peak RSS above idle: full decode", unit: "MiB", engine: Double(fullKiB - idleKiB) / 1024),
-            BenchRow(scenario: "7. Memory", measure: "PCM in flight while streaming (4 queued x 200 ms + scratch, 48 kHz stereo float)",
+            BenchRow(scenario: "7. Memory", measure: "PCM in flight while streaming (4 queued x 200 ms + 4 decoded ahead, 48 kHz stereo float)",
                      unit: "MiB", engine: inFlight, goal: "<= 1 MiB", isGoalMet: inFlight <= 1),
         ]
     }

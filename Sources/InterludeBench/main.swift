@@ -47,6 +47,13 @@ if arguments.first == "--underrun-child", arguments.count == 3, let latency = Ou
     exit(0)
 }
 
+/// The stalled-reads child: `--stall-child TRACK SECONDS FIRST EVERY STALL LIMIT EMITTERS BUFFERS
+/// BUFFER_SECONDS` plays scenario 16 once on the null backend and prints its figures.
+if arguments.first == "--stall-child" {
+    print(try StalledReads.measureInChild(Array(arguments.dropFirst())))
+    exit(0)
+}
+
 /// The peers scenario's Interlude player: `--peer-child SECONDS EMITTERS MUSIC SAMPLES SOUND...`
 /// plays the scene in real time on the null backend and prints its figures.
 if arguments.first == "--peer-child" {
@@ -161,6 +168,7 @@ if runs(15) {
         (latency, try Underruns.run(executable: executable, latency: latency, seconds: bench.sizes.underrunSeconds))
     })
 }
+if runs(16) { rows += try bench.stalledReads(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()) }
 
 var notes: [String] = []
 if counter == nil { notes.append("The malloc interposer was not active: allocations were not counted.") }

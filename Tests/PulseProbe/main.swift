@@ -174,6 +174,8 @@ engine.setSessionEventHandler { event in
     case .reactivationFailed(let message): fields["event"] = "reactivationFailed"; fields["message"] = message
     case .musicDamageSkipped(_, let startFrame, let skippedFrames):
         fields["event"] = "musicDamageSkipped"; fields["frame"] = startFrame; fields["skippedFrames"] = skippedFrames
+    case .musicUnderrun(_, let frame): fields["event"] = "musicUnderrun"; fields["frame"] = frame
+    case .musicRecovered(_, let frame): fields["event"] = "musicRecovered"; fields["frame"] = frame
     }
     emit(fields)
 }

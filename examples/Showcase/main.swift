@@ -82,6 +82,10 @@ final class TimelinePrinter: Sendable {
             return "could not restore the context (\(message)): still interrupted"
         case .musicDamageSkipped(let path, let startFrame, let skippedFrames):
             return "soundtrack \(path) damaged at \(clock(startFrame)): \(skippedFrames) frames skipped as silence, playing on"
+        case .musicUnderrun(let path, let frame):
+            return "  \(path) ran dry at \(clock(frame)): its reads are behind"
+        case .musicRecovered(let path, let frame):
+            return "  \(path) plays on from \(clock(frame))"
         case .activated, .absorbed, .ignored, .voiceResumed, .outputStarted:
             return nil
         }

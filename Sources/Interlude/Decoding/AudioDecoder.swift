@@ -2,7 +2,7 @@
 ///
 /// A decoder owns its open file and reads it incrementally, so a streamed track never decodes
 /// the whole file. Samples come out as interleaved 32-bit float. A decoder is used by one
-/// thread at a time (the engine holds its lock around every call).
+/// thread at a time: once a stream opens it, only the engine's decode thread calls it.
 public protocol AudioDecoder: AnyObject {
     /// The file being decoded, for error messages.
     var path: String { get }

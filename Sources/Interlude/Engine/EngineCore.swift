@@ -27,6 +27,7 @@ final class EngineCore: @unchecked Sendable {
     private let player: VoicePlayer
     private let tracks: StreamSet
     private let controller: SessionController
+    private let worker: DecodeWorker
     private var isShutDown = false
 
     init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger) throws {
@@ -40,8 +41,10 @@ final class EngineCore: @unchecked Sendable {
         renderer = ALRenderer(sounds: bank, mixer: mixer)
         player = VoicePlayer(configuration: configuration, table: table, renderer: renderer, mixer: mixer, sounds: bank,
                              world: spatial, clock: clock, host: host, session: session, gate: gate, events: queue)
+        // Started once nothing before it can throw; the one later failure stops it.
+        worker = DecodeWorker(logger: logger)
         tracks = StreamSet(configuration: configuration, logger: logger, mixer: mixer, host: host, session: session,
-                           gate: gate, events: queue)
+                           gate: gate, events: queue, worker: worker)
         controller = SessionController(configuration: configuration, logger: logger, session: session, host: host,
                                        gate: gate, events: queue, table: table, voices: player, renderer: renderer,
                                        streams: tracks, sounds: bank, mixer: mixer, world: spatial)
@@ -52,6 +55,7 @@ final class EngineCore: @unchecked Sendable {
             _ = try host.withContext { _ in try spatial.apply() }
         } catch {
             host.closeDevice(isReachable: true)
+            worker.stop()
             throw error
         }
     }
@@ -72,6 +76,8 @@ final class EngineCore: @unchecked Sendable {
     var voiceTable: VoiceTable { table }
     /// The renderer, for statistics.
     var alRenderer: ALRenderer { renderer }
+    /// The stream decode thread: ``SoundEngine/shutdown()`` waits for it outside the lock.
+    var decodeWorker: DecodeWorker { worker }
 
     /// The engine was shut down: every call after it throws `.shutDown` or does nothing.
     var hasShutDown: Bool { isShutDown }
@@ -87,8 +93,9 @@ final class EngineCore: @unchecked Sendable {
 
     /// One tick: completions, positions, stream refills, fades, device checks and reopening.
     /// Each subsystem's AL errors are caught on their own: one failing voice never starves the
-    /// soundtrack.
-    func update(elapsedSeconds: Double, now: ContinuousClock.Instant) {
+    /// soundtrack. Stream refills queue the chunks the decode worker has ready; with
+    /// `waitsForDecode` (an offline render) they wait for it to fill every free buffer.
+    func update(elapsedSeconds: Double, now: ContinuousClock.Instant, waitsForDecode: Bool = false) {
         guard !isShutDown else { return }
         if host.isOpen, controller.state.isActive {
             if !host.isLoopback && !host.isConnected {
@@ -109,7 +116,9 @@ final class EngineCore: @unchecked Sendable {
                         if mixer.isDirty {
                             gate.attempt("update: group gains") { try applyGroupGains() }
                         }
-                        gate.attempt("update: streams") { try tracks.service(elapsedSeconds: elapsedSeconds, on: device) }
+                        gate.attempt("update: streams") {
+                            try tracks.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode)
+                        }
                     }
                 }
             }
@@ -141,11 +150,13 @@ final class EngineCore: @unchecked Sendable {
     }
 
     /// Renders `frameCount` frames offline, updating every update interval. While the session
-    /// is interrupted or the device is lost, output is stopped: the frames are zeros.
+    /// is interrupted or the device is lost, output is stopped: the frames are zeros. Each
+    /// update waits for the decode worker to fill the streams' free buffers, so what plays
+    /// never depends on how fast the worker ran.
     func render(into output: UnsafeMutableBufferPointer<Float>, frameCount: Int, channelCount: Int) {
         guard let base = output.baseAddress else { return }
         clock.render(frameCount: frameCount, intervalFrames: host.updateIntervalFrames, sampleRate: host.sampleRate,
-                     update: { elapsed in update(elapsedSeconds: elapsed, now: .now) },
+                     update: { elapsed in update(elapsedSeconds: elapsed, now: .now, waitsForDecode: true) },
                      mix: { offsetFrames, chunkFrames in
             let destination = base + offsetFrames * channelCount
             if host.isOpen, controller.state.isActive {
@@ -164,13 +175,15 @@ final class EngineCore: @unchecked Sendable {
     // MARK: Shutdown
 
     /// Saves the snapshot when configured, stops everything, frees every AL name and closes the
-    /// device. Idempotent.
+    /// device, and asks the decode worker to end (the caller waits for it outside the lock).
+    /// Idempotent.
     func shutDown() {
         guard !isShutDown else { return }
         controller.saveSnapshotIfConfigured()
         controller.forgetDevice(isReachable: host.isConnected)
         table.removeAll()
         tracks.removeAll()
+        worker.requestStop()
         isShutDown = true
     }
 }

@@ -29,20 +29,56 @@ extension SoundEngine {
                        call: "music.crossfade(\(path))")
     }
 
+    /// Streams a track from a decoder of the game's own on `channel`, replacing any: a format
+    /// the engine does not read, music generated as it plays, a file read through the game's
+    /// own storage. The engine takes the decoder over: from this call on only the engine's
+    /// decode thread calls it, so the game must not touch it again. `decoder.path` names the
+    /// track in errors, logs and events, and is what a ``Snapshot`` saves (restoring opens that
+    /// path as a file). Its reads may block (a slow disk, a network): the track then runs dry
+    /// (``SessionEvent/musicUnderrun(path:positionInFrames:)``) and plays on from the same frame
+    /// when they return, and no engine call waits for them. Throws `.unsupportedFormat` for a
+    /// format other than 1 or 2 channels at 1000...384000 Hz. The other parameters are
+    /// ``playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:)``'s. Any thread.
+    public func playMusic(decoder: sending any AudioDecoder, channel: StreamChannel = .music, isLooping: Bool = true,
+                          gain: Float = 1, fadeInSeconds: Double = 0, loopRegion: Range<Int>? = nil) throws {
+        try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: nil, command: "music.play")
+        let format = decoder.format
+        guard (1...2).contains(format.channelCount), (1_000...384_000).contains(format.sampleRate), decoder.frameCount >= 0 else {
+            throw InterludeError(.unsupportedFormat, "music.play(\(decoder.path)): \(format.channelCount) channels at \(format.sampleRate) Hz, \(decoder.frameCount) frames is not supported (1 or 2 channels, 1000...384000 Hz)")
+        }
+        let path = decoder.path
+        try playStream(decoder: decoder, path: path, channel: channel, isLooping: isLooping, gain: gain,
+                       fadeInSeconds: fadeInSeconds, loopRegion: loopRegion, crossfadeSeconds: nil, command: "music.play",
+                       call: "music.play(\(path))")
+    }
+
     /// Opens the track (outside the engine's lock) and starts it on `channel`.
     func playStream(path: String, channel: StreamChannel, isLooping: Bool, gain: Float, fadeInSeconds: Double,
                     loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String, call: String,
                     startFrame: Int = 0, startsPaused: Bool = false) throws {
-        try Validate.gain(gain, in: command)
-        try Validate.seconds(fadeInSeconds, "fadeIn", in: command)
-        if let crossfadeSeconds { try Validate.seconds(crossfadeSeconds, "duration", in: command) }
+        try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: crossfadeSeconds, command: command)
         try ensureAlive(call)
         let decoder = try DecoderFactory.open(path: path)
+        try playStream(decoder: decoder, path: path, channel: channel, isLooping: isLooping, gain: gain,
+                       fadeInSeconds: fadeInSeconds, loopRegion: loopRegion, crossfadeSeconds: crossfadeSeconds,
+                       command: command, call: call, startFrame: startFrame, startsPaused: startsPaused)
+    }
+
+    /// Starts an open decoder's track on `channel`; the decoder goes to the decode thread.
+    private func playStream(decoder: any AudioDecoder, path: String, channel: StreamChannel, isLooping: Bool, gain: Float,
+                            fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String,
+                            call: String, startFrame: Int = 0, startsPaused: Bool = false) throws {
         try withCore(call) { core in
             try core.streams.play(path: path, decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
                                   fadeInSeconds: fadeInSeconds, loopRegion: loopRegion, crossfadeSeconds: crossfadeSeconds,
                                   command: command, startFrame: startFrame, startsPaused: startsPaused)
         }
+    }
+
+    private func validateStream(gain: Float, fadeInSeconds: Double, crossfadeSeconds: Double?, command: String) throws {
+        try Validate.gain(gain, in: command)
+        try Validate.seconds(fadeInSeconds, "fadeIn", in: command)
+        if let crossfadeSeconds { try Validate.seconds(crossfadeSeconds, "duration", in: command) }
     }
 
     /// Pauses the track at its frame. Tracked while interrupted: it stays silent at the end.

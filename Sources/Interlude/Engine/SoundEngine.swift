@@ -74,7 +74,12 @@ public final class SoundEngine: Sendable {
         JobControlSource.shared.detach(self)
         logindWatcher.withLock { watcher -> LogindWatcher? in defer { watcher = nil }; return watcher }?.stop()
         AudioServerSources.detach(self)
-        core.withLock { $0.shutDown() }
+        let decodeWorker = core.withLock { core in
+            core.shutDown()
+            return core.decodeWorker
+        }
+        // Outside the lock: a read under way may take a while to return.
+        decodeWorker.stop()
         events.withLock { $0.finish() }
     }
 

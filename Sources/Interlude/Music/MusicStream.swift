@@ -1,15 +1,28 @@
 import Logging
 
-/// A streamed track: a decoder feeding a queue of AL buffers on one source.
+/// A streamed track: decoded chunks from the engine's ``DecodeWorker`` feeding a queue of AL
+/// buffers on one source.
 ///
-/// Refills happen on the engine's update and reuse the same buffers and scratch memory, so the
-/// steady state allocates nothing and a long track never holds more than
-/// `bufferCount x bufferFrameCount` frames of PCM. The position is the engine's own count of
-/// frames actually played: the start of the oldest queued buffer plus the source's offset into
-/// the queue, modulo the loop. It is tracked on every update, so it survives the device.
+/// The worker reads and decodes ahead into the stream's ``ChunkRing``; the update (under the
+/// engine lock) only uploads the chunks that are ready into free buffers and queues them. Both
+/// reuse the memory allocated at open, so the steady state allocates nothing and a long track
+/// never holds more than `(bufferCount + ring slots) x bufferFrameCount` frames of PCM. The
+/// position is the engine's own count of frames actually played: the start of the oldest queued
+/// buffer plus the source's offset into the queue, modulo the loop. It is tracked on every
+/// update, so it survives the device.
+///
+/// When no chunk is ready as the queue runs dry (a read stalled), the source underruns: it is
+/// logged and counted, and once chunks come the source plays on from the frame after the last
+/// one heard. Offline, every restart and every update of a render waits for the worker instead,
+/// so a render hears exactly what it would if decoding were instant.
 final class MusicStream {
     private let trackPath: String
-    private let decoder: any AudioDecoder
+    private let trackFormat: AudioFormat
+    private let trackFrameCount: Int
+    private let ring: ChunkRing
+    /// Restarts wait for the worker (an offline engine): after a play, seek or rebuild the
+    /// queue is as full as decoding on the spot would have made it.
+    private let waitsForDecode: Bool
     private let streamChannel: StreamChannel
     private let loops: Bool
     private let requestedGain: Float
@@ -22,9 +35,9 @@ final class MusicStream {
 
     /// The file the track streams from.
     var path: String { trackPath }
-    var format: AudioFormat { decoder.format }
+    var format: AudioFormat { trackFormat }
     /// The track's length in frames.
-    var frameCount: Int { decoder.frameCount }
+    var frameCount: Int { trackFrameCount }
     /// The channel it plays on.
     var channel: StreamChannel { streamChannel }
     /// It starts again at the loop region's start when it reaches its end.
@@ -63,21 +76,31 @@ final class MusicStream {
     private var source: ALSource?
     private var freeBuffers: [ALBuffer] = []
     private var queue: [QueuedRange] = []
-    /// The next frame the decoder reads: how far ahead of the position decoding has got.
-    private var nextDecodeFrame: Int
+    /// The frame after the last one queued (counted on past the loop's end; see ``wrapped(_:)``).
+    private var queuedEndFrame: Int
+    /// The last chunk queued ended the track.
     private var reachedEnd = false
     /// A seek was made while AL could not be called: the queue still holds the old frames.
     private var restartsBeforePlay = false
-    private var scratch: [Float]
+    /// The frame the source ran dry at while no chunk was ready; nil while it plays.
+    private var underrunFrame: Int?
+    private var underruns = 0
+    /// An underrun began or ended since the last ``takeUnderrunNews()``: for the game's events.
+    private var underrunNews: (began: Int?, recovered: Int?) = (nil, nil)
     private let logger: Logger
     /// Damaged data the decoder stepped over since the last ``takeSkippedDamage()``: where the
     /// first skip began, and how many frames were read as silence.
     private var skippedDamage: (startFrame: Int, frameCount: Int)?
 
-    init(path: String, decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float, state: PlayState,
-         bufferCount: Int, bufferSeconds: Double, loopRegion: Range<Int>?, logger: Logger) {
+    /// Opens the stream on `decoder`, which goes to `worker` with its ring: from here on only
+    /// the worker's thread calls it. The ring holds `bufferCount` chunks, allocated now.
+    init(path: String, decoder: any AudioDecoder, worker: DecodeWorker, waitsForDecode: Bool, channel: StreamChannel,
+         isLooping: Bool, gain: Float, state: PlayState, bufferCount: Int, bufferSeconds: Double, loopRegion: Range<Int>?,
+         logger: Logger) {
         self.trackPath = path
-        self.decoder = decoder
+        self.trackFormat = decoder.format
+        self.trackFrameCount = decoder.frameCount
+        self.waitsForDecode = waitsForDecode
         self.streamChannel = channel
         self.loops = isLooping
         self.requestedGain = gain
@@ -87,11 +110,17 @@ final class MusicStream {
         self.loopStartFrame = loopRegion?.lowerBound ?? 0
         self.loopEndFrame = loopRegion?.upperBound ?? decoder.frameCount
         self.playedFrames = 0
-        self.nextDecodeFrame = 0
-        self.scratch = [Float](repeating: 0, count: bufferFrameCount * decoder.format.channelCount)
+        self.queuedEndFrame = 0
         self.logger = logger
+        ring = ChunkRing(slotCount: bufferCount, slotFrameCount: bufferFrameCount, channelCount: decoder.format.channelCount,
+                         workerWake: worker.wake)
         queue.reserveCapacity(bufferCount)
         freeBuffers.reserveCapacity(bufferCount)
+        worker.add(TrackReader(decoder: decoder, ring: ring))
+    }
+
+    deinit {
+        ring.close()
     }
 
     /// Frames of the track played so far, modulo the loop.
@@ -104,16 +133,24 @@ final class MusicStream {
         defer { skippedDamage = nil }
         return skippedDamage
     }
+    /// The frame an underrun began at and the frame playback recovered on, since the last
+    /// call, once: for the game's events.
+    func takeUnderrunNews() -> (began: Int?, recovered: Int?) {
+        defer { underrunNews = (nil, nil) }
+        return underrunNews
+    }
     /// Set once the last frame has been played (a one-shot track, or a failed decode).
     var isFinished: Bool { finished }
-    /// The next frame the decoder reads: how far ahead of the position decoding has got.
-    var decodeFrame: Int { nextDecodeFrame }
+    /// The next frame the worker reads: how far ahead of the position decoding has got.
+    var decodeFrame: Int { ring.decodeFrame }
+    /// Times the source ran dry while playing (a stalled update loop, or decoding behind).
+    var underrunCount: Int { underruns }
 
     /// True while the stream holds an AL source on the current device.
     var isAttached: Bool { source != nil }
 
-    /// PCM frames held in AL buffers and scratch at most: the stream's memory bound.
-    var maximumFramesInFlight: Int { bufferFrameCount * (bufferCount + 1) }
+    /// PCM frames held in AL buffers and ring slots at most: the stream's memory bound.
+    var maximumFramesInFlight: Int { bufferFrameCount * (bufferCount + ring.slotCount) }
 
     /// The gain sent to OpenAL: the game's gain, its fade and its group's.
     func effectiveGain(groupGain: Float) -> Float {
@@ -122,8 +159,8 @@ final class MusicStream {
 
     // MARK: Device
 
-    /// Makes the source and buffers on `device`, seeks the decoder to the tracked position and
-    /// fills the queue. Does not start playback.
+    /// Makes the source and buffers on `device`, restarts decoding at the tracked position and
+    /// queues what is ready (offline: waits for a full queue). Does not start playback.
     func attach(to device: ALDevice, groupGain: Float) throws {
         let newSource = try device.makeSource()
         source = newSource
@@ -161,11 +198,16 @@ final class MusicStream {
 
     // MARK: Transport
 
-    /// `alSourcePlay`, after any refill a seek while interrupted left to do.
+    /// `alSourcePlay`, after any refill a seek while interrupted left to do. With nothing
+    /// queued yet (a real-time restart whose first chunk is not decoded), the update starts it
+    /// once a chunk is queued.
     func play() throws {
         try prepareToResume()
-        try source?.play()
+        try playableSource?.play()
     }
+    /// The source when it has something queued to play, for playing many sources in one call;
+    /// nil otherwise (the update starts it when chunks come).
+    var playableSource: ALSource? { queue.isEmpty ? nil : source }
     /// `alSourcePause`.
     func pause() throws { try source?.pause() }
     /// The source, for pausing many sources in one call.
@@ -210,7 +252,8 @@ final class MusicStream {
         loopEndFrame = region.upperBound
     }
 
-    /// Stops the source, empties the queue, and fills it again from `frame`.
+    /// Stops the source, empties the queue, restarts the worker at `frame`, and queues what is
+    /// ready (offline: waits for a full queue).
     private func restart(atFrame frame: Int) throws {
         guard let source else { return }
         try source.stop()
@@ -220,18 +263,23 @@ final class MusicStream {
             freeBuffers.append(range.buffer)
         }
         try source.rewind()
-        try decoder.seek(toFrame: frame)
-        nextDecodeFrame = frame
+        ring.restart(DecodeRequest(startFrame: frame, loopStartFrame: loopStartFrame, loopEndFrame: loopEndFrame, isLooping: loops))
+        queuedEndFrame = frame
         reachedEnd = false
         restartsBeforePlay = false
-        try refill()
+        underrunFrame = nil
+        try queueReadyChunks(waiting: waitsForDecode)
     }
 
     // MARK: Update
 
-    /// One update: returns finished buffers to the free list, reads the position, refills, and
-    /// restarts a starved source. Called with the context current and the stream attached.
-    func service() throws {
+    /// One update: returns finished buffers to the free list, reads the position, queues the
+    /// ready chunks, and starts a source that ran dry (or was never started) once it has some.
+    /// Called with the context current and the stream attached.
+    /// - Parameters:
+    ///   - mayStart: its group is not paused.
+    ///   - waiting: wait for the worker to fill every free buffer (an offline render).
+    func service(mayStart: Bool, waiting: Bool) throws {
         guard let source else { return }
         let processed = try source.processedBufferCount()
         for _ in 0..<processed {
@@ -243,23 +291,36 @@ final class MusicStream {
         }
         let alState = try source.state()
         readPosition(offsetInQueue: alState == .stopped ? nil : try source.sampleOffset())
-        try refill()
+        try queueReadyChunks(waiting: waiting)
         if queue.isEmpty && reachedEnd {
             finished = true
             return
         }
-        if state == .playing && (alState == .stopped || alState == .initial) && !queue.isEmpty {
-            if alState == .stopped {
-                logger.warning("stream \(path) starved at frame \(positionInFrames); refilled and restarted")
+        guard state == .playing, alState != .playing, mayStart else { return }
+        if queue.isEmpty {
+            if alState == .stopped && underrunFrame == nil {
+                underrunFrame = positionInFrames
+                underrunNews.began = positionInFrames
+                underruns += 1
+                logger.warning("stream \(path) underran at frame \(positionInFrames): no decoded audio ready (its reads are behind); it plays on from this frame when they catch up")
             }
-            try source.play()
+            return
         }
+        if underrunFrame != nil {
+            logger.notice("stream \(path) recovered from its underrun: playing on from frame \(positionInFrames)")
+            underrunNews.recovered = positionInFrames
+            underrunFrame = nil
+        } else if alState == .stopped {
+            underruns += 1
+            logger.warning("stream \(path) starved at frame \(positionInFrames); refilled and restarted")
+        }
+        try source.play()
     }
 
     /// Reads the position from the source's offset into the queue (nil: the queue ran dry).
     func readPosition(offsetInQueue: Int?) {
         guard let offsetInQueue else {
-            if queue.isEmpty { playedFrames = wrapped(nextDecodeFrame) }
+            if queue.isEmpty { playedFrames = wrapped(queuedEndFrame) }
             return
         }
         var remaining = offsetInQueue
@@ -270,7 +331,7 @@ final class MusicStream {
             }
             remaining -= range.frameCount
         }
-        playedFrames = wrapped(nextDecodeFrame)
+        playedFrames = wrapped(queuedEndFrame)
     }
 
     /// Reads the position from OpenAL now (before an interruption or a teardown).
@@ -292,63 +353,29 @@ final class MusicStream {
         return loopStartFrame + (frame - loopEndFrame) % (loopEndFrame - loopStartFrame)
     }
 
-    /// Decodes into every free buffer and queues it.
-    private func refill() throws {
+    /// Uploads ready chunks into the free buffers and queues them, oldest first; with
+    /// `waiting`, waits for the worker until every free buffer is queued or the track ended.
+    /// Acts on what the reads met: damage stepped over, a shorter file, an error that ends it.
+    private func queueReadyChunks(waiting: Bool) throws {
         guard let source else { return }
-        while !reachedEnd, let buffer = freeBuffers.last {
-            let channelCount = format.channelCount
-            var filledFrames = 0
-            var startFrame = nextDecodeFrame
-            while filledFrames < bufferFrameCount {
-                let endFrame = loops ? loopEndFrame : frameCount
-                if nextDecodeFrame >= endFrame {
-                    guard loops, loopEndFrame > loopStartFrame else {
-                        reachedEnd = true
-                        break
-                    }
-                    // A fill runs on across the seam, so a loop shorter than a buffer still
-                    // fills whole buffers and the queue outlasts the update interval.
-                    try decoder.seek(toFrame: loopStartFrame)
-                    nextDecodeFrame = loopStartFrame
-                    if filledFrames == 0 { startFrame = nextDecodeFrame }
-                }
-                let wantedFrames = min(bufferFrameCount - filledFrames, endFrame - nextDecodeFrame)
-                let readFrames: Int
-                let skippedBefore = decoder.skippedFrameCount
-                do {
-                    readFrames = try scratch.withUnsafeMutableBufferPointer { samples in
-                        let window = UnsafeMutableBufferPointer(rebasing: samples[(filledFrames * channelCount)..<((filledFrames + wantedFrames) * channelCount)])
-                        return try decoder.read(into: window)
-                    }
-                } catch let error as InterludeError {
-                    logger.error("stream \(path) ends: \(error.message)")
-                    failure = error
-                    reachedEnd = true
-                    break
-                }
-                if readFrames == 0 {
-                    // The file is shorter than it said: treat what was read as the end.
-                    if loops && nextDecodeFrame > loopStartFrame {
-                        loopEndFrame = nextDecodeFrame
-                        continue
-                    }
-                    reachedEnd = true
-                    break
-                }
-                let skipped = decoder.skippedFrameCount - skippedBefore
-                if skipped > 0 {
-                    skippedDamage = (skippedDamage?.startFrame ?? nextDecodeFrame, (skippedDamage?.frameCount ?? 0) + skipped)
-                }
-                filledFrames += readFrames
-                nextDecodeFrame += readFrames
+        while !reachedEnd, let buffer = freeBuffers.last, let chunk = ring.take(waiting: waiting) {
+            defer { ring.release(chunk.slot) }
+            loopEndFrame = chunk.loopEndFrame
+            if let damage = chunk.skippedDamage {
+                skippedDamage = (skippedDamage?.startFrame ?? damage.startFrame, (skippedDamage?.frameCount ?? 0) + damage.frameCount)
             }
-            guard filledFrames > 0 else { break }
+            if let error = chunk.failure {
+                logger.error("stream \(path) ends: \(error.message)")
+                failure = error
+            }
+            if chunk.endsTrack { reachedEnd = true }
+            guard chunk.frameCount > 0 else { continue }
             freeBuffers.removeLast()
-            try scratch.withUnsafeBufferPointer { samples in
-                try buffer.upload(UnsafeBufferPointer(rebasing: samples[0..<(filledFrames * channelCount)]), format: format)
-            }
+            let samples = ring.slotSamples(chunk.slot)
+            try buffer.upload(UnsafeBufferPointer(rebasing: samples[0..<(chunk.frameCount * format.channelCount)]), format: format)
             try source.queue(buffer)
-            queue.append(QueuedRange(buffer: buffer, startFrame: startFrame, frameCount: filledFrames))
+            queue.append(QueuedRange(buffer: buffer, startFrame: chunk.startFrame, frameCount: chunk.frameCount))
+            queuedEndFrame = chunk.startFrame + chunk.frameCount
         }
     }
 }

@@ -12,6 +12,8 @@ final class StreamSet {
     private let session: AudioSession
     private let gate: ALGate
     private let events: EventQueue
+    /// Reads and decodes every stream's track off the engine lock.
+    private let worker: DecodeWorker
     private var streams: [StreamChannel: MusicStream] = [:]
     /// Streams on their way out: fading out, or replaced while interrupted.
     private var outgoing: [MusicStream] = []
@@ -20,7 +22,7 @@ final class StreamSet {
     private var endingErrors: [StreamChannel: InterludeError] = [:]
 
     init(configuration: SoundEngine.Configuration, logger: Logger, mixer: GroupMixer, host: DeviceHost,
-         session: AudioSession, gate: ALGate, events: EventQueue) {
+         session: AudioSession, gate: ALGate, events: EventQueue, worker: DecodeWorker) {
         self.configuration = configuration
         self.logger = logger
         self.mixer = mixer
@@ -28,6 +30,7 @@ final class StreamSet {
         self.session = session
         self.gate = gate
         self.events = events
+        self.worker = worker
     }
 
     private var isActive: Bool { session.state.isActive }
@@ -55,18 +58,21 @@ final class StreamSet {
 
     // MARK: Commands
 
-    /// Starts `decoder`'s track on `channel`, replacing any. While interrupted it starts when
+    /// Starts `decoder`'s track on `channel`, replacing any. The decoder goes to the decode
+    /// worker: nothing here calls it after this. While interrupted it starts when
     /// the session is active. `loopRegion` overrides the file's own loop tags; nil uses them
     /// (and without tags the whole track loops).
     func play(path: String, decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float,
               fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String,
               startFrame: Int = 0, startsPaused: Bool = false) throws {
-        let stream = MusicStream(path: path, decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
+        let region = loopRegion ?? decoder.loopRegion
+        let stream = MusicStream(path: path, decoder: decoder, worker: worker, waitsForDecode: configuration.output.isOffline,
+                                 channel: channel, isLooping: isLooping, gain: gain,
                                  state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
                                  bufferCount: configuration.streamBufferCount,
                                  bufferSeconds: configuration.streamBufferSeconds,
                                  loopRegion: nil, logger: logger)
-        if let region = loopRegion ?? decoder.loopRegion { try stream.setLoopRegion(region) }
+        if let region { try stream.setLoopRegion(region) }
         // Not attached yet: this only sets the frame the queue is first filled from.
         if startFrame != 0 { try stream.seek(toFrame: startFrame) }
         let fadeSeconds = crossfadeSeconds ?? fadeInSeconds
@@ -203,7 +209,7 @@ final class StreamSet {
     // MARK: The update
 
     /// One stream's fade, gain and refill.
-    private func service(_ stream: MusicStream, elapsedSeconds: Double) throws {
+    private func service(_ stream: MusicStream, elapsedSeconds: Double, waitsForDecode: Bool) throws {
         if stream.state == .playing, var fade = stream.fade {
             fade.advance(bySeconds: elapsedSeconds)
             stream.fade = fade.isFinished && !stream.stopsWhenFadeEnds ? nil : fade
@@ -211,18 +217,25 @@ final class StreamSet {
         } else if mixer.isDirty {
             try stream.applyGain(groupGain: groupGain(of: stream))
         }
-        if stream.state == .playing { try stream.service() }
+        if stream.state == .playing {
+            try stream.service(mayStart: !mixer.pauses(stream.channel.groupIndex), waiting: waitsForDecode)
+        }
         if let damage = stream.takeSkippedDamage() {
             events.emit(.musicDamageSkipped(path: stream.path, startFrame: damage.startFrame, skippedFrames: damage.frameCount))
         }
+        let underrun = stream.takeUnderrunNews()
+        if let frame = underrun.began { events.emit(.musicUnderrun(path: stream.path, positionInFrames: frame)) }
+        if let frame = underrun.recovered { events.emit(.musicRecovered(path: stream.path, positionInFrames: frame)) }
     }
 
-    /// Refills every stream, applies fades and releases streams whose fade-out ended.
-    func service(elapsedSeconds: Double, on device: ALDevice) throws {
+    /// Refills every stream from its decoded chunks, applies fades and releases streams whose
+    /// fade-out ended. With `waitsForDecode` (an offline render) it waits for the decode worker
+    /// to fill every free buffer; otherwise it queues only what is ready.
+    func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool) throws {
         // Two loops rather than one over `allStreams`: that array would be a heap allocation on
         // every update.
-        for stream in streams.values { try service(stream, elapsedSeconds: elapsedSeconds) }
-        for stream in outgoing { try service(stream, elapsedSeconds: elapsedSeconds) }
+        for stream in streams.values { try service(stream, elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode) }
+        for stream in outgoing { try service(stream, elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode) }
         for (index, stream) in outgoing.enumerated().reversed()
         where stream.stopsWhenFadeEnds && (stream.fade?.isFinished ?? true) {
             try stream.detach(from: device)

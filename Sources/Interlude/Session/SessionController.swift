@@ -197,7 +197,8 @@ final class SessionController {
             for stream in streams.allStreams where stream.resumesAfterSession(resumesHeld: resumesHeld) {
                 try streams.prepareToResume(stream, on: device)
                 stream.state = .playing
-                if let source = stream.alSource { sourcesToPlay.append(source) }
+                // A stream with nothing queued yet starts on the update that queues its first chunk.
+                if let source = stream.playableSource { sourcesToPlay.append(source) }
                 if stream.channel == .music && streams.isCurrent(stream) {
                     summary.music = true
                     events.emit(.musicResumed(positionInFrames: stream.positionInFrames))

@@ -39,6 +39,14 @@ public enum SessionEvent: Sendable, Equatable {
     /// stepped over it and `skippedFrames` frames play as silence, so the track goes on, and
     /// every later frame stays at its exact position. Logged as a warning too.
     case musicDamageSkipped(path: String, startFrame: Int, skippedFrames: Int)
+    /// A streamed track ran dry at `positionInFrames`: its file's reads fell behind (a stalled
+    /// disk, a slow network mount) and nothing decoded was ready. It is silent, and its position
+    /// stays at that frame, until ``musicRecovered(path:positionInFrames:)``. Never raised
+    /// offline, where a render waits for the decoding instead. Logged as a warning too.
+    case musicUnderrun(path: String, positionInFrames: Int)
+    /// A track that ran dry plays on from `positionInFrames`: the frame after the last one
+    /// heard, so no frame is skipped or played twice.
+    case musicRecovered(path: String, positionInFrames: Int)
     /// Playback moved to the audio server's new default sink (`from` and `to` are the server's
     /// sink names), with every voice, stream and position kept
     /// (``SoundEngine/Configuration/AudioServer/followsDefaultSink``); or, after a named device

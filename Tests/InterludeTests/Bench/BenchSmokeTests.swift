@@ -77,12 +77,17 @@ extension EngineSuites {
 
         /// Scenarios 10 and 11 in their real-time children against a private PulseAudio server,
         /// at their smallest: one start, a short tone. Checks the shape of what they report.
-        @Test func clickLatencyAndUnderrunChildrenReport() throws {
+        /// The bench executable, built next to the tests.
+        static func benchExecutable() throws -> URL {
             let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             let executable = [folder, Bundle.main.executableURL?.deletingLastPathComponent()].compactMap { $0 }
                 .map { $0.appendingPathComponent("InterludeBench") }
                 .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-            let benchExecutable = try #require(executable, "InterludeBench is not built next to the tests; run `swift build --build-tests`")
+            return try #require(executable, "InterludeBench is not built next to the tests; run `swift build --build-tests`")
+        }
+
+        @Test func clickLatencyAndUnderrunChildrenReport() throws {
+            let benchExecutable = try Self.benchExecutable()
             let runs = try ClickLatency.run(executable: benchExecutable, player: .interlude, latency: .low, starts: 1)
             let run = try #require(runs.first)
             for phase in ClickLatency.Phase.allCases {
@@ -98,6 +103,26 @@ extension EngineSuites {
             let report = BenchReport(rounds: 1, isQuick: true, rows: rows, notes: [])
             #expect(report.markdown.contains("| 10 | Click latency (interlude, low, 1 starts) |"))
             #expect(report.markdown.contains("| 15 | Underruns (safe,"))
+        }
+
+        /// Scenario 16 at its smallest: one 500 ms stall of the soundtrack's reads, in real time.
+        /// The small buffers cannot ride it out: the soundtrack runs dry, and plays on from the
+        /// frame it stopped at. Checks frames and counts, never how long a call took.
+        @Test func stalledReadsRecoverOnTheFrameTheyRanDryAt() throws {
+            let runs = try bench.stalledReadRuns(executable: try Self.benchExecutable())
+            #expect(runs.count == 2)
+            for (name, settings, run) in runs {
+                #expect(run.stallCount == 1, "\(name)")
+                #expect(run.isMusicPlaying, "\(name)")
+                #expect(run.recoveredOnTheirFrames, "\(name): ran dry at \(run.underrunFrames), played on from \(run.recoveryFrames)")
+                #expect(run.setPositionCallCount > 0, "\(name): no call was made during the stall")
+                let rows = Bench.stalledReadRows(run, name: name, settings: settings)
+                let report = BenchReport(rounds: 1, isQuick: true, rows: rows, notes: [])
+                #expect(report.markdown.contains("| 16 | Stalled reads (\(name)) |"))
+            }
+            let small = try #require(runs.last)
+            #expect(small.settings.streamBufferSeconds == 0.05)
+            #expect(!small.run.underrunFrames.isEmpty, "a 500 ms stall did not run 2 x 50 ms buffers dry")
         }
 
         @Test func scalingPastTheBudgetKeepsTheEngineOnItsSources() throws {

@@ -167,6 +167,8 @@ extension SessionEvent {
         case .holdAdded: "interruptionHoldAdded"
         case .holdReleased: "interruptionHoldReleased"
         case .musicDamageSkipped: "musicDamageSkipped"
+        case .musicUnderrun: "musicUnderrun"
+        case .musicRecovered: "musicRecovered"
         case .holdKept: "interruptionHoldKept"
         case .routeChanged: "routeChanged"
         }

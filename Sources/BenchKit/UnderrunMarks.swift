@@ -1,0 +1,18 @@
+import Interlude
+
+/// The soundtrack's underrun and recovery frames, as its events report them.
+final class UnderrunMarks: Sendable {
+    private let marks = AnnotatedMutex<(underruns: [Int], recoveries: [Int])>(([], []))
+
+    /// Notes an underrun or a recovery; other events are not its concern.
+    func note(_ event: SessionEvent) {
+        switch event {
+        case .musicUnderrun(_, let frame): marks.withLock { $0.underruns.append(frame) }
+        case .musicRecovered(_, let frame): marks.withLock { $0.recoveries.append(frame) }
+        default: break
+        }
+    }
+
+    /// The frames so far, in order.
+    var frames: (underruns: [Int], recoveries: [Int]) { marks.withLock { $0 } }
+}
