@@ -164,17 +164,25 @@ final class MusicStream {
     func attach(to device: ALDevice, groupGain: Float) throws {
         let newSource = try device.makeSource()
         source = newSource
-        for _ in 0..<bufferCount { freeBuffers.append(try device.makeBuffer()) }
-        if format.channelCount == 2 && !device.isMono {
-            // Stereo music plays straight to the output channels: no panning, no crosstalk.
-            // Not on a mono device: OpenAL Soft 1.19 drops direct channels it has no output for.
-            try newSource.setDirectChannels(true)
+        do {
+            for _ in 0..<bufferCount { freeBuffers.append(try device.makeBuffer()) }
+            if format.channelCount == 2 && !device.isMono {
+                // Stereo music plays straight to the output channels: no panning, no crosstalk.
+                // Not on a mono device: OpenAL Soft 1.19 drops direct channels it has no output for.
+                try newSource.setDirectChannels(true)
+            }
+            try newSource.setRelativeToListener(true)
+            try newSource.setPosition(.zero)
+            try newSource.setRolloffFactor(0)
+            try newSource.setGain(effectiveGain(groupGain: groupGain))
+            try restart(atFrame: positionInFrames)
+        } catch {
+            // All or nothing: a stream left half attached (a source but too few buffers) would
+            // never be attached again. Detached, the update attaches it once AL can.
+            try? detach(from: device)
+            forgetDevice()
+            throw error
         }
-        try newSource.setRelativeToListener(true)
-        try newSource.setPosition(.zero)
-        try newSource.setRolloffFactor(0)
-        try newSource.setGain(effectiveGain(groupGain: groupGain))
-        try restart(atFrame: positionInFrames)
     }
 
     /// Releases the source and buffers on a live device.

@@ -210,6 +210,7 @@ final class StreamSet {
 
     /// One stream's fade, gain and refill.
     private func service(_ stream: MusicStream, elapsedSeconds: Double, waitsForDecode: Bool) throws {
+        guard stream.isAttached else { return }
         if stream.state == .playing, var fade = stream.fade {
             fade.advance(bySeconds: elapsedSeconds)
             stream.fade = fade.isFinished && !stream.stopsWhenFadeEnds ? nil : fade
@@ -234,6 +235,12 @@ final class StreamSet {
     func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool) throws {
         // Two loops rather than one over `allStreams`: that array would be a heap allocation on
         // every update.
+        for stream in streams.values where stream.state == .playing && !stream.isAttached {
+            // Its attach failed (no source or buffer could be made): try again, as a voice
+            // without a source waits for one.
+            try stream.attach(to: device, groupGain: groupGain(of: stream))
+            if !mixer.pauses(stream.channel.groupIndex) { try stream.play() }
+        }
         for stream in streams.values { try service(stream, elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode) }
         for stream in outgoing { try service(stream, elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode) }
         for (index, stream) in outgoing.enumerated().reversed()
