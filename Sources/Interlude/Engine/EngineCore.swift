@@ -27,6 +27,7 @@ final class EngineCore: @unchecked Sendable {
     private let player: VoicePlayer
     private let tracks: StreamSet
     private let controller: SessionController
+    private let snapshots: SnapshotWriter?
     private var isShutDown = false
 
     init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger) throws {
@@ -42,9 +43,10 @@ final class EngineCore: @unchecked Sendable {
                              world: spatial, clock: clock, host: host, session: session, gate: gate, events: queue)
         tracks = StreamSet(configuration: configuration, logger: logger, mixer: mixer, host: host, session: session,
                            gate: gate, events: queue)
+        snapshots = configuration.statePath.map { SnapshotWriter(path: $0, logger: logger) }
         controller = SessionController(configuration: configuration, logger: logger, session: session, host: host,
                                        gate: gate, events: queue, table: table, voices: player, renderer: renderer,
-                                       streams: tracks, sounds: bank, mixer: mixer, world: spatial)
+                                       streams: tracks, sounds: bank, mixer: mixer, world: spatial, snapshots: snapshots)
         if let startSeconds = host.outputStartSeconds {
             queue.emit(.outputStarted(afterSeconds: startSeconds))
         }
@@ -66,6 +68,8 @@ final class EngineCore: @unchecked Sendable {
     var voices: VoicePlayer { player }
     var streams: StreamSet { tracks }
     var session: SessionController { controller }
+    /// The snapshot writer (nil without a state path): the facade waits on it outside the lock.
+    var snapshotWriter: SnapshotWriter? { snapshots }
     /// Runs AL work when the session is active and a device is open.
     var al: ALGate { gate }
     /// The voice table, for statistics.
@@ -87,13 +91,16 @@ final class EngineCore: @unchecked Sendable {
 
     /// One tick: completions, positions, stream refills, fades, device checks and reopening.
     /// Each subsystem's AL errors are caught on their own: one failing voice never starves the
-    /// soundtrack.
-    func update(elapsedSeconds: Double, now: ContinuousClock.Instant) {
-        guard !isShutDown else { return }
+    /// soundtrack. Returns the reopen attempt due while a real-time device is lost: the caller
+    /// runs it with the engine lock released and hands it to
+    /// ``SessionController/finishReopen(_:now:)``.
+    @discardableResult
+    func update(elapsedSeconds: Double, now: ContinuousClock.Instant) -> DevicePreparation? {
+        guard !isShutDown else { return nil }
         if host.isOpen, controller.state.isActive {
             if !host.isLoopback && !host.isConnected {
                 controller.loseDevice(isReachable: false)
-                return
+                return nil
             }
             if let startSeconds = host.pollOutputStart(now: now) {
                 queue.emit(.outputStarted(afterSeconds: startSeconds))
@@ -111,14 +118,16 @@ final class EngineCore: @unchecked Sendable {
         } else if !host.isOpen && !configuration.output.isOffline {
             // Offline, the device comes back only when asked (reconnectDevice): a render must
             // not depend on the wall clock.
-            controller.retryReopenIfDue(now: now)
+            return controller.reopenStep(now: now)
         }
+        return nil
     }
 
-    /// A real-time update: the clock gives the time since the last.
-    func updateNow() {
+    /// A real-time update: the clock gives the time since the last. Returns the reopen attempt
+    /// to run off the lock, if one is due.
+    func updateNow() -> DevicePreparation? {
         let now = ContinuousClock.now
-        update(elapsedSeconds: clock.advanceRealTime(to: now), now: now)
+        return update(elapsedSeconds: clock.advanceRealTime(to: now), now: now)
     }
 
     /// Sends every real voice's and stream's gain after a group gain changed.
@@ -132,7 +141,7 @@ final class EngineCore: @unchecked Sendable {
     func render(into output: UnsafeMutableBufferPointer<Float>, frameCount: Int, channelCount: Int) {
         guard let base = output.baseAddress else { return }
         clock.render(frameCount: frameCount, intervalFrames: host.updateIntervalFrames, sampleRate: host.sampleRate,
-                     update: { elapsed in update(elapsedSeconds: elapsed, now: .now) },
+                     update: { elapsed in _ = update(elapsedSeconds: elapsed, now: .now) },
                      mix: { offsetFrames, chunkFrames in
             let destination = base + offsetFrames * channelCount
             if host.isOpen, controller.state.isActive {

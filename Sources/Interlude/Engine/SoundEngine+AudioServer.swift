@@ -11,13 +11,26 @@ extension SoundEngine {
     /// The audio server is there (again): a device lost with it is reopened now, not when the
     /// reopen backoff is due.
     func audioServerReturned() {
-        withLiveCore { $0.session.reopenNowIfLost() }
+        var attempt: DevicePreparation?
+        withLiveCore { attempt = $0.session.reopenNowIfLost() }
+        if let attempt { runReopenAttempt(attempt) }
     }
 
     /// The server's default sink moved from `old` to `new`: an engine on `.systemDefault` moves
     /// there with everything kept.
     func followDefaultSink(from old: String, to new: String) {
-        withLiveCore { $0.session.followDefaultSink(from: old, to: new) }
+        var preparation: DevicePreparation?
+        withLiveCore { preparation = $0.session.prepareToFollowDefaultSink() }
+        guard let prepared = preparation else { return }
+        // The new device opens, and gets its sounds, with the engine lock released.
+        guard prepared.run() else {
+            let error = prepared.failure ?? InterludeError(.deviceUnavailable, "no device")
+            withLiveCore { $0.session.defaultSinkNotFollowed(from: old, to: new, error: error) }
+            return
+        }
+        var unused: DevicePreparation? = prepared
+        withLiveCore { unused = $0.session.followDefaultSink(from: old, to: new, prepared: prepared) }
+        unused?.discard()
     }
 
     /// A phone stream began (`isOn`) or ended under ``Configuration/AudioServer/CallResponse/duck(group:byDecibels:attackSeconds:releaseSeconds:)``:
