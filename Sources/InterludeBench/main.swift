@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 14)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 15, 17)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Interlude
