@@ -28,8 +28,6 @@ final class DevicePreparation: @unchecked Sendable {
         self.reopenEpoch = epoch
     }
 
-    /// The output being opened.
-    var target: OutputDevice { output }
     /// The reopen epoch it was made in.
     var epoch: Int { reopenEpoch }
     /// The opened device, once ``run()`` succeeded.
