@@ -47,6 +47,32 @@ static void loopback_close(loopback *device) {
     alcCloseDevice(device->device);
 }
 
+// The AL_SOFT_source_resampler index OpenAL Soft gives the resampler Interlude calls `name`,
+// found by the names 1.19 reports, as the engine finds it; -1 when it has none of them.
+static ALint resampler_index(const char *name) {
+    static const char *const table[][3] = {
+        {"point", "Nearest", "Point"},
+        {"linear", "Linear", NULL},
+        {"cubic", "Cubic", NULL},
+        {"bsinc12", "11th order Sinc", NULL},
+        {"bsinc24", "23rd order Sinc", NULL},
+    };
+    if (!alIsExtensionPresent("AL_SOFT_source_resampler")) return -1;
+    LPALGETSTRINGISOFT get_stringi = (LPALGETSTRINGISOFT)alGetProcAddress("alGetStringiSOFT");
+    if (!get_stringi) return -1;
+    ALint count = alGetInteger(AL_NUM_RESAMPLERS_SOFT);
+    for (size_t row = 0; row < sizeof(table) / sizeof(table[0]); row++) {
+        if (strcmp(table[row][0], name) != 0) continue;
+        for (ALint index = 0; index < count; index++) {
+            const ALchar *reported = get_stringi(AL_RESAMPLER_NAME_SOFT, index);
+            for (int candidate = 1; candidate < 3 && table[row][candidate]; candidate++) {
+                if (reported && strcmp(reported, table[row][candidate]) == 0) return index;
+            }
+        }
+    }
+    return -1;
+}
+
 void bb_emitter_position(int index, long long frame, int sample_rate, float out_xyz[3]) {
     // Emitters circle the listener at 2..41 units, each at its own speed and phase.
     float seconds = (float)((double)frame / (double)sample_rate);
@@ -108,7 +134,7 @@ static int music_refill(music_stream *music) {
     return 0;
 }
 
-static int music_open(music_stream *music, const char *path, int buffer_count, double buffer_seconds) {
+static int music_open(music_stream *music, const char *path, int buffer_count, double buffer_seconds, ALint resampler) {
     memset(music, 0, sizeof(*music));
     if (ov_fopen(path, &music->file) != 0) return -10;
     vorbis_info *info = ov_info(&music->file, -1);
@@ -129,6 +155,7 @@ static int music_open(music_stream *music, const char *path, int buffer_count, d
     alSource3f(music->source, AL_POSITION, 0, 0, 0);
     alSourcef(music->source, AL_ROLLOFF_FACTOR, 0);
     alSourcef(music->source, AL_GAIN, 1);
+    if (resampler >= 0) alSourcei(music->source, AL_SOURCE_RESAMPLER_SOFT, resampler);
     int result = music_refill(music);
     if (result != 0) return result;
     alSourcePlay(music->source);
@@ -168,11 +195,19 @@ int bb_render_scene(const bb_scene *scene) {
     int result = loopback_open(&device, scene->sample_rate, scene->mono_source_count, scene->stereo_source_count);
     if (result != 0) return result;
     alDistanceModel(AL_INVERSE_DISTANCE_CLAMPED);
+    ALint resampler = -1;
+    if (scene->resampler) {
+        resampler = resampler_index(scene->resampler);
+        if (resampler < 0) {
+            loopback_close(&device);
+            return -40;
+        }
+    }
 
     music_stream music;
     int has_music = scene->music_path != NULL;
     if (has_music) {
-        result = music_open(&music, scene->music_path, scene->music_buffer_count, scene->music_buffer_seconds);
+        result = music_open(&music, scene->music_path, scene->music_buffer_count, scene->music_buffer_seconds, resampler);
         if (result != 0) {
             loopback_close(&device);
             return result;
@@ -194,6 +229,7 @@ int bb_render_scene(const bb_scene *scene) {
         alSourcei(source, AL_BUFFER, (ALint)buffers[index % scene->sound_count]);
         alSourcef(source, AL_GAIN, bb_emitter_gain(index));
         alSourcei(source, AL_LOOPING, AL_TRUE);
+        if (resampler >= 0) alSourcei(source, AL_SOURCE_RESAMPLER_SOFT, resampler);
         bb_emitter_position(index, 0, scene->sample_rate, position);
         alSourcefv(source, AL_POSITION, position);
         alSourcePlay(source);

@@ -14,6 +14,8 @@ public struct SceneSpec: Sendable {
     /// The engine moves its voices with one setPositions call per update instead of one
     /// setPosition per voice.
     public var movesInBatches = false
+    /// How every source resamples on both sides; nil: OpenAL Soft's own default.
+    public var resampler: Resampler?
 
     public init(emitterCount: Int, seconds: Double, engineRealVoiceBudget: Int? = nil, musicPath: String?) {
         self.emitterCount = emitterCount
@@ -64,7 +66,10 @@ public final class SceneRunner {
     /// Also returns how many voices held a real source at the end.
     @discardableResult
     public func renderEngine(_ spec: SceneSpec, keep: Bool = false) throws -> (samples: [Float], realVoiceCount: Int) {
-        let engine = try Self.offlineEngine { $0.realVoiceBudget = spec.engineRealVoiceBudget }
+        let engine = try Self.offlineEngine {
+            $0.realVoiceBudget = spec.engineRealVoiceBudget
+            $0.resampler = spec.resampler
+        }
         defer { engine.shutdown() }
         let format = AudioFormat(sampleRate: BenchAssets.soundSampleRate, channelCount: 1)
         let loaded = try sounds.enumerated().map { try engine.makeSound(name: "sound\($0.offset)", format: format, samples: $0.element) }
@@ -108,16 +113,17 @@ public final class SceneRunner {
         let result = constPointers.withUnsafeBufferPointer { soundList in
             frameCounts.withUnsafeBufferPointer { counts in
                 output.withUnsafeMutableBufferPointer { out in
-                    withOptionalCString(spec.musicPath) { music in
+                    withOptionalCString(spec.musicPath) { music in withOptionalCString(spec.resampler?.rawValue) { resampler in
                         var scene = bb_scene(
                             sample_rate: Int32(BenchAssets.outputSampleRate), emitter_count: Int32(spec.emitterCount),
                             source_limit: Int32(spec.baselineSourceLimit), mono_source_count: 255, stereo_source_count: 16,
                             sounds: soundList.baseAddress, sound_frame_counts: counts.baseAddress, sound_count: Int32(sounds.count),
                             sound_sample_rate: Int32(BenchAssets.soundSampleRate), music_path: music,
                             music_buffer_count: 4, music_buffer_seconds: 0.2, frame_count: Int64(spec.frameCount),
-                            update_frames: Int32(BenchAssets.updateFrames), output: keep ? out.baseAddress : nil)
+                            update_frames: Int32(BenchAssets.updateFrames), output: keep ? out.baseAddress : nil,
+                            resampler: resampler)
                         return bb_render_scene(&scene)
-                    }
+                    } }
                 }
             }
         }

@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 15, 17)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 18)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Interlude
@@ -147,6 +147,7 @@ if runs(13) {
     rows += try CodecDecodeBench.rows(seconds: isQuick ? 3 : 60, rounds: bench.sizes.rounds)
 }
 if runs(14) { rows += try bench.logindSleepRows() }
+if runs(18) { rows += try bench.resamplers() }
 
 if runs(10) {
     FileHandle.standardError.write(Data("[bench] 10. click latency\n".utf8))

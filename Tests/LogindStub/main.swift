@@ -2,12 +2,14 @@
 // It owns org.freedesktop.login1 and answers what Interlude asks of logind:
 //   Manager.Inhibit(what, who, why, mode) -> a real descriptor (a pipe's write end), so the stub
 //     sees when the client closes it; GetSessionByPID(pid) and GetSession(id) -> the one session;
-//   the session's org.freedesktop.DBus.Properties.Get("...Session", "Active").
+//   the session's org.freedesktop.DBus.Properties.Get("...Session", "Active"), and the Manager's
+//   Get("...Manager", "PreparingForSleep"): false at start, or true with --preparing-for-sleep
+//   (a machine that went to sleep while the client was away from the bus).
 // Commands, one per line on standard input: `sleep` and `wake` emit PrepareForSleep(true/false),
 // `inactive` and `active` set the session's Active property and emit PropertiesChanged, `quit`
 // exits (so does the end of standard input). Standard output gets one line per fact, flushed:
 //   ready | inhibit-taken <id> <what> <mode> | inhibit-released <id> <microseconds since the last
-//   PrepareForSleep(true), or -1> | session-asked | active-read | emitted <command>
+//   PrepareForSleep(true), or -1> | session-asked | active-read | preparing-read | emitted <command>
 import CSystemd
 import Foundation
 #if canImport(Glibc)
@@ -41,6 +43,7 @@ let sessionPath = "/org/freedesktop/login1/session/c1"
 final class Stub {
     let bus: OpaquePointer
     var isActive = true
+    var isPreparingForSleep = CommandLine.arguments.contains("--preparing-for-sleep")
     /// Read ends of the inhibitor pipes handed out, by id.
     var inhibitors: [(id: Int, reader: Int32)] = []
     var nextInhibitorID = 1
@@ -69,7 +72,25 @@ final class Stub {
         return reply(to: call) { reply in sessionPath.withCString { sd_bus_message_append_basic(reply, type("o"), $0) } }
     }
 
+    /// Replies to a Properties.Get with a boolean.
+    func replyBoolean(to call: OpaquePointer, _ boolean: Bool) -> Int32 {
+        let result = reply(to: call) { reply in
+            var value: Int32 = boolean ? 1 : 0
+            var result = sd_bus_message_open_container(reply, type("v"), "b")
+            if result >= 0 { result = sd_bus_message_append_basic(reply, type("b"), &value) }
+            if result >= 0 { result = sd_bus_message_close_container(reply) }
+            return result
+        }
+        return result < 0 ? result : 1
+    }
+
     func manager(_ message: OpaquePointer) -> Int32 {
+        if sd_bus_message_is_method_call(message, "org.freedesktop.DBus.Properties", "Get") > 0 {
+            let interface = readString(message), name = readString(message)
+            guard interface == managerInterface, name == "PreparingForSleep" else { return 0 }
+            say("preparing-read")
+            return replyBoolean(to: message, isPreparingForSleep)
+        }
         if sd_bus_message_is_method_call(message, managerInterface, "Inhibit") > 0 {
             let what = readString(message), _ = readString(message), _ = readString(message), mode = readString(message)
             var ends: [Int32] = [-1, -1]
@@ -100,14 +121,7 @@ final class Stub {
         let interface = readString(message), name = readString(message)
         guard interface == sessionInterface, name == "Active" else { return 0 }
         say("active-read")
-        let result = reply(to: message) { reply in
-            var value: Int32 = isActive ? 1 : 0
-            var result = sd_bus_message_open_container(reply, type("v"), "b")
-            if result >= 0 { result = sd_bus_message_append_basic(reply, type("b"), &value) }
-            if result >= 0 { result = sd_bus_message_close_container(reply) }
-            return result
-        }
-        return result < 0 ? result : 1
+        return replyBoolean(to: message, isActive)
     }
 
     func emitPrepareForSleep(_ sleeping: Bool) {
@@ -117,6 +131,7 @@ final class Stub {
         var value: Int32 = sleeping ? 1 : 0
         sd_bus_message_append_basic(signal, type("b"), &value)
         if sleeping { lastSleepMicroseconds = monotonicMicroseconds() }
+        isPreparingForSleep = sleeping
         sd_bus_send(bus, signal, nil)
     }
 

@@ -12,10 +12,13 @@
 // the engine's init returns, before anything else.
 //
 // --start-timeout sets Configuration.outputStartTimeoutSeconds, --latency low|balanced|safe|none
-// Configuration.outputLatency (none: nil), --duck-db makes phone streams duck by DB instead.
+// Configuration.outputLatency (none: nil), --duck-db makes phone streams duck by DB instead,
+// --device NAME plays to the named device instead of the default, and --named-loss wait|follow
+// sets Configuration.whenNamedDeviceDisappears.
 //
 // Usage: PulseProbe [--music PATH] [--clicks PATH [--click-count N] [--click-ms MS]] [--start-timeout S]
-//                   [--latency L] [--seconds S] [--tick-ms MS] [--duck-db DB]
+//                   [--latency L] [--seconds S] [--tick-ms MS] [--duck-db DB] [--device NAME]
+//                   [--named-loss wait|follow]
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,6 +58,8 @@ var latency: OutputLatency??
 var seconds = 30.0
 var tickSeconds = 0.05
 var duckDecibels: Float?
+var deviceName: String?
+var namedLoss = NamedDeviceLoss.waitForIt
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -62,6 +67,8 @@ while let argument = arguments.popFirst() {
     case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
     case "--tick-ms": tickSeconds = (Double(arguments.popFirst() ?? "") ?? 50) / 1000
     case "--duck-db": duckDecibels = Float(arguments.popFirst() ?? "")
+    case "--device": deviceName = arguments.popFirst()
+    case "--named-loss": namedLoss = arguments.popFirst() == "follow" ? .followSystemDefault : .waitForIt
     case "--start-timeout": startTimeoutSeconds = Double(arguments.popFirst() ?? "")
     case "--latency":
         let name = arguments.popFirst() ?? ""
@@ -87,7 +94,8 @@ signal(SIGPIPE, SIG_IGN)
 let roleBefore = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
 let engine: SoundEngine
 do {
-    var configuration = SoundEngine.Configuration(output: .systemDefault)
+    var configuration = SoundEngine.Configuration(output: deviceName.map { .named($0) } ?? .systemDefault)
+    configuration.whenNamedDeviceDisappears = namedLoss
     if let duckDecibels { configuration.audioServer.callResponse = .duck(byDecibels: duckDecibels) }
     if let startTimeoutSeconds { configuration.outputStartTimeoutSeconds = startTimeoutSeconds }
     if let latency { configuration.outputLatency = latency }

@@ -10,7 +10,8 @@
 //
 // The timeline is examples/scenes/showcase.json, a scene file (SCENARIO.md). With a sound device
 // it plays live; on a headless machine it renders the same timeline offline to a WAV file and an
-// SVG plot, and says where it wrote them.
+// SVG plot, and says where it wrote them. Either way it prints the session's timeline, each
+// interruption with the source that holds it, the same lines live and headless.
 //
 // Run: swift run Showcase            (or `make demo`)
 //      swift run Showcase --offline  (always render)
@@ -51,8 +52,8 @@ final class TimelinePrinter: Sendable {
             return String(format: "%d:%06.3f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
         }
         switch event {
-        case .began(let reason, _):
-            return "interruption began (\(reason)): state saved, output stopped, context NULL"
+        case .began(let reason, let source):
+            return "interruption began (\(reason), by \(source)): state saved, output stopped, context NULL"
         case .holdAdded(let reason, let source):
             return "  \(source) holds the session too (\(reason)): it stays silent until both let go"
         case .holdReleased(let source):
@@ -103,7 +104,6 @@ if !forceOffline, let engine = ExampleOutput.quietly({ try? SoundEngine(configur
         for event in scene.events {
             let wait = event.atSeconds - Date().timeIntervalSince(started)
             if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-            if case .interruptionBegin = event.action { print("\(stamp()) incoming call...") }
             try director.apply(event)
             if case .musicPlay = event.action, let rate = engine.musicDuration()?.sampleRate { printer.setMusicSampleRate(rate) }
         }

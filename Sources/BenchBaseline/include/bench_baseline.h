@@ -32,6 +32,10 @@ typedef struct {
     int update_frames;
     /// frame_count * 2 floats to keep the render, or NULL to discard it.
     float *output;
+    /// How every source resamples, by Interlude's name for it (point, linear, cubic, bsinc12,
+    /// bsinc24), set through AL_SOFT_source_resampler as the engine does; NULL: OpenAL Soft's
+    /// own default, with no call made.
+    const char *resampler;
 } bb_scene;
 
 /// Renders `scene`. Returns 0, or a negative code naming the failing step.

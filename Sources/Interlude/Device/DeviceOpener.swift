@@ -36,8 +36,11 @@ struct DeviceOpener: Sendable {
             kind = .playback(name: nil)
         }
         let latency = output.isOffline ? nil : configuration.outputLatency
-        if let latency, !NullBackend.openALStarted.load(ordering: .acquiring), !OpenALConfigFile.prepare(latency) {
-            logger.info("outputLatency \(latency.rawValue) not applied: an alsoft.conf sets period_size or periods itself, or the generated one could not be written")
+        if !NullBackend.openALStarted.load(ordering: .acquiring) {
+            let written = OpenALConfigFile.prepare(latency, allowsMoves: configuration.audioServer.letsServerMoveStream(on: output))
+            if let latency, !written.periods {
+                logger.info("outputLatency \(latency.rawValue) not applied: an alsoft.conf sets period_size or periods itself, or the generated one could not be written")
+            }
         }
         NullBackend.markOpenALStarted()
         defer { OpenALConfigFile.finish() }

@@ -41,7 +41,7 @@ package struct DeviceProbe: Sendable {
     /// loopback device to read what the mixer supports.
     package init() {
         let configuration = SoundEngine.Configuration()
-        isOutputLatencyApplied = configuration.outputLatency.map(OpenALConfigFile.prepare) ?? false
+        isOutputLatencyApplied = OpenALConfigFile.prepare(configuration.outputLatency, allowsMoves: false).periods
         NullBackend.markOpenALStarted()
         let attributes = ALDevice.Attributes(monoSourceCount: configuration.monoSourceCount,
                                              stereoSourceCount: configuration.stereoSourceCount, hrtf: false,

@@ -3,52 +3,71 @@ import Glibc
 #endif
 import Foundation
 
-/// Gives OpenAL Soft 1.19 an ``OutputLatency``'s period size and count.
+/// Gives OpenAL Soft 1.19 an ``OutputLatency``'s period size and count, and lets the audio server
+/// move our stream (`allow-moves`), through a configuration file of the process's own.
 ///
 /// 1.19 ignores ALC_REFRESH on a playback device (measured: asked for 100 or 25 updates a
 /// second, the PulseAudio device kept 46); only `period_size` and `periods` in its
-/// configuration files set them, and it reads those once per process, at its first call. So,
-/// before Interlude's first OpenAL call, this writes a configuration file for the process and
-/// points ALSOFT_CONF at it; once the first device has opened (OpenAL has read it), ALSOFT_CONF
-/// is put back as it was and the file removed, so child processes see the user's own setting.
+/// configuration files set them. Its PulseAudio backend makes every stream with
+/// PA_STREAM_DONT_MOVE unless `[pulse] allow-moves` is true, so the server cannot move it to a
+/// new default sink. It reads its files once per process, at its first call. So, before
+/// Interlude's first OpenAL call, this writes a configuration file for the process and points
+/// ALSOFT_CONF at it; once the first device has opened (OpenAL has read it), ALSOFT_CONF is put
+/// back as it was and the file removed, so child processes see the user's own setting.
 ///
 /// The user's configuration is kept:
 /// - When a file OpenAL Soft reads (/etc/openal/alsoft.conf, the XDG config folders'
-///   alsoft.conf, ~/.alsoftrc) sets `period_size` or `periods`, nothing is written: the user's
-///   choice wins.
+///   alsoft.conf, ~/.alsoftrc, ALSOFT_CONF) sets `period_size` or `periods`, Interlude writes
+///   no period; when one sets `allow-moves`, Interlude writes no `allow-moves`: the user's choice
+///   wins.
 /// - A file the user named in ALSOFT_CONF is copied into the generated one after Interlude's
-///   `[general]` lines, so everything in it still applies, and its own keys win.
+///   lines (in `[general]`, as its own first lines expect), so everything in it still applies.
 enum OpenALConfigFile {
+    /// What a ``prepare(_:allowsMoves:)`` wrote.
+    struct Written: Equatable {
+        /// The latency's periods.
+        var periods = false
+        /// `[pulse] allow-moves = true`.
+        var allowsMoves = false
+    }
+
     // AnnotatedMutex, not Mutex: engines are made from many threads at once, and ThreadSanitizer
     // cannot see Mutex synchronize (CI's TSan pass reported these two as races).
     private static let generatedPath = AnnotatedMutex<String?>(nil)
     private static let userValue = AnnotatedMutex<String?>(nil)
 
-    /// Call before the first OpenAL call of the process. Returns false when OpenAL has already
-    /// started (the first engine's setting stays), when the user configured periods
-    /// themselves, or when the file cannot be written (logged by the caller).
-    static func prepare(_ latency: OutputLatency) -> Bool {
-        guard !NullBackend.openALStarted.load(ordering: .acquiring) else { return false }
-        guard !userConfigurationSetsPeriods() else { return false }
+    /// Call before the first OpenAL call of the process, with the `latency` to apply (nil: none)
+    /// and whether the server may move the stream. Returns what was written: nothing when
+    /// OpenAL has already started (the first engine's setting stays), for what the user
+    /// configured themselves, or when the file cannot be written (logged by the caller).
+    static func prepare(_ latency: OutputLatency?, allowsMoves: Bool) -> Written {
+        guard !NullBackend.openALStarted.load(ordering: .acquiring) else { return Written() }
+        let userKeys = userConfigurationKeys()
+        var written = Written()
+        written.periods = latency != nil && userKeys.isDisjoint(with: ["period_size", "periods"])
+        written.allowsMoves = allowsMoves && !userKeys.contains("allow-moves")
+        guard written.periods || written.allowsMoves else { return Written() }
         let user = getenv("ALSOFT_CONF").map { String(cString: $0) }
         let userText = user.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
-        let text = """
-            # Written by Interlude for process \(getpid()): OutputLatency.\(latency.rawValue).
-            [general]
-            period_size = \(latency.periodFrames)
-            periods = \(latency.periodCount)
-
-            """ + userText
+        var lines = ["# Written by Interlude for process \(getpid())."]
+        if written.allowsMoves {
+            lines += ["[pulse]", "allow-moves = true"]
+        }
+        lines.append("[general]")
+        if written.periods, let latency {
+            lines += ["# OutputLatency.\(latency.rawValue)", "period_size = \(latency.periodFrames)", "periods = \(latency.periodCount)"]
+        }
+        let text = lines.joined(separator: "\n") + "\n\n" + userText
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-alsoft-\(getpid()).conf").path
-        guard (try? text.write(toFile: path, atomically: true, encoding: .utf8)) != nil else { return false }
+        guard (try? text.write(toFile: path, atomically: true, encoding: .utf8)) != nil else { return Written() }
         userValue.withLock { $0 = user }
         generatedPath.withLock { $0 = path }
         setenv("ALSOFT_CONF", path, 1)
-        return true
+        return written
     }
 
     /// Call once a device has opened: OpenAL has read its configuration. Puts ALSOFT_CONF back
-    /// and removes the generated file. Does nothing when ``prepare(_:)`` wrote none.
+    /// and removes the generated file. Does nothing when ``prepare(_:allowsMoves:)`` wrote none.
     static func finish() {
         guard let path = generatedPath.withLock({ path in defer { path = nil }; return path }) else { return }
         if let user = userValue.withLock({ $0 }) {
@@ -59,8 +78,8 @@ enum OpenALConfigFile {
         unlink(path)
     }
 
-    /// Whether a configuration file OpenAL Soft 1.19 reads sets `period_size` or `periods`.
-    static func userConfigurationSetsPeriods() -> Bool {
+    /// The keys set in the configuration files OpenAL Soft 1.19 reads, in any section.
+    static func userConfigurationKeys() -> Set<String> {
         let environment = ProcessInfo.processInfo.environment
         let home = environment["HOME"] ?? ""
         let configDirectories = (environment["XDG_CONFIG_DIRS"] ?? "/etc/xdg").split(separator: ":").map(String.init)
@@ -68,12 +87,14 @@ enum OpenALConfigFile {
         files.append("\(home)/.alsoftrc")
         files.append("\(environment["XDG_CONFIG_HOME"] ?? "\(home)/.config")/alsoft.conf")
         if let user = environment["ALSOFT_CONF"] { files.append(user) }
-        return files.contains { path in
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return false }
-            return text.split(separator: "\n").contains { line in
+        var keys: Set<String> = []
+        for path in files {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n") where line.contains("=") {
                 let key = line.split(separator: "=", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces) ?? ""
-                return key == "period_size" || key == "periods"
+                if !key.isEmpty && !key.hasPrefix("#") { keys.insert(key) }
             }
         }
+        return keys
     }
 }

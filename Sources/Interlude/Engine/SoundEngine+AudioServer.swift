@@ -16,13 +16,23 @@ extension SoundEngine {
         if let attempt { runReopenAttempt(attempt) }
     }
 
-    /// The server's default sink moved from `old` to `new`: an engine on `.systemDefault` moves
-    /// there with everything kept.
-    func followDefaultSink(from old: String, to new: String) {
+    /// The engine plays to an open `.systemDefault` device: a new default sink concerns it.
+    var isOnSystemDefault: Bool {
+        readCore { $0.session.isOnSystemDefault }
+    }
+
+    /// The server's default sink moved from `old` to `new`, and `streamMoved` says whether the
+    /// server moved our stream there: an engine on `.systemDefault` follows, with everything kept.
+    /// Without the server's move, the new device opens, and gets its sounds, with the engine
+    /// lock released.
+    func followDefaultSink(from old: String, to new: String, streamMoved: Bool) {
+        guard !streamMoved else {
+            withLiveCore { $0.session.defaultSinkMovedOurStream(from: old, to: new) }
+            return
+        }
         var preparation: DevicePreparation?
         withLiveCore { preparation = $0.session.prepareToFollowDefaultSink() }
         guard let prepared = preparation else { return }
-        // The new device opens, and gets its sounds, with the engine lock released.
         guard prepared.run() else {
             let error = prepared.failure ?? InterludeError(.deviceUnavailable, "no device")
             withLiveCore { $0.session.defaultSinkNotFollowed(from: old, to: new, error: error) }

@@ -3,6 +3,9 @@ extension SoundEngine {
     public struct Configuration: Sendable {
         /// Where the mix goes. Default: the system's default device.
         public var output: OutputDevice = .systemDefault
+        /// When a named ``output`` disappears: wait for it (the default), or follow the system
+        /// default (see ``NamedDeviceLoss``).
+        public var whenNamedDeviceDisappears: NamedDeviceLoss = .waitForIt
         /// Mono (positional) sources the context is created with (ALC_MONO_SOURCES).
         public var monoSourceCount = 255
         /// Stereo sources the context is created with (ALC_STEREO_SOURCES).
@@ -54,10 +57,12 @@ extension SoundEngine {
         public var audioServer = AudioServer()
         /// How much audio the output buffers (see ``OutputLatency``): applied by the first engine
         /// of the process, before OpenAL Soft reads its configuration; nil leaves OpenAL Soft's
-        /// own configuration (alsoft.conf) alone. Ignored offline. Default `.safe`: the only
-        /// setting without underruns on the project's loaded 2-core machines (`make bench`,
-        /// scenario 15: 1 gap of 7 ms in 180 s, against 10 for `.balanced` and 89 for `.low`).
-        public var outputLatency: OutputLatency? = .safe
+        /// own configuration (alsoft.conf) alone. Ignored offline. Default `.balanced`, OpenAL
+        /// Soft's own period: measured with the other core busy (`make bench`, scenarios 10 and
+        /// 15), it lost no click at start-up and had no underrun in 60 s, and on a heavily loaded
+        /// machine it lost far less sound than `.low` (10 gaps in 180 s against 89). Choose
+        /// `.low` for about 17 ms less latency, `.safe` for a machine that is always busy.
+        public var outputLatency: OutputLatency? = .balanced
         /// How long opening a device waits until its output really runs (its clock advances
         /// steadily), so that a sound played right after is heard on time: at creation, in
         /// ``SoundEngine/switchDevice(to:)`` and ``SoundEngine/reconnectDevice()``, and before a

@@ -20,6 +20,9 @@ final class SessionController {
     private let world: SpatialWorld
     /// Writes the snapshots off the engine lock; nil without a ``SoundEngine/Configuration/statePath``.
     private let snapshots: SnapshotWriter?
+    /// The named device left for the system default after it disappeared
+    /// (``NamedDeviceLoss/followSystemDefault``), until the rebuild on the default reports it.
+    private var leftNamedDevice: String?
 
     init(configuration: SoundEngine.Configuration, logger: Logger, session: AudioSession, host: DeviceHost, gate: ALGate,
          events: EventQueue, table: VoiceTable, voices: VoicePlayer, renderer: ALRenderer, streams: StreamSet,
@@ -226,11 +229,21 @@ final class SessionController {
         if wasActive { held = holdPlaying() }
         _ = session.markDeviceLost()
         forgetDevice(isReachable: isReachable)
+        followDefaultIfNamedDeviceWent()
         events.emit(wasActive ? .began(reason: .deviceLost, source: .device) : .holdAdded(reason: .deviceLost, source: .device))
         held.forEach(events.emit)
         events.emit(.servicesLost)
         host.scheduleReopen(now: .now)
         saveSnapshotIfConfigured()
+    }
+
+    /// A named device went: under ``NamedDeviceLoss/followSystemDefault`` the reopen tries open
+    /// the system default from now on; under ``NamedDeviceLoss/waitForIt`` they keep to it.
+    private func followDefaultIfNamedDeviceWent() {
+        guard case .named(let name) = host.currentOutput, configuration.whenNamedDeviceDisappears == .followSystemDefault else { return }
+        logger.info("the named device \(name) is gone: the engine follows the system default")
+        host.setOutput(.systemDefault)
+        leftNamedDevice = name
     }
 
     /// A real device that reports ALC_CONNECTED = 0 is lost now (the update checks that only
@@ -280,6 +293,10 @@ final class SessionController {
         guard isInstalled else { return }
         logger.info("output device reopened")
         emitOutputStarted()
+        if let left = leftNamedDevice {
+            leftNamedDevice = nil
+            events.emit(.routeChanged(from: left, to: host.deviceName ?? "the system default"))
+        }
         guard session.endDeviceLoss() else {
             host.deactivate()
             events.emit(.servicesReset)
@@ -335,6 +352,7 @@ final class SessionController {
                 DeviceHost.discard(newDevice)
                 return
             }
+            leftNamedDevice = nil
             sounds.adopt(prepared.buffers)
             installReopenedIfRunning(now: .now)
             return
@@ -387,14 +405,28 @@ final class SessionController {
         return reopenStep(now: now)
     }
 
-    /// The server's default sink moved: on `.systemDefault`, playback moves to it as
-    /// ``switchDevice(to:)`` moves it (a new device on the server's default, everything kept),
-    /// and ``SessionEvent/routeChanged(from:to:)`` says so. A named or null output stays put; a
-    /// lost device reopens on the new default by itself. A failing open is logged and leaves the
-    /// engine where it was. This is the first half, under the lock: nil when the engine does
-    /// not follow, else the new device the caller opens (and uploads to) off the lock.
+    /// The engine plays to an open `.systemDefault` device, which follows the server's default sink.
+    var isOnSystemDefault: Bool {
+        host.currentOutput == .systemDefault && host.isOpen
+    }
+
+    /// The server's default sink moved and the server moved our stream there already (OpenAL
+    /// Soft's `allow-moves`): it plays on, uninterrupted, on the new sink, and
+    /// ``SessionEvent/routeChanged(from:to:)`` says so.
+    func defaultSinkMovedOurStream(from old: String, to new: String) {
+        guard isOnSystemDefault else { return }
+        logger.info("the default sink moved from \(old) to \(new): the server moved our stream there")
+        events.emit(.routeChanged(from: old, to: new))
+    }
+
+    /// The server's default sink moved without our stream: on `.systemDefault`, playback moves
+    /// as ``switchDevice(to:)`` moves it (a new device on the server's default, everything
+    /// kept), and ``SessionEvent/routeChanged(from:to:)`` says so. A named or null output stays
+    /// put; a lost device reopens on the new default by itself. A failing open is logged and
+    /// leaves the engine where it was. This is the first half, under the lock: nil when the
+    /// engine does not follow, else the new device the caller opens (and uploads to) off the lock.
     func prepareToFollowDefaultSink() -> DevicePreparation? {
-        guard host.currentOutput == .systemDefault, host.isOpen else { return nil }
+        guard isOnSystemDefault else { return nil }
         return try? prepareSwitch(to: .systemDefault)
     }
 
@@ -403,10 +435,10 @@ final class SessionController {
     /// preparation when the engine no longer follows (another switch, a loss meanwhile): the
     /// caller discards it off the lock.
     func followDefaultSink(from old: String, to new: String, prepared: DevicePreparation) -> DevicePreparation? {
-        guard host.currentOutput == .systemDefault, host.isOpen else { return prepared }
+        guard isOnSystemDefault else { return prepared }
         do {
             try switchDevice(to: .systemDefault, opened: prepared)
-            logger.info("the default sink moved from \(old) to \(new): playback follows")
+            logger.info("the default sink moved from \(old) to \(new): playback follows on a new device")
             events.emit(.routeChanged(from: old, to: new))
         } catch {
             defaultSinkNotFollowed(from: old, to: new, error: error)

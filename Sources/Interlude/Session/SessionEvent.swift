@@ -41,7 +41,9 @@ public enum SessionEvent: Sendable, Equatable {
     case musicDamageSkipped(path: String, startFrame: Int, skippedFrames: Int)
     /// Playback moved to the audio server's new default sink (`from` and `to` are the server's
     /// sink names), with every voice, stream and position kept
-    /// (``SoundEngine/Configuration/AudioServer/followsDefaultSink``).
+    /// (``SoundEngine/Configuration/AudioServer/followsDefaultSink``); or, after a named device
+    /// disappeared, to the system default (`from` is the named device, `to` the device now
+    /// played to: ``NamedDeviceLoss/followSystemDefault``).
     case routeChanged(from: String, to: String)
     /// The output device or audio server is gone; the engine keeps trying to reopen it.
     case servicesLost

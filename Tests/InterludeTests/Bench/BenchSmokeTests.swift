@@ -25,6 +25,24 @@ extension EngineSuites {
             #expect(difference < signal * 0.01, "engine vs baseline RMS difference \(difference), signal \(signal)")
         }
 
+        /// Scenario 18 compares like with like only if both sides really resample the same way:
+        /// each side matches the other at each resampler, and the point and 24-point sinc
+        /// renders differ (the sounds are at 44.1 kHz, the output at 48 kHz).
+        @Test func engineAndBaselineResampleTheSameWay() throws {
+            var renders: [Resampler: [Float]] = [:]
+            for resampler in [Resampler.point, .bsinc24] {
+                let (engine, baseline) = try bench.resamplerRenders(resampler, seconds: 0.5)
+                let signal = rootMeanSquare(baseline)
+                #expect(signal > 0.05, "\(resampler): the baseline scene must be audible, RMS \(signal)")
+                let difference = rootMeanSquareDifference(engine, baseline)
+                #expect(difference < signal * 0.01, "\(resampler): engine vs baseline RMS difference \(difference), signal \(signal)")
+                renders[resampler] = engine
+            }
+            let point = try #require(renders[.point]), sinc = try #require(renders[.bsinc24])
+            let apart = rootMeanSquareDifference(point, sinc)
+            #expect(apart > rootMeanSquare(sinc) * 0.01, "point and bsinc24 renders differ by only \(apart)")
+        }
+
         @Test func movingVoicesInBatchesRendersTheSameAsOneByOne() throws {
             var spec = SceneSpec(emitterCount: 16, seconds: 0.5, musicPath: nil)
             let oneByOne = try bench.runner.renderEngine(spec, keep: true).samples

@@ -44,9 +44,51 @@ import Testing
         #expect(stopped.count == 1 && stopped == resumed)
     }
 
+    /// The timeline lines of the Showcase's output: `[ t s] text`.
+    private func timeline(_ output: String) -> [String] {
+        output.split(separator: "\n").filter { $0.hasPrefix("[") }.map(String.init)
+    }
+
+    /// A timeline line without what depends on the moment it ran: its time stamp, and the
+    /// soundtrack clock, which a live run reads off a device that kept playing.
+    private func withoutTimes(_ line: String) -> String {
+        line.replacing(#/^\[[ 0-9.]+ s\] /#, with: "").replacing(/\d+:\d\d\.\d\d\d/, with: "m:ss.sss")
+    }
+
+    @Test("Headless, the showcase prints the session's timeline, each interruption with its source, as it prints it live")
+    func theShowcasePrintsTheSameTimelineHeadless() throws {
+        // No backend OpenAL Soft could open: the headless path, as on a machine without a sound card.
+        let headless = try ProductProcess.run("Showcase", [], environment: ["ALSOFT_DRIVERS": "none"], limitSeconds: 60)
+        #expect(headless.status == 0, "\(headless.standardError)")
+        #expect(headless.standardOutput.contains("Showcase: no sound device opened (a headless machine), so the same timeline is rendered offline."))
+        let rendered = timeline(headless.standardOutput)
+        #expect(rendered == Self.showcaseTimeline, "\(rendered.joined(separator: "\n"))")
+        // Live, in real time, on OpenAL Soft's null backend: the same lines in the same order.
+        let live = try ProductProcess.run("Showcase", [], environment: ["ALSOFT_DRIVERS": "null"], limitSeconds: 60)
+        #expect(live.status == 0, "\(live.standardError)")
+        #expect(live.standardOutput.contains("Showcase: playing live on No Output"))
+        #expect(timeline(live.standardOutput).map(withoutTimes) == rendered.map(withoutTimes), "\(live.standardOutput)")
+    }
+
+    /// What the showcase's scene does to the session, as the Showcase prints it.
+    static let showcaseTimeline = [
+        "[ 4.00 s] interruption began (call, by game): state saved, output stopped, context NULL",
+        "[ 4.00 s]   soundtrack held at 0:04.000",
+        "[ 4.50 s]   music.pause during the interruption: tracked, applied at the end",
+        "[ 5.00 s]   music.resume during the interruption: tracked, applied at the end",
+        "[ 6.00 s] ended: context restored, soundtrack resumed at 0:04.000",
+        "[ 6.00 s]   interruption over (shouldResume false): music resumed, 3 voices resumed",
+        "[ 8.00 s] interruption began (deviceLost, by device): state saved, output stopped, context NULL",
+        "[ 8.00 s]   soundtrack held at 0:06.000",
+        "[ 8.00 s] device lost: every AL object torn down, positions kept by the engine",
+        "[ 9.00 s] ended: context restored, soundtrack resumed at 0:06.000",
+        "[ 9.00 s] device rebuilt: new device and context, sounds re-uploaded, voices and streams re-created",
+        "[ 9.00 s]   interruption over (shouldResume true): music resumed, 3 voices resumed",
+    ]
+
     @Test func theShowcaseRendersSilenceExactlyDuringTheInterruption() throws {
         let run = try run("Showcase")
-        #expect(run.standardOutput.contains("interruption began (call): state saved, output stopped, context NULL"))
+        #expect(run.standardOutput.contains("interruption began (call, by game): state saved, output stopped, context NULL"))
         #expect(run.standardOutput.contains("ended: context restored, soundtrack resumed at 0:04.000"))
         let wav = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("renders/showcase.wav"))
         let samples = wav.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }

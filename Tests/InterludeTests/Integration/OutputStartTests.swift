@@ -105,8 +105,9 @@ extension EngineSuites {
             throw TestFailure("parecord wrote no audio to \(file.path) within \(timeoutSeconds) s")
         }
 
+        /// The clicks are played at the engine's default latency, the one a game gets.
         static func probeArguments(clickPath: String) -> [String] {
-            ["--clicks", clickPath, "--click-count", "\(clickCount)", "--click-ms", "\(clickMilliseconds)",
+            ["--latency", SoundEngine.Configuration().outputLatency?.rawValue ?? "none", "--clicks", clickPath, "--click-count", "\(clickCount)", "--click-ms", "\(clickMilliseconds)",
              "--start-timeout", "\(startTimeoutSeconds)", "--seconds", "120"]
         }
 

@@ -10,7 +10,9 @@ import Foundation
 /// clients, OpenAL Soft's and ours, reach. Null sinks are loaded through `pactl`, as on
 /// PulseAudio. Every process is stopped by its PID.
 final class PrivatePipeWireServer: @unchecked Sendable {
-    let folder: URL
+    private let privateFolder: PrivateServerFolder
+    /// The servers' folder: their sockets, logs, and the tests' own files.
+    var folder: URL { privateFolder.url }
     private var processes: [ChildProcess] = []
 
     /// Whether the tools are on the PATH.
@@ -23,17 +25,11 @@ final class PrivatePipeWireServer: @unchecked Sendable {
     }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-pipewire-\(getpid())-\(UUID().uuidString.prefix(8))")
-        for name in ["home", "xdg-runtime"] {
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        }
-        try "autospawn = no\n".write(to: folder.appendingPathComponent("client.conf"), atomically: true, encoding: .utf8)
+        privateFolder = try PrivateServerFolder(kind: "pipewire", subfolders: ["home", "xdg-runtime"])
     }
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     private var busPath: String { folder.appendingPathComponent("bus").path }
@@ -54,7 +50,7 @@ final class PrivatePipeWireServer: @unchecked Sendable {
         var environment = serverEnvironment
         environment.removeValue(forKey: "PULSE_PROP_media.role")
         environment["PULSE_SERVER"] = "unix:\(socketPath)"
-        environment["PULSE_CLIENTCONFIG"] = folder.appendingPathComponent("client.conf").path
+        environment["PULSE_CLIENTCONFIG"] = privateFolder.clientConfigPath
         environment["ALSOFT_DRIVERS"] = "pulse"
         return environment
     }
@@ -108,11 +104,6 @@ final class PrivatePipeWireServer: @unchecked Sendable {
 
     /// Runs `pactl` against this server and returns its output.
     func pactl(_ arguments: [String]) throws -> String {
-        let output = folder.appendingPathComponent("pactl.out")
-        let descriptor = open(output.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        let tool = try ChildProcess(["pactl"] + arguments, environment: clientEnvironment, stdout: descriptor)
-        close(descriptor)
-        if !tool.waitForExit(timeoutSeconds: 5) { tool.stop(SIGKILL) }
-        return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        try privateFolder.runTool(["pactl"] + arguments, environment: clientEnvironment)
     }
 }

@@ -8,8 +8,12 @@ import Foundation
 /// with anonymous auth, and a null sink "spk" whose monitor records what was played. It never
 /// touches the user's own server, and is stopped by its PID only.
 final class PrivatePulseServer: @unchecked Sendable {
-    let folder: URL
-    var socketPath: String { folder.appendingPathComponent("native").path }
+    private let privateFolder: PrivateServerFolder
+    /// The server's folder: its socket, logs, and the tests' own files.
+    var folder: URL { privateFolder.url }
+    var socketPath: String { privateFolder.path("native") }
+    /// Arguments every null sink of the test is loaded with, beside its name (`norewinds=1`).
+    let sinkArguments: [String]
     private var process: ChildProcess?
     private var startCount = 0
 
@@ -22,19 +26,15 @@ final class PrivatePulseServer: @unchecked Sendable {
         }
     }
 
-    init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-pulse-\(getpid())-\(UUID().uuidString.prefix(8))")
-        folder = base
-        for name in ["home", "xdg-runtime", "pulse-runtime"] {
-            try FileManager.default.createDirectory(at: base.appendingPathComponent(name), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        }
-        try "autospawn = no\n".write(to: base.appendingPathComponent("client.conf"), atomically: true, encoding: .utf8)
+    /// `sinkArguments`: what "spk" (and the test's other null sinks) are loaded with, beside
+    /// their names.
+    init(sinkArguments: [String] = []) throws {
+        privateFolder = try PrivateServerFolder(kind: "pulse", subfolders: ["home", "xdg-runtime", "pulse-runtime"])
+        self.sinkArguments = sinkArguments
     }
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// The private folders: the server's and every client's.
@@ -52,7 +52,7 @@ final class PrivatePulseServer: @unchecked Sendable {
         environment.removeValue(forKey: "PULSE_PROP_media.role")
         for (key, value) in privateEnvironment { environment[key] = value }
         environment["PULSE_SERVER"] = "unix:\(socketPath)"
-        environment["PULSE_CLIENTCONFIG"] = folder.appendingPathComponent("client.conf").path
+        environment["PULSE_CLIENTCONFIG"] = privateFolder.clientConfigPath
         environment["ALSOFT_DRIVERS"] = "pulse"
         return environment
     }
@@ -74,7 +74,7 @@ final class PrivatePulseServer: @unchecked Sendable {
             "pulseaudio", "--daemonize=no", "--system=false", "-n", "--exit-idle-time=-1", "--use-pid-file=no",
             "--disallow-exit=yes",
             "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socketPath)",
-            "--load=module-null-sink sink_name=spk",
+            "--load=" + (["module-null-sink", "sink_name=spk"] + sinkArguments).joined(separator: " "),
         ], environment: environment, stdout: descriptor, stderr: descriptor)
         process = server
         let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
@@ -126,12 +126,7 @@ final class PrivatePulseServer: @unchecked Sendable {
 
     /// Runs `pactl` against this server and returns its output.
     func pactl(_ arguments: [String]) throws -> String {
-        let output = folder.appendingPathComponent("pactl.out")
-        let descriptor = open(output.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        let tool = try ChildProcess(["pactl"] + arguments, environment: clientEnvironment, stdout: descriptor)
-        close(descriptor)
-        if !tool.waitForExit(timeoutSeconds: 5) { tool.stop(SIGKILL) }
-        return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        try privateFolder.runTool(["pactl"] + arguments, environment: clientEnvironment)
     }
 
     /// True when a unix socket at `path` accepts a connection.

@@ -20,7 +20,7 @@ extension EngineSuites {
         static let phoneAmplitude: Float = 0.25
 
         /// A 16-bit mono WAV of the phone tone, `seconds` long, in the server's folder.
-        static func phoneTone(_ server: PrivatePulseServer, seconds: Double) throws -> String {
+        static func phoneTone(_ server: any PrivateAudioServer, seconds: Double) throws -> String {
             let path = server.folder.appendingPathComponent("phone-\(seconds).wav").path
             let count = Int(seconds * trackRate)
             let samples = (0..<count).map { phoneAmplitude * Float(sin(2 * Double.pi * phoneFrequency * Double($0) / trackRate)) }
@@ -31,16 +31,16 @@ extension EngineSuites {
 
         /// paplay with media.role=phone on `sink`, with a short latency so its stream ends soon
         /// after its last sample (a null sink otherwise buffers up to 2 s).
-        static func playPhone(_ server: PrivatePulseServer, _ path: String, sink: String) throws -> ChildProcess {
+        static func playPhone(_ server: any PrivateAudioServer, _ path: String, sink: String) throws -> ChildProcess {
             try ChildProcess(["paplay", "--latency-msec=20", "--property=media.role=phone", "-d", sink, path],
                              environment: server.clientEnvironment)
         }
 
         /// A server with the game's sink "spk" (the default) and the phone's sink "phone", and a
         /// probe playing the sweep on spk.
-        static func startWithPhoneSink(_ server: PrivatePulseServer) throws -> PulseProbeProcess {
-            let probe = try Loss.startPlaying(server)
-            _ = try server.pactl(["load-module", "module-null-sink", "sink_name=phone"])
+        static func startWithPhoneSink(_ server: PrivatePulseServer, extraEnvironment: [String: String] = [:]) throws -> PulseProbeProcess {
+            let probe = try Loss.startPlaying(server, extraEnvironment: extraEnvironment)
+            _ = try server.pactl(["load-module", "module-null-sink", "sink_name=phone"] + server.sinkArguments)
             try Loss.waitForProgress(probe, from: 0, frames: Int(trackRate * 1.0))
             return probe
         }
@@ -52,6 +52,39 @@ extension EngineSuites {
             guard let frequency = sweep.frequency(from: soundEnd - skip - length, count: length) else { return nil }
             let centre = Double(skip) + Double(length) / 2
             return (frequency - 200) / 100 + centre / Double(sweep.sampleRate)
+        }
+
+        /// A call as heard on the game's sink.
+        struct HeardCall {
+            /// How long the session was held (began to ended, as the test received them).
+            var callSeconds: Double
+            /// The longest run of exact zeros on the recording.
+            var silenceSeconds: Double
+            /// Where the sweep was heard to stop and to start again, in seconds of the track.
+            var heardStop: Double
+            var heardStart: Double
+            /// heardStart - heardStop, in milliseconds.
+            var continuityMs: Double { (heardStart - heardStop) * 1000 }
+        }
+
+        /// Reads a call off the recording of the game's sink: the whole call is one run of exact
+        /// zeros (nothing leaked into it), the sweep plays before and after it, and comes back
+        /// where it was heard to stop (what the server had buffered when the stream was corked
+        /// plays first after the uncork, so the two meet).
+        static func checkHeardCall(_ sweep: SweepRecording, began: ProbeLine, ended: ProbeLine) throws -> HeardCall {
+            let silence = longestSilence(sweep.samples)
+            let callSeconds = Loss.milliseconds(ended.receivedAt - began.receivedAt) / 1000
+            let silenceSeconds = Double(silence.count) / Double(sweep.sampleRate)
+            #expect(silenceSeconds > callSeconds - 0.3, "the longest exact silence is \(silenceSeconds) s; the call held \(callSeconds) s")
+            #expect(sweep.rms(from: max(0, silence.start - sweep.sampleRate / 10), count: sweep.sampleRate / 20) > 0.2, "the sweep played before the call")
+            let afterStart = silence.start + silence.count
+            #expect(sweep.rms(from: afterStart, count: sweep.sampleRate / 10) > 0.2,
+                    "the sweep at 0.5 plays after the call (\(sweep.samples.count) samples, silence \(silence.start) + \(silence.count))")
+            let heardStop = try #require(sweepPosition(sweep, atSoundEnd: silence.start))
+            let heardStart = try #require(sweep.sweepPosition(atSoundStart: afterStart))
+            let call = HeardCall(callSeconds: callSeconds, silenceSeconds: silenceSeconds, heardStop: heardStop, heardStart: heardStart)
+            #expect(abs(call.continuityMs) < 50, "the sweep stopped at \(heardStop) s and came back at \(heardStart) s")
+            return call
         }
 
         /// The longest run of exactly zero samples: where it starts, and how long it is.
@@ -75,9 +108,7 @@ extension EngineSuites {
             let probe = try Self.startWithPhoneSink(server)
             defer { probe.kill() }
             let phone = try Self.phoneTone(server, seconds: 2)
-            let recording = server.folder.appendingPathComponent("game-during-call.wav")
-            let recorder = try server.record(to: recording)
-            defer { PrivatePulseServer.stopRecorder(recorder) }
+            let recording = try MonitorRecording(server, name: "game-during-call")
             Thread.sleep(forTimeInterval: 0.5)
 
             let start = probe.lineCount
@@ -105,30 +136,14 @@ extension EngineSuites {
 
             try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5))
             Thread.sleep(forTimeInterval: 0.2)
-            PrivatePulseServer.stopRecorder(recorder)
-
-            let sweep = try SweepRecording(contentsOf: recording)
-            let silence = Self.longestSilence(sweep.samples)
-            let callSeconds = Loss.milliseconds(ended.receivedAt - began.receivedAt) / 1000
-            let silenceSeconds = Double(silence.count) / Double(sweep.sampleRate)
-            // The whole call is one run of exact zeros on the game's sink: nothing leaked into it.
-            #expect(silenceSeconds > callSeconds - 0.3, "the longest exact silence is \(silenceSeconds) s; the call held \(callSeconds) s")
-            #expect(sweep.rms(from: max(0, silence.start - sweep.sampleRate / 10), count: sweep.sampleRate / 20) > 0.2, "the sweep played before the call")
-            let afterStart = silence.start + silence.count
-            #expect(sweep.rms(from: afterStart, count: sweep.sampleRate / 10) > 0.2, "the sweep at 0.5 plays after the call")
-            let heard = try #require(sweep.sweepPosition(atSoundStart: afterStart))
-            let errorMs = (heard - Double(suspended) / Self.trackRate) * 1000
+            // The heard stop and restart meet (measured 1 to 5 ms apart, at the frequency
+            // reading's resolution), while the engine's frame is the mixer's, ahead of what was
+            // heard by the output latency.
+            let call = try Self.checkHeardCall(try recording.finish(), began: began, ended: ended)
+            let errorMs = (call.heardStart - Double(suspended) / Self.trackRate) * 1000
             #expect(abs(errorMs) < Loss.positionToleranceMs, "after the call the sweep starts \(errorMs) ms from where it stopped")
-            // As heard: where the sweep stopped on the recording, against where it came back.
-            let heardStop = try #require(Self.sweepPosition(sweep, atSoundEnd: silence.start))
-            let continuityMs = (heard - heardStop) * 1000
-            // What the server had buffered when the stream was corked plays first after the uncork,
-            // so the heard stop and the heard restart meet (measured 1 to 5 ms apart, at the
-            // frequency reading's resolution), while the engine's frame is the mixer's, ahead of
-            // what was heard by the output latency.
-            #expect(abs(continuityMs) < 50, "the sweep stopped at \(heardStop) s and came back at \(heard) s")
             Loss.figure(String(format: "phone stream: held %.2f s, game sink silent %.2f s, resumed at frame %d (stopped at %d); on the recording the sweep comes back %.1f ms from where it was heard to stop (%.1f ms from the engine's frame)",
-                               callSeconds, silenceSeconds, resumed, suspended, continuityMs, errorMs))
+                               call.callSeconds, call.silenceSeconds, resumed, suspended, call.continuityMs, errorMs))
             #expect(probe.closeInputAndWait() != nil)
         }
 
@@ -144,9 +159,7 @@ extension EngineSuites {
             #expect(probe.waitFor("opened", timeoutSeconds: 5) != nil, "\(probe.stderrText)")
             try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
             let phone = try Self.phoneTone(server, seconds: 2.5)
-            let recording = server.folder.appendingPathComponent("ducked.wav")
-            let recorder = try server.record(to: recording)
-            defer { PrivatePulseServer.stopRecorder(recorder) }
+            let recording = try MonitorRecording(server, name: "ducked")
             Thread.sleep(forTimeInterval: 0.5)
             let start = probe.lineCount
             let player = try Self.playPhone(server, phone, sink: "phone")
@@ -154,11 +167,10 @@ extension EngineSuites {
             #expect(player.waitForExit(timeoutSeconds: 15), "paplay did not finish")
             // The release ramp (0.5 s) and some sound at full level after it.
             Thread.sleep(forTimeInterval: 1.5)
-            PrivatePulseServer.stopRecorder(recorder)
+            let sweep = try recording.finish()
             #expect(probe.lines(matching: "began", from: start).isEmpty, "ducking must not interrupt")
             #expect(probe.lines(matching: "tick", from: start).allSatisfy { $0.string("state") == "active" })
 
-            let sweep = try SweepRecording(contentsOf: recording)
             let window = sweep.sampleRate / 20
             let levels = stride(from: 0, to: sweep.samples.count - window, by: window).map { sweep.rms(from: $0, count: window) }
             let full = Float(0.5 / 2.0.squareRoot()), ducked = full * Float(pow(10, -12.0 / 20))
@@ -267,9 +279,7 @@ extension EngineSuites {
             let probe = try Self.startWithPhoneSink(server)
             defer { probe.kill() }
             let phone = try Self.phoneTone(server, seconds: 1.5)
-            let recording = server.folder.appendingPathComponent("one-sink.wav")
-            let recorder = try server.record(to: recording)
-            defer { PrivatePulseServer.stopRecorder(recorder) }
+            let recording = try MonitorRecording(server, name: "one-sink")
             Thread.sleep(forTimeInterval: 0.5)
             let start = probe.lineCount
             // On the game's own sink: both are on the recording, on one clock.
@@ -281,9 +291,8 @@ extension EngineSuites {
             #expect(resumed == suspended)
             try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5))
             Thread.sleep(forTimeInterval: 0.2)
-            PrivatePulseServer.stopRecorder(recorder)
 
-            let (game, phoneLevel, windowFrames) = Self.separate(try SweepRecording(contentsOf: recording))
+            let (game, phoneLevel, windowFrames) = Self.separate(try recording.finish())
             let windowMs = Double(windowFrames) / Self.trackRate * 1000
             // The phone: 0.177 RMS, held; the sweep's abrupt stop and start leave one window of
             // about 0.06 in what the average removed, which this skips.
@@ -363,41 +372,182 @@ extension EngineSuites {
             #expect(probe.closeInputAndWait() != nil)
         }
 
-        @Test("a new default sink moves the game there, the soundtrack continuing in position, with routeChanged")
-        func followsTheDefaultSink() throws {
-            let server = try PrivatePulseServer()
-            let probe = try Self.startWithPhoneSink(server)
+        /// How playback follows a new default sink.
+        enum DefaultSinkFollowing: String, CaseIterable, CustomTestStringConvertible {
+            /// OpenAL Soft's `allow-moves`, which the engine configures: the server moves our stream.
+            case serverMovesTheStream
+            /// The user's own alsoft.conf says `allow-moves = false`: the engine rebuilds on the new default.
+            case rebuildOnTheNewDefault
+            var testDescription: String { rawValue }
+        }
+
+        @Test("a new default sink moves the game there, the soundtrack continuing in position, with routeChanged",
+              arguments: DefaultSinkFollowing.allCases)
+        func followsTheDefaultSink(_ following: DefaultSinkFollowing) throws {
+            // Sinks that do not rewind, whose monitors record what they play. A null sink that
+            // rewinds renders ahead into its monitor, and a move rewinds the old sink: across a
+            // move such recordings read 224 and 274 ms apart (README, "Calls and the audio server").
+            let server = try PrivatePulseServer(sinkArguments: ["norewinds=1"])
+            var environment: [String: String] = [:]
+            if following == .rebuildOnTheNewDefault {
+                // The user's own configuration wins over the engine's: the server may not move our stream.
+                let userConf = server.folder.appendingPathComponent("user-alsoft.conf")
+                try "[pulse]\nallow-moves = false\n".write(to: userConf, atomically: true, encoding: .utf8)
+                environment["ALSOFT_CONF"] = userConf.path
+            }
+            let probe = try Self.startWithPhoneSink(server, extraEnvironment: environment)
             defer { probe.kill() }
-            // "phone" is just the second sink here: the game's new default.
-            let recording = server.folder.appendingPathComponent("new-default.wav")
-            let recorder = try server.record(to: recording, device: "phone.monitor")
-            defer { PrivatePulseServer.stopRecorder(recorder) }
-            Thread.sleep(forTimeInterval: 0.3)
+            // The default source stays spk.monitor: otherwise it follows the default sink, and the
+            // server moves spk's recorder along with it.
+            _ = try server.pactl(["set-default-source", "spk.monitor"])
+            // "phone" is just the second sink here: the game's new default. Both sinks are recorded.
+            let oldRecording = try MonitorRecording(server, name: "old-default", sink: "spk")
+            let newRecording = try MonitorRecording(server, name: "new-default", sink: "phone")
+            Thread.sleep(forTimeInterval: 0.5)
             let start = probe.lineCount
             let changedAt = ContinuousClock.now
             _ = try server.pactl(["set-default-sink", "phone"])
             let route = try #require(probe.waitFor("routeChanged", from: start, timeoutSeconds: 5)?.line, "no routeChanged: \(probe.stderrText)")
             #expect(route.string("from") == "spk" && route.string("to") == "phone")
             let movedMs = Loss.milliseconds(route.receivedAt - changedAt)
-            let suspended = try #require(probe.lines(matching: "musicSuspended", from: start).first?.int("frame"))
-            let resumed = try #require(probe.lines(matching: "musicResumed", from: start).first?.int("frame"))
-            #expect(resumed == suspended)
             #expect(probe.lines(matching: "began", from: start).isEmpty, "a move is not an interruption")
+            let suspended = probe.lines(matching: "musicSuspended", from: start).first?.int("frame")
+            let resumed = probe.lines(matching: "musicResumed", from: start).first?.int("frame")
+            switch following {
+            case .serverMovesTheStream:
+                #expect(suspended == nil && resumed == nil, "the server moved the stream: nothing was rebuilt")
+            case .rebuildOnTheNewDefault:
+                #expect(suspended != nil && resumed == suspended, "rebuilt, resumed at \(resumed ?? -1), held at \(suspended ?? -1)")
+            }
             let inputs = try server.pactl(["list", "short", "sink-inputs"])
             let sinks = try server.pactl(["list", "short", "sinks"])
             let phoneIndex = try #require(sinks.split(separator: "\n").first { $0.split(separator: "\t").dropFirst().first == "phone" }?.split(separator: "\t").first)
             #expect(inputs.split(separator: "\n").contains { $0.split(separator: "\t").dropFirst().first == phoneIndex }, "our stream is on the new default: \(inputs)")
+            let progressFrom = try #require(probe.allLines.last { $0.event == "tick" }?.int("position"))
+            try Loss.waitForProgress(probe, from: progressFrom, frames: Int(Self.trackRate * 0.5))
+            Thread.sleep(forTimeInterval: 0.2)
+
+            // As heard: where the sweep stops on the old sink, against where it starts on the new.
+            let old = try oldRecording.finish()
+            let oldEnd = try #require(old.samples.lastIndex { abs($0) > 0.05 }, "the old default's recording is silent") + 1
+            let heardStop = try #require(Self.sweepPosition(old, atSoundEnd: oldEnd), "no sweep on the old default before the change")
+            let new = try newRecording.finish()
+            let soundStart = try #require(new.firstSound(), "the new default sink's recording is silent")
+            #expect(new.rms(from: soundStart, count: new.sampleRate / 10) > 0.2, "the sweep at 0.5 plays on the new default")
+            let heardStart = try #require(new.sweepPosition(atSoundStart: soundStart))
+            let continuityMs = (heardStart - heardStop) * 1000
+            switch following {
+            case .serverMovesTheStream:
+                #expect(abs(continuityMs) <= 50, "the sweep stopped on the old sink at \(heardStop) s and went on on the new one at \(heardStart) s")
+            case .rebuildOnTheNewDefault:
+                // A rebuild drops what the old stream had buffered, and a new stream starts late.
+                let errorMs = (heardStart - Double(suspended ?? 0) / Self.trackRate) * 1000
+                #expect(abs(errorMs) < Loss.positionToleranceMs, "on the new default the sweep starts \(errorMs) ms from the engine's frame")
+            }
+            Loss.figure(String(format: "default sink changed (%@) -> routeChanged %.0f ms; on the recordings the sweep stops on the old sink at %.3f s and goes on on the new one at %.3f s: continuity %.1f ms",
+                               following.rawValue, movedMs, heardStop, heardStart, continuityMs))
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
+        /// A server with the default sink "spk" and a sink "second" (described "Second", the name
+        /// OpenAL Soft lists), and a probe playing the sweep on the named device "Second" with
+        /// `namedLoss` (wait or follow). Returns the probe and the second sink's module index.
+        static func startOnNamedDevice(_ server: PrivatePulseServer, namedLoss: String) throws -> (probe: PulseProbeProcess, module: String) {
+            guard PrivatePulseServer.isInstalled else { throw TestFailure("pulseaudio / pulseaudio-utils are not installed") }
+            try server.start()
+            let module = try loadSecondSink(server)
+            let probe = try PulseProbeProcess(environment: server.clientEnvironment,
+                                              arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "60",
+                                                          "--device", "Second", "--named-loss", namedLoss])
+            let opened = try #require(probe.waitFor("opened", timeoutSeconds: 5)?.line, "\(probe.stderrText)")
+            #expect(opened.string("device") == "Second")
+            try Loss.waitForProgress(probe, from: 0, frames: Int(trackRate * 1.0))
+            return (probe, module)
+        }
+
+        /// Where the sweep starts on `recording` (its first sound) against the frame the engine
+        /// held it at, in milliseconds; checks it is the sweep at its level, within the tolerance.
+        static func resumeErrorMs(on recording: SweepRecording, heldAt frame: Int, _ place: String) throws -> Double {
+            let soundStart = try #require(recording.firstSound(), "\(place): the recording is silent")
+            #expect(recording.rms(from: soundStart, count: recording.sampleRate / 10) > 0.2, "\(place): the sweep at 0.5 plays")
+            let heard = try #require(recording.sweepPosition(atSoundStart: soundStart))
+            let errorMs = (heard - Double(frame) / trackRate) * 1000
+            #expect(abs(errorMs) < Loss.positionToleranceMs, "\(place): the sweep starts \(errorMs) ms from where it stopped")
+            return errorMs
+        }
+
+        /// Loads the sink "second" (described "Second"); returns its module index.
+        static func loadSecondSink(_ server: PrivatePulseServer) throws -> String {
+            let module = try server.pactl(["load-module", "module-null-sink", "sink_name=second", "sink_properties=device.description=Second"])
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            guard Int(module) != nil else { throw TestFailure("load-module module-null-sink: \(module)") }
+            return module
+        }
+
+        @Test("a named device that disappears: by default the engine waits for it, silent, and rebuilds there, in position, once it is back")
+        func namedDeviceDisappearsAndTheEngineWaits() throws {
+            let server = try PrivatePulseServer()
+            let (probe, module) = try Self.startOnNamedDevice(server, namedLoss: "wait")
+            defer { probe.kill() }
+            // The default sink is recorded throughout: the game must never be heard there.
+            // The default source stays spk.monitor, so its recorder is not moved with the default sink.
+            _ = try server.pactl(["set-default-source", "spk.monitor"])
+            let defaultRecording = try MonitorRecording(server, name: "default")
+            let start = probe.lineCount
+            // A new default sink does not move a named device (the recording of spk, the default
+            // again, stays silent throughout).
+            _ = try server.pactl(["set-default-sink", "second"])
+            _ = try server.pactl(["set-default-sink", "spk"])
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(probe.lines(matching: "routeChanged", from: start).isEmpty && probe.lines(matching: "began", from: start).isEmpty)
+            _ = try server.pactl(["unload-module", module])
+            let lost = try #require(probe.waitFor("servicesLost", from: start, timeoutSeconds: 3), "the named device went without a loss")
+            let suspended = try #require(probe.waitFor("musicSuspended", from: start, timeoutSeconds: 1)?.line.int("frame"))
+            // Reopen tries come at 0.1, 0.3 and 0.7 s and fail; the device comes back before the
+            // one at 1.5 s, with its recorder already on it.
+            let backDue = lost.line.receivedAt + .milliseconds(800)
+            while ContinuousClock.now < backDue { Thread.sleep(forTimeInterval: 0.002) }
+            #expect(probe.lines(matching: "servicesReset", from: start).isEmpty, "rebuilt while the named device was gone")
+            _ = try Self.loadSecondSink(server)
+            let namedRecording = try MonitorRecording(server, name: "named-again", sink: "second")
+            let reset = try #require(probe.waitFor("servicesReset", from: lost.index, timeoutSeconds: 5), "no rebuild once the named device was back")
+            let resumed = try #require(probe.waitFor("musicResumed", from: lost.index, timeoutSeconds: 1)?.line.int("frame"))
+            #expect(resumed == suspended)
+            #expect(probe.lines(matching: "routeChanged", from: start).isEmpty, "a waiting engine does not move")
             try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.3))
             Thread.sleep(forTimeInterval: 0.2)
-            PrivatePulseServer.stopRecorder(recorder)
-            let sweep = try SweepRecording(contentsOf: recording)
-            let soundStart = try #require(sweep.firstSound(), "the new default sink's recording is silent")
-            #expect(sweep.rms(from: soundStart, count: sweep.sampleRate / 10) > 0.2, "the sweep at 0.5 plays on the new default")
-            let heard = try #require(sweep.sweepPosition(atSoundStart: soundStart))
-            let errorMs = (heard - Double(suspended) / Self.trackRate) * 1000
-            #expect(abs(errorMs) < Loss.positionToleranceMs, "on the new default the sweep starts \(errorMs) ms from where it was")
-            Loss.figure(String(format: "default sink changed -> playing on the new sink (routeChanged) %.0f ms; position error on its recording %.1f ms",
-                               movedMs, errorMs))
+
+            let onDefault = try defaultRecording.finish()
+            #expect(onDefault.samples.count > onDefault.sampleRate, "the default sink was recorded for \(onDefault.samples.count) samples")
+            #expect(onDefault.samples.allSatisfy { $0 == 0 }, "the game was heard on the default sink")
+            let errorMs = try Self.resumeErrorMs(on: try namedRecording.finish(), heldAt: suspended, "back on the named device")
+            let waitedMs = Loss.milliseconds(reset.line.receivedAt - lost.line.receivedAt)
+            Loss.figure(String(format: "named device gone, waited for: rebuilt on it %.0f ms after the loss; position error %.1f ms", waitedMs, errorMs))
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
+        @Test("a named device that disappears, with whenNamedDeviceDisappears = .followSystemDefault: rebuilt on the default, in position, and routeChanged names both")
+        func namedDeviceDisappearsAndTheEngineFollowsTheDefault() throws {
+            let server = try PrivatePulseServer()
+            let (probe, module) = try Self.startOnNamedDevice(server, namedLoss: "follow")
+            defer { probe.kill() }
+            let defaultRecording = try MonitorRecording(server, name: "default")
+            Thread.sleep(forTimeInterval: 0.3)
+            let start = probe.lineCount
+            _ = try server.pactl(["unload-module", module])
+            let lost = try #require(probe.waitFor("servicesLost", from: start, timeoutSeconds: 3), "the named device went without a loss")
+            let suspended = try #require(probe.waitFor("musicSuspended", from: start, timeoutSeconds: 1)?.line.int("frame"))
+            let route = try #require(probe.waitFor("routeChanged", from: lost.index, timeoutSeconds: 5)?.line, "no routeChanged: \(probe.stderrText)")
+            #expect(route.string("from") == "Second" && route.string("to") == "Null Output")
+            let reset = try #require(probe.waitFor("servicesReset", from: lost.index, timeoutSeconds: 5), "no rebuild on the default")
+            let resumed = try #require(probe.waitFor("musicResumed", from: lost.index, timeoutSeconds: 1)?.line.int("frame"))
+            #expect(resumed == suspended)
+            try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5))
+            Thread.sleep(forTimeInterval: 0.2)
+
+            let errorMs = try Self.resumeErrorMs(on: try defaultRecording.finish(), heldAt: suspended, "on the default sink")
+            let followedMs = Loss.milliseconds(reset.line.receivedAt - lost.line.receivedAt)
+            Loss.figure(String(format: "named device gone, followed the default: rebuilt there %.0f ms after the loss; position error %.1f ms", followedMs, errorMs))
             #expect(probe.closeInputAndWait() != nil)
         }
 
@@ -437,17 +587,11 @@ extension EngineSuites {
             defer { probe.kill() }
             #expect(probe.waitFor("opened", timeoutSeconds: 5) != nil, "\(probe.stderrText)")
             try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
-            let phonePath = server.folder.appendingPathComponent("phone.wav").path
-            let count = Int(2 * Self.trackRate)
-            try WAVFileWriter.write(samples: (0..<count).map { Self.phoneAmplitude * Float(sin(2 * Double.pi * Self.phoneFrequency * Double($0) / Self.trackRate)) },
-                                    format: AudioFormat(sampleRate: Int(Self.trackRate), channelCount: 1), sampleType: .int16, to: phonePath)
-            let recording = server.folder.appendingPathComponent("game.wav")
-            let recorder = try server.record(to: recording)
-            defer { PrivatePulseServer.stopRecorder(recorder) }
+            let phone = try Self.phoneTone(server, seconds: 2)
+            let recording = try MonitorRecording(server, name: "game")
             Thread.sleep(forTimeInterval: 0.5)
             let start = probe.lineCount
-            let player = try ChildProcess(["paplay", "--latency-msec=20", "--property=media.role=phone", "-d", "phone", phonePath],
-                                          environment: server.clientEnvironment)
+            let player = try Self.playPhone(server, phone, sink: "phone")
             defer { player.stop(SIGKILL) }
             let began = try #require(probe.waitFor("began", from: start, timeoutSeconds: 5)?.line, "no began for the phone stream")
             #expect(began.string("source") == "phoneStream")
@@ -459,21 +603,9 @@ extension EngineSuites {
             #expect(resumed == suspended)
             try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5))
             Thread.sleep(forTimeInterval: 0.2)
-            PrivatePulseServer.stopRecorder(recorder)
-            let sweep = try SweepRecording(contentsOf: recording)
-            let silence = Self.longestSilence(sweep.samples)
-            let silenceSeconds = Double(silence.count) / Double(sweep.sampleRate)
-            let callSeconds = Loss.milliseconds(ended.receivedAt - began.receivedAt) / 1000
-            #expect(silenceSeconds > callSeconds - 0.3, "the longest exact silence is \(silenceSeconds) s; the call held \(callSeconds) s")
-            #expect(sweep.rms(from: max(0, silence.start - sweep.sampleRate / 10), count: sweep.sampleRate / 20) > 0.2, "the sweep played before the call")
-            let afterStart = silence.start + silence.count
-            #expect(sweep.rms(from: afterStart, count: sweep.sampleRate / 10) > 0.2, "the sweep plays after the call (\(sweep.samples.count) samples, silence \(silence.start) + \(silence.count))")
-            let heardStop = try #require(Self.sweepPosition(sweep, atSoundEnd: silence.start))
-            let heard = try #require(sweep.sweepPosition(atSoundStart: afterStart))
-            let continuityMs = (heard - heardStop) * 1000
-            #expect(abs(continuityMs) < 50, "the sweep stopped at \(heardStop) s and came back at \(heard) s")
+            let call = try Self.checkHeardCall(try recording.finish(), began: began, ended: ended)
             Loss.figure(String(format: "PipeWire phone stream: held %.2f s, game sink silent %.2f s, resumed at frame %d (stopped at %d); the sweep comes back %.1f ms from where it was heard to stop",
-                               callSeconds, silenceSeconds, resumed, suspended, continuityMs))
+                               call.callSeconds, call.silenceSeconds, resumed, suspended, call.continuityMs))
             #expect(probe.closeInputAndWait() != nil)
         }
 

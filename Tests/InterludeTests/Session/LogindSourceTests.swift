@@ -43,16 +43,18 @@ extension EngineSuites {
             if case .musicResumed = event { true } else { false }
         }
 
-        /// An offline rig with the sleep and/or session sources on, watching `bus`.
-        static func rig(on bus: PrivateSystemBus, sleep: Bool, session: Bool, statePath: String? = nil) throws -> SessionRig {
-            try SessionRig(statePath: statePath) {
-                $0.logind = .init(watchesSleep: sleep, watchesSessionSwitch: session, systemBusAddress: bus.address)
-            }
-        }
-
         static func suspendedPosition(_ events: [SessionEvent]) -> Int? {
             for case .musicSuspended(let position) in events { return position }
             return nil
+        }
+
+        /// After a wake: audible from the first frame rendered, at the sweep's level, and resumed on
+        /// the frame it was suspended at.
+        static func expectResumed(_ rig: SessionRig, at suspended: Int) throws {
+            let after = try rig.render(seconds: 0.3)
+            #expect(rig.firstNonZeroFrame(in: after) == after.lowerBound, "audible from the first frame")
+            #expect(rig.rms(after) > 0.2)
+            #expect(resumedPosition(events(of: rig, until: isResumption)) == suspended, "resumes on the frame it stopped")
         }
 
         static func resumedPosition(_ events: [SessionEvent]) -> Int? {
@@ -62,15 +64,11 @@ extension EngineSuites {
 
         @Test("PrepareForSleep: the delay lock is held while running, released once the state is saved; exactly silent while asleep; resumes on its frame after the wake")
         func sleepAndWake() throws {
-            let bus = try PrivateSystemBus()
-            try bus.start()
-            let stub = try LogindStubProcess(on: bus)
             let folder = try ScratchFolder(prefix: "interlude-logind")
             let statePath = folder.path("state.json")
-            let rig = try Self.rig(on: bus, sleep: true, session: false, statePath: statePath)
-            defer { rig.engine.shutdown() }
-            try rig.engine.playMusic(path: SessionAssets.sweep)
-            #expect(Self.eventually { rig.engine.logindStatus == .watching }, "status: \(String(describing: rig.engine.logindStatus))")
+            let logind = try LogindRig(sleep: true, session: false, statePath: statePath)
+            defer { logind.shutdown() }
+            let rig = logind.session, stub = try logind.stub()
             let taken = try #require(stub.waitFor("inhibit-taken", timeoutSeconds: Self.deadlineSeconds))
             #expect(taken.line == "inhibit-taken 1 sleep delay", "a delay lock on sleep, taken while running")
             #expect(rig.rms(try rig.render(seconds: 0.5)) > 0.2)
@@ -103,13 +101,9 @@ extension EngineSuites {
 
         @Test("Our session going inactive interrupts (sessionInactive), and active again resumes on the frame it stopped")
         func sessionSwitch() throws {
-            let bus = try PrivateSystemBus()
-            try bus.start()
-            let stub = try LogindStubProcess(on: bus)
-            let rig = try Self.rig(on: bus, sleep: false, session: true)
-            defer { rig.engine.shutdown() }
-            try rig.engine.playMusic(path: SessionAssets.sweep)
-            #expect(Self.eventually { rig.engine.logindStatus == .watching })
+            let logind = try LogindRig(sleep: false, session: true)
+            defer { logind.shutdown() }
+            let rig = logind.session, stub = try logind.stub()
             #expect(stub.waitFor("session-asked", timeoutSeconds: 1) != nil, "the session is looked up by our PID")
             #expect(stub.waitFor("active-read", timeoutSeconds: 1) != nil, "its Active property is read at start")
             #expect(!stub.allLines.contains { $0.hasPrefix("inhibit-taken") }, "the sleep source is off: no lock")
@@ -135,13 +129,9 @@ extension EngineSuites {
 
         @Test("activate() keeps the session-switch hold while our session is inactive; Active true then resumes on the frame")
         func activateKeepsSessionHold() throws {
-            let bus = try PrivateSystemBus()
-            try bus.start()
-            let stub = try LogindStubProcess(on: bus)
-            let rig = try Self.rig(on: bus, sleep: false, session: true)
-            defer { rig.engine.shutdown() }
-            try rig.engine.playMusic(path: SessionAssets.sweep)
-            #expect(Self.eventually { rig.engine.logindStatus == .watching })
+            let logind = try LogindRig(sleep: false, session: true)
+            defer { logind.shutdown() }
+            let rig = logind.session, stub = try logind.stub()
             try rig.render(seconds: 0.3)
             _ = rig.takeEvents()
             stub.send("inactive")
@@ -159,13 +149,9 @@ extension EngineSuites {
 
         @Test("A session switch during sleep: silent until both let go")
         func sleepAndSessionOverlap() throws {
-            let bus = try PrivateSystemBus()
-            try bus.start()
-            let stub = try LogindStubProcess(on: bus)
-            let rig = try Self.rig(on: bus, sleep: true, session: true)
-            defer { rig.engine.shutdown() }
-            try rig.engine.playMusic(path: SessionAssets.sweep)
-            #expect(Self.eventually { rig.engine.logindStatus == .watching })
+            let logind = try LogindRig(sleep: true, session: true)
+            defer { logind.shutdown() }
+            let rig = logind.session, stub = try logind.stub()
             try rig.render(seconds: 0.3)
             stub.send("sleep")
             #expect(Self.eventually { rig.engine.interruptionHolders == [.sleep] })
@@ -196,15 +182,13 @@ extension EngineSuites {
 
         @Test("A bus without logind: the engine plays on and watches; when logind appears, its sleep signal interrupts")
         func busWithoutLogind() throws {
-            let bus = try PrivateSystemBus()
-            try bus.start()
-            let rig = try Self.rig(on: bus, sleep: true, session: true)
-            defer { rig.engine.shutdown() }
-            try rig.engine.playMusic(path: SessionAssets.sweep)
-            #expect(Self.eventually { rig.engine.logindStatus == .watching }, "no lock and no session, but subscribed")
+            // Watching: no lock and no session, but subscribed.
+            let logind = try LogindRig(sleep: true, session: true, startsLogind: false)
+            defer { logind.shutdown() }
+            let rig = logind.session
             #expect(rig.rms(try rig.render(seconds: 0.3)) > 0.2)
             #expect(rig.engine.interruptionHolders.isEmpty)
-            let stub = try LogindStubProcess(on: bus)
+            let stub = try logind.startLogind()
             stub.send("sleep")
             #expect(Self.eventually { rig.engine.interruptionHolders == [.sleep] })
             #expect(rig.isExactlySilent(try rig.render(seconds: 0.3)))
@@ -225,40 +209,79 @@ extension EngineSuites {
 
         @Test("The bus dies mid-run: the engine plays on, and the sources come back with the bus")
         func busDiesAndReturns() throws {
-            let bus = try PrivateSystemBus()
-            try bus.start()
-            var stub = try LogindStubProcess(on: bus)
-            let rig = try Self.rig(on: bus, sleep: true, session: true)
-            defer { rig.engine.shutdown() }
-            try rig.engine.playMusic(path: SessionAssets.sweep)
-            #expect(Self.eventually { rig.engine.logindStatus == .watching })
+            let logind = try LogindRig(sleep: true, session: true)
+            defer { logind.shutdown() }
+            let rig = logind.session, stub = try logind.stub()
             #expect(stub.waitFor("inhibit-taken 1", timeoutSeconds: Self.deadlineSeconds) != nil)
 
-            bus.stop(SIGKILL)
-            stub.stop()
+            logind.killBus()
             #expect(Self.eventually { rig.engine.logindStatus != .watching }, "the loss is noticed")
             #expect(rig.rms(try rig.render(seconds: 0.3)) > 0.2, "playing on")
             #expect(rig.engine.interruptionHolders.isEmpty)
 
-            try bus.start()
-            stub = try LogindStubProcess(on: bus)
+            let restarted = try logind.restartBus()
             #expect(Self.eventually { rig.engine.logindStatus == .watching }, "reconnected")
-            #expect(stub.waitFor("inhibit-taken", timeoutSeconds: Self.deadlineSeconds) != nil, "the lock is taken again")
+            #expect(restarted.waitFor("inhibit-taken", timeoutSeconds: Self.deadlineSeconds) != nil, "the lock is taken again")
+            restarted.send("sleep")
+            #expect(Self.eventually { rig.engine.interruptionHolders == [.sleep] })
+            restarted.send("wake")
+            #expect(Self.eventually { rig.engine.sessionState == .active })
+        }
+
+        @Test("The bus is away across the wake: back on the bus, PreparingForSleep says the machine is awake, and the soundtrack resumes on its frame")
+        func wakeMissedWhileTheBusWasAway() throws {
+            let logind = try LogindRig(sleep: true, session: false)
+            defer { logind.shutdown() }
+            let rig = logind.session, stub = try logind.stub()
+            try rig.render(seconds: 0.3)
+            _ = rig.takeEvents()
             stub.send("sleep")
             #expect(Self.eventually { rig.engine.interruptionHolders == [.sleep] })
-            stub.send("wake")
+            let suspended = try #require(Self.suspendedPosition(Self.events(of: rig, until: Self.isSuspension)))
+
+            // The bus goes away, and the machine wakes meanwhile: its PrepareForSleep(false) is lost.
+            logind.killBus()
+            #expect(Self.eventually { rig.engine.logindStatus != .watching }, "the loss is noticed")
+            #expect(rig.isExactlySilent(try rig.render(seconds: 0.3)), "still held for the sleep")
+            let restarted = try logind.restartBus()
+            #expect(Self.eventually { rig.engine.sessionState == .active }, "the wake missed while away ends the sleep hold")
+            #expect(restarted.waitFor("preparing-read", timeoutSeconds: Self.deadlineSeconds) != nil, "PreparingForSleep is read")
+            try Self.expectResumed(rig, at: suspended)
+            #expect(restarted.waitFor("inhibit-taken", timeoutSeconds: Self.deadlineSeconds) != nil, "a lock for the next sleep")
+        }
+
+        @Test("The machine starts going to sleep while the bus is away: back on the bus, PreparingForSleep interrupts, and the wake resumes")
+        func sleepMissedWhileTheBusWasAway() throws {
+            let logind = try LogindRig(sleep: true, session: false)
+            defer { logind.shutdown() }
+            let rig = logind.session, stub = try logind.stub()
+            #expect(stub.waitFor("inhibit-taken 1", timeoutSeconds: Self.deadlineSeconds) != nil)
+            try rig.render(seconds: 0.3)
+
+            logind.killBus()
+            #expect(Self.eventually { rig.engine.logindStatus != .watching }, "the loss is noticed")
+            #expect(rig.rms(try rig.render(seconds: 0.3)) > 0.2, "playing on while the bus is away")
+            #expect(rig.engine.interruptionHolders.isEmpty)
+            _ = rig.takeEvents()
+            // The PrepareForSleep(true) went out while the engine was away from the bus.
+            let restarted = try logind.restartBus(preparingForSleep: true)
+            #expect(Self.eventually { rig.engine.interruptionHolders == [.sleep] }, "PreparingForSleep true interrupts")
+            #expect(rig.engine.sessionState == .interrupted(reason: .systemSleep))
+            let suspended = try #require(Self.suspendedPosition(Self.events(of: rig, until: Self.isSuspension)))
+            #expect(rig.isExactlySilent(try rig.render(seconds: 0.5)), "exactly silent while asleep")
+            #expect(!restarted.allLines.contains { $0.hasPrefix("inhibit-taken") }, "no lock is taken while the machine goes to sleep")
+
+            restarted.send("wake")
             #expect(Self.eventually { rig.engine.sessionState == .active })
+            try Self.expectResumed(rig, at: suspended)
+            #expect(restarted.waitFor("inhibit-taken", timeoutSeconds: Self.deadlineSeconds) != nil, "a lock again after the wake")
         }
 
         @Test("PrepareForSleep(false) never comes: silent until activate(), which ends the sleep hold and resumes on its frame")
         func wakeNeverComes() throws {
-            let bus = try PrivateSystemBus()
-            try bus.start()
-            let stub = try LogindStubProcess(on: bus)
-            let rig = try Self.rig(on: bus, sleep: true, session: false)
-            defer { rig.engine.shutdown() }
-            try rig.engine.playMusic(path: SessionAssets.sweep)
-            #expect(Self.eventually { rig.engine.logindStatus == .watching })
+            let logind = try LogindRig(sleep: true, session: false)
+            defer { logind.shutdown() }
+            let rig = logind.session, stub = try logind.stub()
             try rig.render(seconds: 0.4)
             _ = rig.takeEvents()
             stub.send("sleep")

@@ -39,6 +39,13 @@ extension SoundEngine.Configuration {
         /// when it changes (headphones plugged in, a choice in the desktop's sound settings),
         /// with every voice, stream and position kept, and
         /// ``SessionEvent/routeChanged(from:to:)`` says so. A named device stays put.
+        ///
+        /// The server moves the engine's own stream, which carries on where it was: when the
+        /// process's first engine plays to the system default with this on, OpenAL Soft is
+        /// configured with `[pulse] allow-moves = true` (unless an alsoft.conf of the user's sets
+        /// `allow-moves` itself). Where the server may not move the stream (the user said
+        /// `allow-moves = false`, or OpenAL Soft started before the engine), the engine opens a
+        /// new device on the new default and rebuilds on it instead, which leaves a gap.
         public var followsDefaultSink = true
 
         /// The defaults: phone streams interrupt, server loss and the default sink are followed, on
@@ -48,6 +55,12 @@ extension SoundEngine.Configuration {
         /// Whether the connection runs for an engine on `output`.
         func isOn(for output: OutputDevice) -> Bool {
             isEnabled ?? !output.isOffline
+        }
+
+        /// Whether OpenAL Soft should let the server move the stream of an engine on `output`:
+        /// only to follow the default sink, so a named device stays where it was opened.
+        func letsServerMoveStream(on output: OutputDevice) -> Bool {
+            output == .systemDefault && followsDefaultSink && isOn(for: output)
         }
 
         /// Throws `.invalidArgument` for an empty role name or a bad ducking.

@@ -13,7 +13,7 @@ enum AudioServerSources {
         guard settings.isOn(for: engine.configuration.output) else { return }
         let watch = AudioServerWatch(engine: engine, settings: settings)
         do {
-            let connection = try PulseConnection(logger: logger) { event in watch.handle(event) }
+            let connection = try PulseConnection(logger: logger) { event, connection in watch.handle(event, from: connection) }
             try connection.start()
             connections.withLock { $0[ObjectIdentifier(engine)] = connection }
         } catch {

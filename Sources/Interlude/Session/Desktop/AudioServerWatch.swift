@@ -2,8 +2,10 @@ import Logging
 
 /// One engine's audio-server sources: it takes the events of the engine's ``PulseConnection``
 /// (on the connection's queue, one at a time), asks the ``PhoneStreamWatcher``, the
-/// ``ServerLossWatcher`` and the ``DefaultSinkWatcher``, and calls the engine, which takes its own lock. It holds the engine
-/// weakly: the engine owns the connection through ``AudioServerSources``, not the other way.
+/// ``ServerLossWatcher`` and the ``DefaultSinkWatcher``, and calls the engine, which takes its
+/// own lock. On a new default sink it first has the connection move our stream there, outside
+/// the engine lock. It holds the engine weakly: the engine owns the connection through
+/// ``AudioServerSources``, not the other way.
 final class AudioServerWatch: Sendable {
     private weak let engine: SoundEngine?
     private let settings: SoundEngine.Configuration.AudioServer
@@ -15,8 +17,8 @@ final class AudioServerWatch: Sendable {
         watchers = AnnotatedMutex((PhoneStreamWatcher(settings: settings), ServerLossWatcher(), DefaultSinkWatcher()))
     }
 
-    /// Acts on one event of the connection.
-    func handle(_ event: PulseConnection.Event) {
+    /// Acts on one event of `connection`.
+    func handle(_ event: PulseConnection.Event, from connection: PulseConnection) {
         guard let engine else { return }
         switch event {
         case .connected:
@@ -40,8 +42,13 @@ final class AudioServerWatch: Sendable {
                                    attackSeconds: attackSeconds, releaseSeconds: releaseSeconds)
             }
         case .defaultSink(let name):
-            guard settings.followsDefaultSink, let move = watchers.withLock({ $0.route.update(name) }) else { return }
-            engine.followDefaultSink(from: move.from, to: move.to)
+            guard settings.followsDefaultSink, let move = watchers.withLock({ $0.route.update(name) }),
+                  engine.isOnSystemDefault else { return }
+            // The server moves our stream to its new default (it may have done so already); where
+            // it may not, the engine rebuilds on the new default instead.
+            connection.moveOwnStreams(to: move.to) { [weak engine] moved in
+                engine?.followDefaultSink(from: move.from, to: move.to, streamMoved: moved)
+            }
         case .disconnected(let wasConnected):
             let isDeviceLost = watchers.withLock { watchers -> Bool in
                 watchers.route.forget()

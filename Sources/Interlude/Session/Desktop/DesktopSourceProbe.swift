@@ -23,7 +23,7 @@ package enum DesktopSourceProbe {
         logger.logLevel = .critical
         let answered: Bool
         do {
-            let connection = try PulseConnection(logger: logger) { event in
+            let connection = try PulseConnection(logger: logger) { event, _ in
                 switch event {
                 case .connected: connected.signal()
                 case .disconnected: failedOnce.store(true, ordering: .relaxed)

@@ -14,6 +14,9 @@ final class LogindBus {
         case prepareForSleep(Bool)
         /// Our session's `Active` property changed.
         case sessionActive(Bool)
+        /// logind took its name on the bus (it started, or restarted): what it says now may
+        /// differ from what was last heard.
+        case logindStarted
     }
 
     /// A call or the connection failed; the message says which and why.
@@ -111,6 +114,18 @@ final class LogindBus {
         return value != 0
     }
 
+    /// The Manager's `PreparingForSleep` property, read now: true between PrepareForSleep(true)
+    /// and the wake. A watcher that was away from the bus learns the machine's state from it.
+    func readPreparingForSleep() throws -> Bool {
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var value: Int32 = 0
+        let result = sd_bus_get_property_trivial(bus, Self.service, Self.managerPath, Self.managerInterface, "PreparingForSleep",
+                                                 &error, Self.type("b"), &value)
+        guard result >= 0 else { throw Failure("PreparingForSleep: \(Self.describe(error, result))") }
+        return value != 0
+    }
+
     // MARK: Signals
 
     /// Subscribes to Manager.PrepareForSleep.
@@ -121,6 +136,19 @@ final class LogindBus {
             Unmanaged<LogindBus>.fromOpaque(context).takeUnretainedValue().receivePrepareForSleep(message)
             return 0
         }, Unmanaged.passUnretained(self).toOpaque()), "watching PrepareForSleep")
+        if let match { matches.append(match) }
+    }
+
+    /// Subscribes to logind taking its name on the bus (the bus daemon's NameOwnerChanged).
+    func watchLogindStart() throws {
+        var match: OpaquePointer?
+        let rule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
+            + "member='NameOwnerChanged',arg0='\(Self.service)'"
+        try Self.check(sd_bus_add_match(bus, &match, rule, { message, context, _ in
+            guard let message, let context else { return 0 }
+            Unmanaged<LogindBus>.fromOpaque(context).takeUnretainedValue().receiveNameOwnerChanged(message)
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque()), "watching logind's name")
         if let match { matches.append(match) }
     }
 
@@ -174,6 +202,16 @@ final class LogindBus {
         if sd_bus_message_read_basic(message, Self.type("b"), &value) > 0 {
             heard.append(.prepareForSleep(value != 0))
         }
+    }
+
+    /// NameOwnerChanged is "sss": the name, its old owner, its new owner ("" when it went).
+    private func receiveNameOwnerChanged(_ message: OpaquePointer) {
+        var name: UnsafePointer<CChar>?, newOwner: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(message, Self.type("s"), &name) > 0,
+              sd_bus_message_skip(message, "s") >= 0,
+              sd_bus_message_read_basic(message, Self.type("s"), &newOwner) > 0,
+              let name, String(cString: name) == Self.service, let newOwner, newOwner.pointee != 0 else { return }
+        heard.append(.logindStarted)
     }
 
     /// PropertiesChanged is "sa{sv}as": the interface, the changed values, the names changed

@@ -12,6 +12,9 @@ final class LogindResponder {
     private let inhibitor: LogindInhibitor
     /// The session's Active property as last heard; interrupts only on a change.
     private var sessionIsActive = true
+    /// PrepareForSleep(true) was acted on, and no wake since: the machine is asleep as far as the
+    /// engine knows. Read against `PreparingForSleep` on every (re)connection.
+    private var isAsleep = false
 
     init(engine: SoundEngine, settings: SoundEngine.Configuration.LogindSources.Resolved, logger: Logger) {
         self.engine = engine
@@ -23,12 +26,15 @@ final class LogindResponder {
     /// False once the engine is gone: the watcher then stops.
     var engineIsAlive: Bool { engine != nil }
 
-    /// A new connection: subscribes to what is watched, takes the sleep lock, and reads the
-    /// session's Active property (a session already inactive interrupts now).
+    /// A new connection: subscribes to what is watched, reads `PreparingForSleep` and takes the
+    /// sleep lock, and reads the session's Active property. What changed while the watcher was
+    /// away from the bus acts now: a machine going to sleep interrupts, a wake that was missed
+    /// ends the sleep hold, a session already inactive interrupts.
     func connected(to bus: LogindBus) throws {
         if settings.watchesSleep {
             try bus.watchSleep()
-            inhibitor.take(on: bus)
+            try bus.watchLogindStart()
+            catchUpWithSleep(on: bus)
         }
         guard settings.watchesSessionSwitch else { return }
         let path: String
@@ -40,6 +46,29 @@ final class LogindResponder {
         }
         try bus.watchSession(path: path)
         respond(to: .sessionActive(try bus.readSessionActive(path: path)), on: bus)
+    }
+
+    /// Compares logind's `PreparingForSleep` with what the engine last acted on, on each
+    /// connection and each time logind (re)starts. A logind that does not answer (none on the
+    /// bus yet) changes nothing: its start, or its signals, will.
+    private func catchUpWithSleep(on bus: LogindBus) {
+        let isPreparing: Bool?
+        do {
+            isPreparing = try bus.readPreparingForSleep()
+        } catch {
+            logger.debug("logind: PreparingForSleep not read (\(error))")
+            isPreparing = nil
+        }
+        if isPreparing == true {
+            // Going to sleep now: no lock to take, and the hold begins unless it already holds.
+            if !isAsleep { respond(to: .prepareForSleep(true), on: bus) }
+            return
+        }
+        inhibitor.take(on: bus)
+        if isPreparing == false && isAsleep {
+            logger.info("logind: the machine woke while the system bus was away")
+            respond(to: .prepareForSleep(false), on: bus)
+        }
     }
 
     /// The connection is gone: the lock went with it.
@@ -57,6 +86,7 @@ final class LogindResponder {
             // Returns once the positions are recorded, output is stopped and the snapshot (when
             // configured) is written: sleep may go ahead.
             engine.beginOwnInterruption(reason: .systemSleep, source: .sleep)
+            isAsleep = true
             inhibitor.release()
         case .prepareForSleep(false):
             guard settings.watchesSleep else { return }
@@ -65,7 +95,11 @@ final class LogindResponder {
             // brings the sound back.
             engine.loseDeviceIfDisconnected()
             engine.endInterruption(shouldResume: true, source: .sleep)
+            isAsleep = false
             inhibitor.take(on: bus)
+        case .logindStarted:
+            guard settings.watchesSleep else { return }
+            catchUpWithSleep(on: bus)
         case .sessionActive(let isActive):
             guard settings.watchesSessionSwitch, isActive != sessionIsActive else { return }
             sessionIsActive = isActive

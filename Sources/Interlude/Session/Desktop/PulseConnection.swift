@@ -16,8 +16,8 @@ import Glibc
 /// after the failure, doubling to ``longestRetrySeconds``. It never spawns a server.
 ///
 /// What it sees goes to `handler` as ``Event``s, in order, on a serial dispatch queue: never on
-/// the main loop's thread, so the handler may call the engine (which takes its lock) while the
-/// main loop keeps running.
+/// the main loop's thread, so the handler may call the engine (which takes its lock), or ask the
+/// connection to move our streams, while the main loop keeps running.
 ///
 /// `@unchecked Sendable`: the libpulse objects and the table are touched only on the main
 /// loop's thread (every callback runs there) or with the main loop's lock held
@@ -44,7 +44,7 @@ final class PulseConnection: @unchecked Sendable {
 
     private let logger: Logger
     private let queue: DispatchQueue
-    private let handler: @Sendable (Event) -> Void
+    private let handler: @Sendable (Event, PulseConnection) -> Void
     private let mainloop: OpaquePointer
     /// The current context; replaced after each failure (main loop thread or lock only).
     private var context: OpaquePointer?
@@ -59,10 +59,16 @@ final class PulseConnection: @unchecked Sendable {
     private var isStopped = false
     /// ``stop()`` ran (or is running): the main loop is freed, or about to be.
     private let hasStopped = Atomic<Bool>(false)
+    /// True once ``stop()`` has freed the main loop. Held while a caller other than ``start()``
+    /// takes the main loop's lock (``moveOwnStreams(to:completion:)``), so it never locks a
+    /// freed one.
+    private let isFreed = AnnotatedMutex(false)
     private var sinkInputs: [UInt32: PulseSinkInput] = [:]
+    /// Moves asked of the server and not yet answered, oldest first.
+    private var pendingMoves: [StreamMove] = []
 
     /// Makes the main loop; ``start()`` connects.
-    init(logger: Logger, handler: @escaping @Sendable (Event) -> Void) throws {
+    init(logger: Logger, handler: @escaping @Sendable (Event, PulseConnection) -> Void) throws {
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw InterludeError(.deviceUnavailable, "PulseConnection: pa_threaded_mainloop_new failed")
         }
@@ -96,13 +102,52 @@ final class PulseConnection: @unchecked Sendable {
             logger.error("PulseConnection.stop() on the main loop's own thread: left running")
             return
         }
-        pa_threaded_mainloop_lock(mainloop)
-        isStopped = true
-        cancelRetry()
-        dropContext()
-        pa_threaded_mainloop_unlock(mainloop)
-        pa_threaded_mainloop_stop(mainloop)
-        pa_threaded_mainloop_free(mainloop)
+        isFreed.withLock { isFreed in
+            pa_threaded_mainloop_lock(mainloop)
+            isStopped = true
+            cancelRetry()
+            dropContext()
+            pa_threaded_mainloop_unlock(mainloop)
+            pa_threaded_mainloop_stop(mainloop)
+            pa_threaded_mainloop_free(mainloop)
+            isFreed = true
+        }
+    }
+
+    /// Asks the server to move this process's own streams (OpenAL Soft's) to the sink `name`.
+    /// `completion` gets, on the connection's queue, whether every one of them is on that sink
+    /// now: true also when the server had moved them already; false with no stream of ours, no
+    /// connection, or a server that refuses (OpenAL Soft makes its stream with
+    /// PA_STREAM_DONT_MOVE unless `allow-moves` is configured). Not from the main loop's thread.
+    func moveOwnStreams(to name: String, completion: @escaping @Sendable (Bool) -> Void) {
+        let queue = queue
+        let started = isFreed.withLock { isFreed -> Bool in
+            guard !isFreed else { return false }
+            pa_threaded_mainloop_lock(mainloop)
+            defer { pa_threaded_mainloop_unlock(mainloop) }
+            let own = sinkInputs.filter(\.value.isOwn).map(\.key)
+            guard !isStopped, isReady, let context, !own.isEmpty else { return false }
+            // The server answers in the order it was asked: each answer counts for the oldest move.
+            pendingMoves.append(StreamMove(count: own.count, queue: queue, completion: completion))
+            for index in own {
+                let operation = pa_context_move_sink_input_by_name(context, index, name, { _, success, userdata in
+                    PulseConnection.connection(userdata)?.moveAnswered(succeeded: success != 0)
+                }, userdata)
+                if let operation {
+                    pa_operation_unref(operation)
+                } else {
+                    moveAnswered(succeeded: false)
+                }
+            }
+            return true
+        }
+        if !started { queue.async { completion(false) } }
+    }
+
+    /// One stream's move was answered (or could not be asked).
+    private func moveAnswered(succeeded: Bool) {
+        guard let move = pendingMoves.first else { return }
+        if move.finishOne(succeeded: succeeded) { pendingMoves.removeFirst() }
     }
 
     // MARK: On the main loop's thread
@@ -115,7 +160,7 @@ final class PulseConnection: @unchecked Sendable {
 
     private func deliver(_ event: Event) {
         let handler = handler
-        queue.async { handler(event) }
+        queue.async { [self] in handler(event, self) }
     }
 
     /// A new context, connecting: without autospawn, to the server libpulse's own rules name
@@ -249,6 +294,9 @@ final class PulseConnection: @unchecked Sendable {
     }
 
     private func dropContext() {
+        // A context that goes answers nothing more: its moves did not happen.
+        for move in pendingMoves { move.fail() }
+        pendingMoves = []
         guard let context else { return }
         pa_context_set_state_callback(context, nil, nil)
         pa_context_set_subscribe_callback(context, nil, nil)
@@ -256,5 +304,42 @@ final class PulseConnection: @unchecked Sendable {
         pa_context_unref(context)
         self.context = nil
         isReady = false
+    }
+}
+
+/// One ``PulseConnection/moveOwnStreams(to:completion:)``: counts the server's answers and
+/// reports once, on the connection's queue, when the last has come. Touched only on the main
+/// loop's thread (or with its lock held).
+private final class StreamMove {
+    private var remaining: Int
+    private var allSucceeded = true
+    private let queue: DispatchQueue
+    private let completion: @Sendable (Bool) -> Void
+
+    init(count: Int, queue: DispatchQueue, completion: @escaping @Sendable (Bool) -> Void) {
+        remaining = count
+        self.queue = queue
+        self.completion = completion
+    }
+
+    /// One stream's answer; returns true when it was the last, and the move is reported.
+    func finishOne(succeeded: Bool) -> Bool {
+        allSucceeded = allSucceeded && succeeded
+        remaining -= 1
+        guard remaining == 0 else { return false }
+        report(allSucceeded)
+        return true
+    }
+
+    /// The connection went before every answer came: reported as not moved.
+    func fail() {
+        guard remaining > 0 else { return }
+        remaining = 0
+        report(false)
+    }
+
+    private func report(_ result: Bool) {
+        let completion = completion
+        queue.async { completion(result) }
     }
 }
