@@ -33,6 +33,13 @@ if arguments.first == "--lost-device-child", arguments.count == 3, let seconds =
     exit(0)
 }
 
+/// The off-the-lock child: `--offlock-child SECONDS SERVER_PID` prints its OffLockLatency figures.
+if arguments.first == "--offlock-child", arguments.count == 3, let seconds = Double(arguments[1]),
+   let serverPID = Int32(arguments[2]) {
+    print(try OffLockLatency.measureInChild(serverPID: serverPID, seconds: seconds).line)
+    exit(0)
+}
+
 /// The click-latency child: `--click-child PLAYER LATENCY` prints its clicks' latencies.
 if arguments.first == "--click-child", arguments.count == 3, let player = ClickLatency.Player(rawValue: arguments[1]),
    let latency = OutputLatency(rawValue: arguments[2]) {
@@ -169,6 +176,11 @@ if runs(15) {
     })
 }
 if runs(16) { rows += try bench.stalledReads(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()) }
+if runs(17) {
+    FileHandle.standardError.write(Data("[bench] 17. off the lock\n".utf8))
+    rows += bench.offLockRows(try OffLockLatency.run(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                                                     arguments: ["--offlock-child", isQuick ? "1" : "3"]))
+}
 
 var notes: [String] = []
 if counter == nil { notes.append("The malloc interposer was not active: allocations were not counted.") }

@@ -5,9 +5,11 @@
 // tries) and the process's thread and fd counts.
 // Exits after --seconds, on stdin EOF or on SIGTERM, with a clean shutdown whose duration it
 // prints. Stdin lines are commands: `switch NAME`, `switch-default`, `pause`, `resume`, `activate`,
-// `rebuild` (disconnectDevice then reconnectDevice), `clicks` (the --clicks sound, again), and in
-// debug builds `lose-failing-opens N` (the next N device opens fail, then disconnectDevice: the
-// engine's own retries rebuild).
+// `rebuild` (disconnectDevice then reconnectDevice), `clicks` (the --clicks sound, again),
+// `spin` (a game thread calling setPosition and play in a loop, counting the calls that began
+// and ended while one and the same device reopen attempt was under way, until the device is back),
+// and in debug builds `lose-failing-opens N` (the next N device opens fail, then
+// disconnectDevice: the engine's own retries rebuild).
 // With --clicks, the sound at PATH is played --click-count times, --click-ms apart, as soon as
 // the engine's init returns, before anything else.
 //
@@ -149,7 +151,17 @@ emit(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": role
 // Right after init returns: a game's title screen sounds.
 playClicks()
 
+/// Set while the `spin` game thread runs: its thousands of deferred and dropped commands are
+/// counted, not printed.
+let spinning = Atomic<Bool>(false)
+
 engine.setSessionEventHandler { event in
+    if spinning.load(ordering: .relaxed) {
+        switch event {
+        case .commandDeferred, .commandDropped: return
+        default: break
+        }
+    }
     var fields: [String: Any] = ["position": engine.musicPositionInFrames() ?? -1]
     switch event {
     case .began(let reason, let source): fields["event"] = "began"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
@@ -189,6 +201,46 @@ if let musicPath {
     }
 }
 
+/// Calls made by the `spin` game thread: all of them, and those made entirely within one
+/// device reopen attempt (statistics read before and after the call say so, by order).
+let spinCalls = Atomic<Int>(0)
+let spinCallsDuringReopen = Atomic<Int>(0)
+
+/// The `spin` command: a game thread loads a sound (while the device is lost, so it is
+/// uploaded when the new device is installed), plays it looping, then calls setPosition and
+/// play in a loop until the device is back.
+func spin() {
+    Thread.detachNewThread {
+        do {
+            let rate = 48_000
+            let samples = (0..<rate).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / Double(rate))) }
+            let tone = try engine.makeSound(name: "spin", format: AudioFormat(sampleRate: rate, channelCount: 1), samples: samples)
+            let voice = try engine.play(tone, parameters: VoiceParameters(position: Vector3(0, 0, -1), isLooping: true))
+            spinning.store(true, ordering: .relaxed)
+            defer { spinning.store(false, ordering: .relaxed) }
+            emit(["event": "spinStarted"])
+            var index = 0
+            while stopRequested.load(ordering: .relaxed) == 0 {
+                let before = engine.statistics
+                if before.deviceName != nil && !before.isDeviceReopening { break }
+                try? engine.setPosition(Vector3(Float(index % 7), 0, -1), of: voice)
+                if index % 10 == 0 { _ = try? engine.play(tone) }
+                let after = engine.statistics
+                spinCalls.wrappingAdd(1, ordering: .relaxed)
+                if before.isDeviceReopening && after.isDeviceReopening && before.deviceReopenAttemptCount == after.deviceReopenAttemptCount {
+                    spinCallsDuringReopen.wrappingAdd(1, ordering: .relaxed)
+                }
+                index += 1
+                usleep(200)
+            }
+            emit(["event": "spinDone", "calls": spinCalls.load(ordering: .relaxed),
+                  "duringReopen": spinCallsDuringReopen.load(ordering: .relaxed)])
+        } catch {
+            emit(["event": "spinFailed", "error": "\(error)"])
+        }
+    }
+}
+
 // Stdin: commands, and EOF means stop.
 let stdinThread = Thread {
     while let line = readLine() {
@@ -220,6 +272,7 @@ let stdinThread = Thread {
                 emit(["event": "rebuildFailed", "error": "\(error)"])
             }
         case "clicks": playClicks()
+        case "spin": spin()
         #if DEBUG
         case "lose-failing-opens" where words.count == 2:
             ALFaults.arm(.openDevice, count: Int(words[1]) ?? 0)
@@ -240,7 +293,9 @@ while milliseconds() < seconds * 1000 && Stop.requested.load(ordering: .relaxed)
           "playing": engine.isMusicPlaying(), "state": "\(engine.sessionState)",
           "sources": statistics.alSourceCount, "buffers": statistics.alBufferCount,
           "device": statistics.deviceName ?? NSNull(), "errors": statistics.internalErrorCount,
-          "reopenAttempts": statistics.deviceReopenAttemptCount,
+          "reopenAttempts": statistics.deviceReopenAttemptCount, "reopening": statistics.isDeviceReopening,
+          "realVoices": statistics.realVoiceCount, "spinCalls": spinCalls.load(ordering: .relaxed),
+          "spinDuringReopen": spinCallsDuringReopen.load(ordering: .relaxed),
           "threads": count("/proc/self/task"), "fds": count("/proc/self/fd")])
     Thread.sleep(forTimeInterval: tickSeconds)
 }

@@ -1,15 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 
 /// The engine's output: the open `ALDevice` (nil while it is lost), the output it was opened
-/// on, opening and reopening with backoff, and the current context. It is the only code that
-/// makes a context current, sets it to NULL, or closes a device, always under the process-wide
-/// ``ALContextLock``.
+/// on, reopening with backoff (each attempt's epoch), and the current context. It is the only
+/// code that makes the engine's context current, sets it to NULL, or closes a device, always
+/// under the process-wide ``ALContextLock`` (a ``DevicePreparation`` makes a new device's
+/// context current, under the same lock, before the device is installed).
 final class DeviceHost {
     private let configuration: SoundEngine.Configuration
     private let logger: Logger
+    private let opener: DeviceOpener
     /// The open device, nil while it is lost or after shutdown.
     private var device: ALDevice?
     /// The output in use: the configured one until a switch moves to another. A reopen after a
@@ -26,6 +25,11 @@ final class DeviceHost {
     /// A device reopened after a loss whose output does not run yet: it becomes the engine's
     /// once it does (or once the start timeout passes).
     private var reopening: OutputStart?
+    /// Changes whenever what a reopen attempt would install changes (a loss, a close, an
+    /// install, another output): an attempt made off the lock in an older epoch is discarded.
+    private var reopenEpoch = 0
+    /// The epoch of the reopen attempt under way off the lock, if any.
+    private var attemptEpoch: Int?
 
     /// The first wait before reopening a lost device; it doubles after each failure.
     static let firstReopenBackoffSeconds = 0.1
@@ -40,8 +44,9 @@ final class DeviceHost {
     init(configuration: SoundEngine.Configuration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
+        self.opener = DeviceOpener(configuration: configuration, logger: logger)
         self.output = configuration.output
-        let start = try self.start(configuration.output)
+        let start = try opener.start(configuration.output)
         if !start.wait(timeoutSeconds: configuration.outputStartTimeoutSeconds) {
             logger.warning("output \(start.opened.name) did not start within \(configuration.outputStartTimeoutSeconds) s")
         }
@@ -72,6 +77,10 @@ final class DeviceHost {
     var isContextCurrent: Bool { device?.isContextCurrent ?? false }
     /// How many times a lost device was tried again, successfully or not.
     var reopenAttemptCount: Int { reopenAttempts }
+    /// A reopen attempt is under way off the engine lock (opening a device, uploading sounds).
+    var isReopenInFlight: Bool { attemptEpoch != nil }
+    /// A device reopened after a loss is starting (not installed yet).
+    var hasReopening: Bool { reopening != nil }
     /// The open device's output has been seen running (see ``OutputStart``).
     var isOutputRunning: Bool { outputStart?.isRunning ?? false }
     /// The open real device's period in milliseconds (1000 / ALC_REFRESH): the latency setting
@@ -98,49 +107,12 @@ final class DeviceHost {
 
     // MARK: Opening
 
-    /// Opens `output` with the configuration's source counts, HRTF and media role. The device
-    /// is not the engine's until ``install(_:)``.
-    func open(_ output: OutputDevice) throws -> ALDevice {
-        if let role = configuration.mediaRole, getenv("PULSE_PROP_media.role") == nil {
-            setenv("PULSE_PROP_media.role", role, 0)
-        }
-        let kind: ALDevice.Kind
-        switch output {
-        case .offline(let sampleRate, let channelCount):
-            kind = .loopback(format: AudioFormat(sampleRate: sampleRate, channelCount: channelCount))
-        case .systemDefault:
-            kind = .playback(name: nil)
-        case .named(let name):
-            kind = .playback(name: name)
-        case .null:
-            guard NullBackend.select() else {
-                throw InterludeError(.deviceUnavailable, "OutputDevice.null: OpenAL Soft already started in this process with other drivers; set ALSOFT_DRIVERS=null before launch")
-            }
-            kind = .playback(name: nil)
-        }
-        let latency = output.isOffline ? nil : configuration.outputLatency
-        if !NullBackend.openALStarted.load(ordering: .acquiring) {
-            let written = OpenALConfigFile.prepare(latency, allowsMoves: configuration.audioServer.letsServerMoveStream(on: output))
-            if let latency, !written.periods {
-                logger.info("outputLatency \(latency.rawValue) not applied: an alsoft.conf sets period_size or periods itself, or the generated one could not be written")
-            }
-        }
-        NullBackend.markOpenALStarted()
-        defer { OpenALConfigFile.finish() }
-        return try ALDevice(kind: kind, attributes: ALDevice.Attributes(
-            monoSourceCount: configuration.monoSourceCount,
-            stereoSourceCount: configuration.stereoSourceCount,
-            hrtf: configuration.hrtf,
-            updatesPerSecond: latency?.updatesPerSecond))
-    }
+    /// Opens devices for this engine; runs without the engine lock.
+    var deviceOpener: DeviceOpener { opener }
 
-    /// Opens `output` and starts watching its output start.
-    func start(_ output: OutputDevice) throws -> OutputStart {
-        OutputStart(device: try open(output), periodCount: configuration.outputLatency?.periodCount ?? Self.defaultPeriodCount)
-    }
-
-    /// After a loss: opens the current output again (counting the attempt) unless a device
-    /// already reopened is starting, then waits up to `waitSeconds` (0: reads its clock once)
+    /// After a loss: opens the current output again under the lock (counting the attempt; only
+    /// an offline reconnect, whose loopback device opens at once) unless a device already
+    /// reopened is starting, then waits up to `waitSeconds` (0: reads its clock once)
     /// for its output to run. Installs it, and returns true, once it runs or once the start
     /// timeout has passed since it opened; false while it is still starting.
     func reopenWhenRunning(waitSeconds: Double) throws -> Bool {
@@ -149,7 +121,7 @@ final class DeviceHost {
             start = reopening
         } else {
             reopenAttempts += 1
-            start = try self.start(output)
+            start = try opener.start(output)
             reopening = start
         }
         let timeoutSeconds = configuration.outputStartTimeoutSeconds
@@ -185,18 +157,51 @@ final class DeviceHost {
         device = newDevice
         outputStart = start
         nextReopenInstant = nil
+        reopenEpoch += 1
     }
+
+    /// Starts a reopen attempt when one is due and none of this epoch is under way: counts it
+    /// and returns its epoch. The caller opens the device off the lock and hands it to
+    /// ``adoptReopened(_:epoch:)`` or ``reopenAttemptFailed(epoch:now:error:)``.
+    func beginReopenAttempt(now: ContinuousClock.Instant) -> Int? {
+        guard device == nil, reopening == nil, attemptEpoch != reopenEpoch else { return nil }
+        guard let due = nextReopenInstant, now >= due else { return nil }
+        reopenAttempts += 1
+        attemptEpoch = reopenEpoch
+        return reopenEpoch
+    }
+
+    /// A reopen attempt of `epoch` opened `start`: kept as the device starting after the loss
+    /// when the epoch is still current (true); otherwise the caller discards it (false).
+    func adoptReopened(_ start: OutputStart, epoch: Int) -> Bool {
+        if attemptEpoch == epoch { attemptEpoch = nil }
+        guard epoch == reopenEpoch, device == nil, reopening == nil else { return false }
+        reopening = start
+        return true
+    }
+
+    /// A reopen attempt of `epoch` failed: the backoff doubles, unless the attempt is stale.
+    func reopenAttemptFailed(epoch: Int, now: ContinuousClock.Instant, error: any Error) {
+        if attemptEpoch == epoch { attemptEpoch = nil }
+        guard epoch == reopenEpoch else { return }
+        reopenFailed(now: now, error: error)
+    }
+
+    /// The current reopen epoch, for a switch made while the device is lost.
+    var currentReopenEpoch: Int { reopenEpoch }
 
     /// Plays to `output` from now on (a switch): the next open or reopen opens it; a device of
     /// the old output still starting after a loss is closed.
     func setOutput(_ output: OutputDevice) {
         self.output = output
+        reopenEpoch += 1
         discardReopening()
     }
 
-    /// Closes a device that was opened but never installed.
-    func discard(_ unused: OutputStart) {
-        Self.tearDown(unused.opened, isReachable: true)
+    /// Closes a device that was opened but never installed (no engine lock needed: nothing
+    /// of the engine refers to it).
+    static func discard(_ unused: OutputStart) {
+        tearDown(unused.opened, isReachable: true)
     }
 
     private func discardReopening() {
@@ -208,6 +213,7 @@ final class DeviceHost {
     /// Frees every AL name on the device and closes it; the host then has no device. With
     /// `isReachable` false (the device is already gone) the names go with the context.
     func closeDevice(isReachable: Bool) {
+        reopenEpoch += 1
         discardReopening()
         guard let device else { return }
         Self.tearDown(device, isReachable: isReachable)
@@ -291,15 +297,6 @@ final class DeviceHost {
     /// Makes a reopen due at once (a switch while the device is lost).
     func reopenNow(_ now: ContinuousClock.Instant) {
         nextReopenInstant = now
-    }
-
-    /// A reopen attempt is due: no device is open and its backoff has passed, or a reopened
-    /// device is starting.
-    func isReopenDue(now: ContinuousClock.Instant) -> Bool {
-        guard device == nil else { return false }
-        if reopening != nil { return true }
-        guard let due = nextReopenInstant else { return false }
-        return now >= due
     }
 
     /// A retry failed: the backoff doubles, up to its longest.

@@ -28,6 +28,7 @@ final class EngineCore: @unchecked Sendable {
     private let tracks: StreamSet
     private let controller: SessionController
     private let worker: DecodeWorker
+    private let snapshots: SnapshotWriter?
     private var isShutDown = false
 
     init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger) throws {
@@ -45,9 +46,10 @@ final class EngineCore: @unchecked Sendable {
         worker = DecodeWorker(logger: logger)
         tracks = StreamSet(configuration: configuration, logger: logger, mixer: mixer, host: host, session: session,
                            gate: gate, events: queue, worker: worker)
+        snapshots = configuration.statePath.map { SnapshotWriter(path: $0, logger: logger) }
         controller = SessionController(configuration: configuration, logger: logger, session: session, host: host,
                                        gate: gate, events: queue, table: table, voices: player, renderer: renderer,
-                                       streams: tracks, sounds: bank, mixer: mixer, world: spatial)
+                                       streams: tracks, sounds: bank, mixer: mixer, world: spatial, snapshots: snapshots)
         if let startSeconds = host.outputStartSeconds {
             queue.emit(.outputStarted(afterSeconds: startSeconds))
         }
@@ -70,6 +72,8 @@ final class EngineCore: @unchecked Sendable {
     var voices: VoicePlayer { player }
     var streams: StreamSet { tracks }
     var session: SessionController { controller }
+    /// The snapshot writer (nil without a state path): the facade waits on it outside the lock.
+    var snapshotWriter: SnapshotWriter? { snapshots }
     /// Runs AL work when the session is active and a device is open.
     var al: ALGate { gate }
     /// The voice table, for statistics.
@@ -94,13 +98,16 @@ final class EngineCore: @unchecked Sendable {
     /// One tick: completions, positions, stream refills, fades, device checks and reopening.
     /// Each subsystem's AL errors are caught on their own: one failing voice never starves the
     /// soundtrack. Stream refills queue the chunks the decode worker has ready; with
-    /// `waitsForDecode` (an offline render) they wait for it to fill every free buffer.
-    func update(elapsedSeconds: Double, now: ContinuousClock.Instant, waitsForDecode: Bool = false) {
-        guard !isShutDown else { return }
+    /// `waitsForDecode` (an offline render) they wait for it to fill every free buffer. Returns
+    /// the reopen attempt due while a real-time device is lost: the caller runs it with the
+    /// engine lock released and hands it to ``SessionController/finishReopen(_:now:)``.
+    @discardableResult
+    func update(elapsedSeconds: Double, now: ContinuousClock.Instant, waitsForDecode: Bool = false) -> DevicePreparation? {
+        guard !isShutDown else { return nil }
         if host.isOpen, controller.state.isActive {
             if !host.isLoopback && !host.isConnected {
                 controller.loseDevice(isReachable: false)
-                return
+                return nil
             }
             if let startSeconds = host.pollOutputStart(now: now) {
                 queue.emit(.outputStarted(afterSeconds: startSeconds))
@@ -126,14 +133,16 @@ final class EngineCore: @unchecked Sendable {
         } else if !host.isOpen && !configuration.output.isOffline {
             // Offline, the device comes back only when asked (reconnectDevice): a render must
             // not depend on the wall clock.
-            controller.retryReopenIfDue(now: now)
+            return controller.reopenStep(now: now)
         }
+        return nil
     }
 
-    /// A real-time update: the clock gives the time since the last.
-    func updateNow() {
+    /// A real-time update: the clock gives the time since the last. Returns the reopen attempt
+    /// to run off the lock, if one is due.
+    func updateNow() -> DevicePreparation? {
         let now = ContinuousClock.now
-        update(elapsedSeconds: clock.advanceRealTime(to: now), now: now)
+        return update(elapsedSeconds: clock.advanceRealTime(to: now), now: now)
     }
 
     /// Sends what the setters changed since the last update (the voices' parameters after their
@@ -156,7 +165,7 @@ final class EngineCore: @unchecked Sendable {
     func render(into output: UnsafeMutableBufferPointer<Float>, frameCount: Int, channelCount: Int) {
         guard let base = output.baseAddress else { return }
         clock.render(frameCount: frameCount, intervalFrames: host.updateIntervalFrames, sampleRate: host.sampleRate,
-                     update: { elapsed in update(elapsedSeconds: elapsed, now: .now, waitsForDecode: true) },
+                     update: { elapsed in _ = update(elapsedSeconds: elapsed, now: .now, waitsForDecode: true) },
                      mix: { offsetFrames, chunkFrames in
             let destination = base + offsetFrames * channelCount
             if host.isOpen, controller.state.isActive {

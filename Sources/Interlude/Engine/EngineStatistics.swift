@@ -24,6 +24,9 @@ public struct EngineStatistics: Sendable, Equatable {
     /// engine's own retries (100 ms after the loss, then backing off, doubling to 2 s) and
     /// ``SoundEngine/reconnectDevice()`` calls made while the device was lost.
     public var deviceReopenAttemptCount: Int
+    /// A reopen attempt is under way: a new device is being opened (which waits on a stalled
+    /// audio server) and the sounds uploaded to it, without holding up the engine's calls.
+    public var isDeviceReopening: Bool = false
     /// The open real device's mixing period in milliseconds: the output latency in effect
     /// (see ``SoundEngine/Configuration/outputLatency``). nil offline or while no device is open.
     public var outputPeriodMilliseconds: Double?

@@ -11,7 +11,9 @@ extension SoundEngine {
     /// The audio server is there (again): a device lost with it is reopened now, not when the
     /// reopen backoff is due.
     func audioServerReturned() {
-        withLiveCore { $0.session.reopenNowIfLost() }
+        var attempt: DevicePreparation?
+        withLiveCore { attempt = $0.session.reopenNowIfLost() }
+        if let attempt { runReopenAttempt(attempt) }
     }
 
     /// The engine plays to an open `.systemDefault` device: a new default sink concerns it.
@@ -21,8 +23,24 @@ extension SoundEngine {
 
     /// The server's default sink moved from `old` to `new`, and `streamMoved` says whether the
     /// server moved our stream there: an engine on `.systemDefault` follows, with everything kept.
+    /// Without the server's move, the new device opens, and gets its sounds, with the engine
+    /// lock released.
     func followDefaultSink(from old: String, to new: String, streamMoved: Bool) {
-        withLiveCore { $0.session.followDefaultSink(from: old, to: new, streamMoved: streamMoved) }
+        guard !streamMoved else {
+            withLiveCore { $0.session.defaultSinkMovedOurStream(from: old, to: new) }
+            return
+        }
+        var preparation: DevicePreparation?
+        withLiveCore { preparation = $0.session.prepareToFollowDefaultSink() }
+        guard let prepared = preparation else { return }
+        guard prepared.run() else {
+            let error = prepared.failure ?? InterludeError(.deviceUnavailable, "no device")
+            withLiveCore { $0.session.defaultSinkNotFollowed(from: old, to: new, error: error) }
+            return
+        }
+        var unused: DevicePreparation? = prepared
+        withLiveCore { unused = $0.session.followDefaultSink(from: old, to: new, prepared: prepared) }
+        unused?.discard()
     }
 
     /// A phone stream began (`isOn`) or ended under ``Configuration/AudioServer/CallResponse/duck(group:byDecibels:attackSeconds:releaseSeconds:)``:

@@ -43,7 +43,10 @@ extension SoundEngine {
         /// PipeWire role policies see game audio. nil leaves the environment alone, and a value
         /// already in the environment is always kept.
         public var mediaRole: String? = "game"
-        /// Where a state snapshot is written on every interruption and on shutdown. nil: none.
+        /// Where a state snapshot is written on every interruption, device loss and shutdown.
+        /// nil: none. It is encoded and written on a writer thread of its own, never holding up
+        /// other calls; `beginInterruption`, `disconnectDevice` and `shutdown` return once theirs
+        /// is on disk, and a later snapshot is never overwritten by an earlier one.
         public var statePath: String?
         /// Interrupts on Ctrl-Z (SIGTSTP) before the process stops, and resumes on SIGCONT.
         public var handlesJobControl = false

@@ -25,6 +25,9 @@ extension SoundEngine {
     /// keeps its hold.
     func beginOwnInterruption(reason: InterruptionReason, source: InterruptionSource, outlivesActivation: Bool = false) {
         withLiveCore { $0.session.begin(reason: reason, source: source, outlivesActivation: outlivesActivation) }
+        // The snapshot is written off the lock; the begin returns once it is on disk (logind's
+        // sleep lock is let go only then).
+        waitForSnapshots()
     }
 
     /// After the machine wakes: a real device that went away meanwhile (ALC_CONNECTED is 0) is
@@ -89,6 +92,7 @@ extension SoundEngine {
     /// device a loss is detected by the update. Any thread.
     public func disconnectDevice() {
         withLiveCore { $0.session.loseDevice(isReachable: true) }
+        waitForSnapshots()
     }
 
     /// Opens a new device now and rebuilds everything on it, as after a device loss, once its
@@ -96,8 +100,16 @@ extension SoundEngine {
     /// ``Configuration/outputStartTimeoutSeconds``. Throws `.deviceUnavailable` when no device
     /// opens yet (a real engine keeps retrying by itself). Any thread.
     public func reconnectDevice() throws {
+        let timeoutSeconds = configuration.outputStartTimeoutSeconds
+        var attempt: DevicePreparation?
+        try withCore("reconnectDevice()") { attempt = $0.session.prepareReconnect() }
+        if let attempt {
+            // A real device opens, gets its sounds and starts with the engine lock released.
+            runReopenAttempt(attempt, waitSeconds: timeoutSeconds)
+            if let failure = attempt.failure { throw failure }
+        }
         try withCore("reconnectDevice()") { core in
-            try core.session.rebuildDevice(waitSeconds: configuration.outputStartTimeoutSeconds)
+            try core.session.rebuildDevice(waitSeconds: timeoutSeconds)
         }
     }
 
@@ -114,13 +126,20 @@ extension SoundEngine {
     /// the old device plays on meanwhile). Any thread.
     public func switchDevice(to output: OutputDevice) throws {
         let call = "switchDevice(to: \(output))"
-        let opened = try withCore(call) { try $0.session.openForSwitch(to: output) }
-        // The wait for the new output to run holds no lock: the engine plays on meanwhile.
+        let (prepared, current) = try withCore(call) { core in
+            let prepared = try core.session.prepareSwitch(to: output)
+            return (prepared, core.device.currentOutput)
+        }
+        // Opening the device, uploading the sounds and waiting for the new output to run hold
+        // no engine lock: the engine plays on meanwhile.
+        guard prepared.run(), let opened = prepared.opened else {
+            throw SessionController.switchFailure(prepared.failure ?? InterludeError(.deviceUnavailable, "no device"), to: output, from: current)
+        }
         _ = opened.wait(timeoutSeconds: configuration.outputStartTimeoutSeconds)
         do {
-            try withCore(call) { try $0.session.switchDevice(to: output, opened: opened) }
+            try withCore(call) { try $0.session.switchDevice(to: output, opened: prepared) }
         } catch let error as InterludeError where error.code == .shutDown {
-            opened.opened.close()
+            prepared.discard()
             throw error
         }
     }

@@ -31,6 +31,8 @@ public final class SoundEngine: Sendable {
     private let engineID: Int
     /// Loaded files by canonical path: the same file loads once.
     private let soundCache = SoundCache()
+    /// Writes the snapshots off the lock (nil without ``Configuration/statePath``).
+    private let snapshotWriter: SnapshotWriter?
 
     private static let nextID = Atomic<Int>(1)
 
@@ -43,7 +45,9 @@ public final class SoundEngine: Sendable {
         let engineID = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.engineID = engineID
         self.configuration = configuration
-        self.core = AnnotatedMutex(try EngineCore(configuration: configuration, engineID: engineID, logger: logger))
+        let core = try EngineCore(configuration: configuration, engineID: engineID, logger: logger)
+        self.snapshotWriter = core.snapshotWriter
+        self.core = AnnotatedMutex(core)
         self.driver = AnnotatedMutex(nil)
         if !configuration.output.isOffline && configuration.runsDriverThread {
             let thread = DriverThread(intervalSeconds: configuration.updateIntervalSeconds) { [weak self] in
@@ -80,7 +84,16 @@ public final class SoundEngine: Sendable {
         }
         // Outside the lock: a read under way may take a while to return.
         decodeWorker.stop()
+        waitForSnapshots()
         events.withLock { $0.finish() }
+    }
+
+    /// Waits, outside the engine lock, until every snapshot handed to the writer so far is on
+    /// disk (or failed): the calls that save one return only then, while other threads' calls
+    /// go on meanwhile.
+    func waitForSnapshots() {
+        guard let snapshotWriter else { return }
+        snapshotWriter.waitUntilWritten(snapshotWriter.lastSubmitted)
     }
 
     /// Where logind's sources are (connecting, watching, unavailable), or nil when both are off.
@@ -148,7 +161,24 @@ public final class SoundEngine: Sendable {
     /// The driver thread calls it about every 10 ms; a game may also call it from its frame loop.
     /// Any thread.
     public func update() {
-        withLiveCore { $0.updateNow() }
+        var attempt: DevicePreparation?
+        withLiveCore { attempt = $0.updateNow() }
+        if let attempt { runReopenAttempt(attempt) }
+    }
+
+    /// Runs a reopen attempt after a device loss on the calling thread with the engine lock
+    /// released (opening the device, which on a stalled audio server blocks, and uploading every
+    /// sound to it), then hands it to the session under the lock; a stale attempt (the engine
+    /// shut down, switched or was reopened meanwhile) is closed after the lock is released.
+    /// - Parameter waitSeconds: how long to wait, still off the lock, for the new device's
+    ///   output to run before handing it over (0: not at all; the update installs it once it runs).
+    func runReopenAttempt(_ attempt: DevicePreparation, waitSeconds: Double = 0) {
+        if attempt.run(), waitSeconds > 0 {
+            _ = attempt.opened?.wait(timeoutSeconds: waitSeconds)
+        }
+        var unused: DevicePreparation? = attempt
+        withLiveCore { unused = $0.session.finishReopen(attempt, now: .now) }
+        unused?.discard()
     }
 
     /// Renders the next `frameCount` frames of an offline engine as interleaved float samples,
@@ -445,6 +475,7 @@ public final class SoundEngine: Sendable {
                 isHRTFEnabled: core.device.isHRTFEnabled,
                 internalErrorCount: core.al.internalErrorCount,
                 deviceReopenAttemptCount: core.device.reopenAttemptCount,
+                isDeviceReopening: core.device.isReopenInFlight,
                 outputPeriodMilliseconds: core.device.outputPeriodMilliseconds,
                 isOutputRunning: core.device.isOutputRunning,
                 outputStartSeconds: core.device.outputStartSeconds)

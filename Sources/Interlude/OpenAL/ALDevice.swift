@@ -2,8 +2,9 @@ import COpenAL
 
 /// The one owner of an OpenAL device, its context, and every source and buffer made on it.
 ///
-/// `ALCdevice*` and `ALCcontext*` are not Sendable: an `ALDevice` lives inside the engine and is
-/// used only under the engine lock. Closing it deletes every AL name it made, so nothing leaks
+/// `ALCdevice*` and `ALCcontext*` are not Sendable: an installed `ALDevice` lives inside the
+/// engine and is used only under the engine lock; a new one being prepared off the lock
+/// (``DevicePreparation``) is used by one thread at a time until it is installed. Closing it deletes every AL name it made, so nothing leaks
 /// when a device is lost and rebuilt. Only ``AudioSession`` makes its context current.
 final class ALDevice {
     /// How the device was opened.

@@ -18,13 +18,15 @@ final class SessionController {
     private let sounds: SoundBank
     private let mixer: GroupMixer
     private let world: SpatialWorld
+    /// Writes the snapshots off the engine lock; nil without a ``SoundEngine/Configuration/statePath``.
+    private let snapshots: SnapshotWriter?
     /// The named device left for the system default after it disappeared
     /// (``NamedDeviceLoss/followSystemDefault``), until the rebuild on the default reports it.
     private var leftNamedDevice: String?
 
     init(configuration: SoundEngine.Configuration, logger: Logger, session: AudioSession, host: DeviceHost, gate: ALGate,
          events: EventQueue, table: VoiceTable, voices: VoicePlayer, renderer: ALRenderer, streams: StreamSet,
-         sounds: SoundBank, mixer: GroupMixer, world: SpatialWorld) {
+         sounds: SoundBank, mixer: GroupMixer, world: SpatialWorld, snapshots: SnapshotWriter?) {
         self.configuration = configuration
         self.logger = logger
         self.session = session
@@ -38,6 +40,7 @@ final class SessionController {
         self.sounds = sounds
         self.mixer = mixer
         self.world = world
+        self.snapshots = snapshots
     }
 
     /// Active, or interrupted and why.
@@ -280,7 +283,15 @@ final class SessionController {
     /// the context NULL, for the last of them to let go. Throws when no device can be opened yet.
     func rebuildDevice(waitSeconds: Double) throws {
         guard !host.isOpen, session.isDeviceLost else { return }
-        guard try host.reopenWhenRunning(waitSeconds: waitSeconds) else { return }
+        let isInstalled: Bool
+        do {
+            isInstalled = try host.reopenWhenRunning(waitSeconds: waitSeconds)
+        } catch {
+            // Buffers adopted for a device that would not install went with it.
+            if !host.isOpen { sounds.forgetDevice() }
+            throw error
+        }
+        guard isInstalled else { return }
         logger.info("output device reopened")
         emitOutputStarted()
         if let left = leftNamedDevice {
@@ -298,42 +309,53 @@ final class SessionController {
         events.emit(.ended(shouldResume: true, resumed: summary, source: .device))
     }
 
-    /// The first half of a switch: checks `output` and opens it. The caller waits for its
-    /// output to run outside the engine lock, then calls ``switchDevice(to:opened:)``.
-    func openForSwitch(to output: OutputDevice) throws -> OutputStart {
-        let call = "switchDevice(to: \(output))"
+    /// The first third of a switch, under the lock: checks `output` and returns what opens it
+    /// and uploads every sound to it, which the caller runs without the engine lock
+    /// (``DevicePreparation/run()``), waits for its output to run, then calls
+    /// ``switchDevice(to:opened:)``.
+    func prepareSwitch(to output: OutputDevice) throws -> DevicePreparation {
         let current = host.currentOutput
         guard output.isOffline == current.isOffline else {
-            throw InterludeError(.invalidArgument, "\(call): cannot switch between offline and real-time output (the engine is on \(current))")
+            throw InterludeError(.invalidArgument, "switchDevice(to: \(output)): cannot switch between offline and real-time output (the engine is on \(current))")
         }
-        do {
-            return try host.start(output)
-        } catch let error as InterludeError {
-            let code: InterludeError.Code = error.code == .invalidArgument ? .invalidArgument : .deviceUnavailable
-            throw InterludeError(code, "\(call): \(error.message); still on \(current)")
-        }
+        return DevicePreparation(output: output, opener: host.deviceOpener, uploads: sounds.uploads,
+                                 epoch: host.currentReopenEpoch)
     }
 
-    /// Closes a device opened for a switch that did not happen.
-    func abandonSwitch(_ newDevice: OutputStart) {
-        host.discard(newDevice)
+    /// The error a switch to `output` throws when its device did not open: the engine stays
+    /// on `current`.
+    static func switchFailure(_ error: any Error, to output: OutputDevice, from current: OutputDevice) -> InterludeError {
+        let call = "switchDevice(to: \(output))"
+        guard let error = error as? InterludeError else {
+            return InterludeError(.deviceUnavailable, "\(call): \(error); still on \(current)")
+        }
+        let code: InterludeError.Code = error.code == .invalidArgument ? .invalidArgument : .deviceUnavailable
+        return InterludeError(code, "\(call): \(error.message); still on \(current)")
     }
 
-    /// Moves playback to `output`, opened by ``openForSwitch(to:)``, with every voice, stream,
+    /// Moves playback to `output`, opened by ``prepareSwitch(to:)``, with every voice, stream,
     /// position and setting kept: records the positions, tears the old device down, installs
     /// the new one, rebuilds and resumes what played (what was paused stays paused). The new
     /// device is opened first, so a failing open leaves the engine on its old device. During a
-    /// device loss it only changes the device the retries open (and tries it now); during an
-    /// interruption the new device waits, silent, for the end.
-    func switchDevice(to output: OutputDevice, opened newDevice: OutputStart) throws {
+    /// device loss the new device becomes the one starting after the loss (installed once its
+    /// output runs), and retries open `output`; during an interruption the new device waits,
+    /// silent, for the end. The sounds uploaded off the lock are kept; those loaded meanwhile
+    /// are uploaded here.
+    func switchDevice(to output: OutputDevice, opened prepared: DevicePreparation) throws {
         let call = "switchDevice(to: \(output))"
+        guard let newDevice = prepared.opened else { return }
         guard host.isOpen else {
-            // Lost: the rebuild path takes it from here, on the new output.
-            host.discard(newDevice)
+            // Lost: the new device, with its sounds, becomes the one starting after the loss;
+            // the update installs it once its output runs.
+            sounds.forgetDevice()
             host.setOutput(output)
+            guard host.adoptReopened(newDevice, epoch: host.currentReopenEpoch) else {
+                DeviceHost.discard(newDevice)
+                return
+            }
             leftNamedDevice = nil
-            host.reopenNow(.now)
-            retryReopenIfDue(now: .now)
+            sounds.adopt(prepared.buffers)
+            installReopenedIfRunning(now: .now)
             return
         }
         let wasActive = session.state.isActive
@@ -346,6 +368,7 @@ final class SessionController {
         host.setOutput(output)
         do {
             try host.install(newDevice)
+            sounds.adopt(prepared.buffers)
         } catch {
             // The new context would not go current: behave as a loss, the retries reopen `output`.
             logger.error("\(call): \(error)")
@@ -374,12 +397,13 @@ final class SessionController {
     }
 
     /// The audio server is there again: a lost device is reopened now, without waiting out its
-    /// backoff (a failure goes back to the backoff schedule).
-    func reopenNowIfLost() {
-        guard !configuration.output.isOffline, !host.isOpen, session.isDeviceLost else { return }
+    /// backoff (a failure goes back to the backoff schedule). Returns the attempt the caller
+    /// runs off the lock (see ``reopenStep(now:)``).
+    func reopenNowIfLost() -> DevicePreparation? {
+        guard !configuration.output.isOffline, !host.isOpen, session.isDeviceLost else { return nil }
         let now = ContinuousClock.now
         host.reopenNow(now)
-        retryReopenIfDue(now: now)
+        return reopenStep(now: now)
     }
 
     /// The engine plays to an open `.systemDefault` device, which follows the server's default sink.
@@ -387,30 +411,45 @@ final class SessionController {
         host.currentOutput == .systemDefault && host.isOpen
     }
 
-    /// The server's default sink moved: on `.systemDefault`, playback moves to it, and
-    /// ``SessionEvent/routeChanged(from:to:)`` says so. With `streamMoved` the server has moved
-    /// our stream already (OpenAL Soft's `allow-moves`), and it plays on, uninterrupted, on the new
-    /// sink; otherwise playback moves as ``switchDevice(to:)`` moves it (a new device on the
-    /// server's default, everything kept). A named or null output stays put; a lost device
-    /// reopens on the new default by itself. A failing open is logged and leaves the engine where
-    /// it was.
-    func followDefaultSink(from old: String, to new: String, streamMoved: Bool) {
+    /// The server's default sink moved and the server moved our stream there already (OpenAL
+    /// Soft's `allow-moves`): it plays on, uninterrupted, on the new sink, and
+    /// ``SessionEvent/routeChanged(from:to:)`` says so.
+    func defaultSinkMovedOurStream(from old: String, to new: String) {
         guard isOnSystemDefault else { return }
-        if streamMoved {
-            logger.info("the default sink moved from \(old) to \(new): the server moved our stream there")
-            events.emit(.routeChanged(from: old, to: new))
-            return
-        }
+        logger.info("the default sink moved from \(old) to \(new): the server moved our stream there")
+        events.emit(.routeChanged(from: old, to: new))
+    }
+
+    /// The server's default sink moved without our stream: on `.systemDefault`, playback moves
+    /// as ``switchDevice(to:)`` moves it (a new device on the server's default, everything
+    /// kept), and ``SessionEvent/routeChanged(from:to:)`` says so. A named or null output stays
+    /// put; a lost device reopens on the new default by itself. A failing open is logged and
+    /// leaves the engine where it was. This is the first half, under the lock: nil when the
+    /// engine does not follow, else the new device the caller opens (and uploads to) off the lock.
+    func prepareToFollowDefaultSink() -> DevicePreparation? {
+        guard isOnSystemDefault else { return nil }
+        return try? prepareSwitch(to: .systemDefault)
+    }
+
+    /// The second half, under the lock, with the device `prepared` opened off it (no wait for
+    /// its output to start: the update raises outputStarted once it runs). Returns the
+    /// preparation when the engine no longer follows (another switch, a loss meanwhile): the
+    /// caller discards it off the lock.
+    func followDefaultSink(from old: String, to new: String, prepared: DevicePreparation) -> DevicePreparation? {
+        guard isOnSystemDefault else { return prepared }
         do {
-            // No wait for the new output to start here (the watcher's call holds the engine
-            // lock): the update raises outputStarted once it runs.
-            let opened = try openForSwitch(to: .systemDefault)
-            try switchDevice(to: .systemDefault, opened: opened)
+            try switchDevice(to: .systemDefault, opened: prepared)
             logger.info("the default sink moved from \(old) to \(new): playback follows on a new device")
             events.emit(.routeChanged(from: old, to: new))
         } catch {
-            logger.error("the default sink moved from \(old) to \(new), but playback could not follow: \(error)")
+            defaultSinkNotFollowed(from: old, to: new, error: error)
         }
+        return nil
+    }
+
+    /// A failing open leaves the engine where it was; it is logged.
+    func defaultSinkNotFollowed(from old: String, to new: String, error: any Error) {
+        logger.error("the default sink moved from \(old) to \(new), but playback could not follow: \(error)")
     }
 
     /// Raises ``SessionEvent/outputStarted(afterSeconds:)`` when the new device's output runs;
@@ -421,16 +460,57 @@ final class SessionController {
         }
     }
 
-    /// Tries to reopen a lost device when its backoff has passed: 100 ms, doubling to 2 s. A
-    /// reopened device whose output does not run yet is checked again at every update, and
-    /// becomes the engine's once it runs.
-    func retryReopenIfDue(now: ContinuousClock.Instant) {
-        guard host.isReopenDue(now: now) else { return }
+    /// Polls the device reopened after a loss (its output not running yet) and installs it,
+    /// rebuilding every audio object on it, once its output runs or its start timeout passed.
+    private func installReopenedIfRunning(now: ContinuousClock.Instant) {
+        guard host.hasReopening else { return }
         do {
             try rebuildDevice(waitSeconds: 0)
         } catch {
             host.reopenFailed(now: now, error: error)
         }
+    }
+
+    /// The update's step while a real-time device is lost: a device already reopened is
+    /// polled and installed once its output runs; otherwise, when a retry is due (100 ms after
+    /// the loss, then backing off, doubling to 2 s), returns the attempt the caller runs with
+    /// the engine lock released (open, upload every sound) and hands back to
+    /// ``finishReopen(_:now:)``.
+    func reopenStep(now: ContinuousClock.Instant) -> DevicePreparation? {
+        guard !configuration.output.isOffline, !host.isOpen, session.isDeviceLost else { return nil }
+        if host.hasReopening {
+            installReopenedIfRunning(now: now)
+            return nil
+        }
+        guard let epoch = host.beginReopenAttempt(now: now) else { return nil }
+        return DevicePreparation(output: host.currentOutput, opener: host.deviceOpener, uploads: sounds.uploads, epoch: epoch)
+    }
+
+    /// ``SoundEngine/reconnectDevice()`` on a real-time device that is lost: a reopen attempt
+    /// now, whatever the backoff, run off the lock like the engine's own retries. nil offline
+    /// (a loopback device opens at once, under the lock, and the render stays deterministic),
+    /// when no device is lost, or when a reopened device is already starting.
+    func prepareReconnect() -> DevicePreparation? {
+        guard !configuration.output.isOffline, !host.isOpen, session.isDeviceLost, !host.hasReopening else { return nil }
+        let now = ContinuousClock.now
+        host.reopenNow(now)
+        return reopenStep(now: now)
+    }
+
+    /// Takes the result of a reopen attempt run off the lock. A device opened in an epoch
+    /// still current (no switch, close, install or new loss since) becomes the device starting
+    /// after the loss, with its sounds (sounds loaded meanwhile are uploaded when it is
+    /// installed, those unloaded meanwhile deleted); it is installed now if its output already
+    /// runs. Returns the preparation when it is stale: the caller discards it off the lock.
+    func finishReopen(_ attempt: DevicePreparation, now: ContinuousClock.Instant) -> DevicePreparation? {
+        guard let opened = attempt.opened else {
+            host.reopenAttemptFailed(epoch: attempt.epoch, now: now, error: attempt.failure ?? InterludeError(.deviceUnavailable, "reopen: no device"))
+            return nil
+        }
+        guard session.isDeviceLost, host.adoptReopened(opened, epoch: attempt.epoch) else { return attempt }
+        sounds.adopt(attempt.buffers)
+        installReopenedIfRunning(now: now)
+        return nil
     }
 
     // MARK: Snapshots
@@ -453,14 +533,11 @@ final class SessionController {
         return Snapshot(tracks: tracks, loopingVoices: loopingVoices, groupGains: mixer.gainsByName, listener: world.listener)
     }
 
-    /// Writes the snapshot to ``SoundEngine/Configuration/statePath`` when one is set. A write
-    /// failure is logged: it must never stop the audio.
+    /// Hands the snapshot to the ``SnapshotWriter`` when a ``SoundEngine/Configuration/statePath``
+    /// is set: built here, under the engine lock; encoded and written on the writer's queue. A
+    /// write failure is logged there: it must never stop the audio.
     func saveSnapshotIfConfigured() {
-        guard let path = configuration.statePath else { return }
-        do {
-            try makeSnapshot().write(to: path)
-        } catch {
-            logger.error("\(error)")
-        }
+        guard let snapshots else { return }
+        snapshots.submit(makeSnapshot())
     }
 }

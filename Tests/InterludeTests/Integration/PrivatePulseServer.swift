@@ -98,8 +98,20 @@ final class PrivatePulseServer: @unchecked Sendable {
 
     /// SIGTERM by PID (SIGKILL after 2 s). Idempotent.
     func stop() {
+        thaw()
         process?.stop(SIGTERM)
         process = nil
+    }
+
+    /// SIGSTOP by PID: the server freezes with its socket open, as a server that hangs does.
+    /// A client's connect then waits for an answer that does not come (`alcOpenDevice` blocks).
+    func freeze() {
+        if let pid { Glibc.kill(pid, SIGSTOP) }
+    }
+
+    /// SIGCONT by PID: a frozen server answers again.
+    func thaw() {
+        if let pid { Glibc.kill(pid, SIGCONT) }
     }
 
     /// Starts `parecord` on the sink's monitor, writing a WAV file.

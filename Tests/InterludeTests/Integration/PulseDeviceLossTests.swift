@@ -37,7 +37,7 @@ extension EngineSuites {
         static let exitLimitMilliseconds: Double = ThreadSanitizerHooks.acquire == nil ? 1000 : 3000
         /// The most reopen tries the engine's backoff allows within `seconds` of a device loss:
         /// the first is due 100 ms after the loss, each next one the backoff after the one before,
-        /// doubling to 2 s (EngineCore.retryReopenIfDue). Late driver ticks only delay tries, so a
+        /// doubling to 2 s (DeviceHost.beginReopenAttempt). Late driver ticks only delay tries, so a
         /// loaded machine makes fewer, never more.
         static func mostReopenAttempts(withinSeconds seconds: Double) -> Int {
             var attempts = 0

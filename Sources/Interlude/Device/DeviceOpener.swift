@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+
+/// Opens devices with an engine's configuration: source counts, HRTF, media role and latency.
+/// It holds no engine state, so it runs without the engine lock: opening a device
+/// (`alcOpenDevice`, which on PulseAudio waits for the server) never holds up a game's call.
+/// The device it opens belongs to nobody until ``DeviceHost/install(_:)`` takes it.
+struct DeviceOpener: Sendable {
+    private let configuration: SoundEngine.Configuration
+    private let logger: Logger
+
+    init(configuration: SoundEngine.Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Opens `output` with the configuration's source counts, HRTF and media role.
+    func open(_ output: OutputDevice) throws -> ALDevice {
+        if let role = configuration.mediaRole, getenv("PULSE_PROP_media.role") == nil {
+            setenv("PULSE_PROP_media.role", role, 0)
+        }
+        let kind: ALDevice.Kind
+        switch output {
+        case .offline(let sampleRate, let channelCount):
+            kind = .loopback(format: AudioFormat(sampleRate: sampleRate, channelCount: channelCount))
+        case .systemDefault:
+            kind = .playback(name: nil)
+        case .named(let name):
+            kind = .playback(name: name)
+        case .null:
+            guard NullBackend.select() else {
+                throw InterludeError(.deviceUnavailable, "OutputDevice.null: OpenAL Soft already started in this process with other drivers; set ALSOFT_DRIVERS=null before launch")
+            }
+            kind = .playback(name: nil)
+        }
+        let latency = output.isOffline ? nil : configuration.outputLatency
+        if !NullBackend.openALStarted.load(ordering: .acquiring) {
+            let written = OpenALConfigFile.prepare(latency, allowsMoves: configuration.audioServer.letsServerMoveStream(on: output))
+            if let latency, !written.periods {
+                logger.info("outputLatency \(latency.rawValue) not applied: an alsoft.conf sets period_size or periods itself, or the generated one could not be written")
+            }
+        }
+        NullBackend.markOpenALStarted()
+        defer { OpenALConfigFile.finish() }
+        return try ALDevice(kind: kind, attributes: ALDevice.Attributes(
+            monoSourceCount: configuration.monoSourceCount,
+            stereoSourceCount: configuration.stereoSourceCount,
+            hrtf: configuration.hrtf,
+            updatesPerSecond: latency?.updatesPerSecond))
+    }
+
+    /// Opens `output` and starts watching its output start.
+    func start(_ output: OutputDevice) throws -> OutputStart {
+        OutputStart(device: try open(output), periodCount: configuration.outputLatency?.periodCount ?? DeviceHost.defaultPeriodCount)
+    }
+}
