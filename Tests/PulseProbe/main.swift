@@ -220,7 +220,7 @@ func spin() {
             defer { spinning.store(false, ordering: .relaxed) }
             emit(["event": "spinStarted"])
             var index = 0
-            while stopRequested.load(ordering: .relaxed) == 0 {
+            while Stop.requested.load(ordering: .relaxed) == 0 {
                 let before = engine.statistics
                 if before.deviceName != nil && !before.isDeviceReopening { break }
                 try? engine.setPosition(Vector3(Float(index % 7), 0, -1), of: voice)
