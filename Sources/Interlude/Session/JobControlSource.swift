@@ -41,10 +41,10 @@ final class JobControlSource: Sendable {
             }
             let continueSource = DispatchSource.makeSignalSource(signal: SIGCONT, queue: queue)
             continueSource.setEventHandler { [self] in
-                for engine in liveEngines() {
-                    if engine.sessionState == .interrupted(reason: .jobControl) {
-                        engine.endInterruption(shouldResume: true, source: .jobControl)
-                    }
+                // Job control's own hold, whoever else holds too: a Ctrl-Z during a device loss
+                // leaves the session's reason at deviceLost, and the hold must still go on fg.
+                for engine in liveEngines() where engine.interruptionHolders.contains(.jobControl) {
+                    engine.endInterruption(shouldResume: true, source: .jobControl)
                 }
             }
             stopSource.resume()
