@@ -47,20 +47,8 @@ public struct PeerPlayer: Sendable {
     /// still playing at the end, every position call timed, and, where the player counts what it
     /// mixed, at least half the frames real time would give.
     public func run(_ scene: PeerScene, samplesPath: String) throws -> PeerResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = leadingArguments + scene.arguments(samplesPath: samplesPath)
-        var environment = ProcessInfo.processInfo.environment
-        for (key, value) in self.environment { environment[key] = value }
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError("\(name) (\(executable.path)) exited with \(process.terminationStatus): \(text)")
-        }
+        let text = try BenchChild.output(of: executable, arguments: leadingArguments + scene.arguments(samplesPath: samplesPath),
+                                         environment: environment, name: "\(name) (\(executable.path))")
         let samples = try Data(contentsOf: URL(fileURLWithPath: samplesPath)).withUnsafeBytes { Array($0.bindMemory(to: Int64.self)) }
         let result = try PeerResult(output: text, samplesNanoseconds: samples)
         guard result.positionCallCount == scene.positionCallCount, samples.count == scene.positionCallCount,

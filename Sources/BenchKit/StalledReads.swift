@@ -128,20 +128,8 @@ public enum StalledReads {
     /// Runs one run in a child (`executable --stall-child ...`) on OpenAL Soft's null backend,
     /// which a process can select only before OpenAL Soft starts.
     public static func run(executable: URL, trackPath: String, settings: Settings) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--stall-child"] + childArguments(trackPath: trackPath, settings: settings)
-        var environment = ProcessInfo.processInfo.environment
-        environment["ALSOFT_DRIVERS"] = "null"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError("the stalled-reads child exited with \(process.terminationStatus): \(text)")
-        }
+        let text = try BenchChild.output(of: executable, arguments: ["--stall-child"] + childArguments(trackPath: trackPath, settings: settings),
+                                         environment: ["ALSOFT_DRIVERS": "null"], name: "the stalled-reads child")
         return try Run(output: text)
     }
 
