@@ -3,15 +3,14 @@ import Foundation
 /// A child process of the bench, run to its end: what it printed, or a ``BenchError`` naming it
 /// with its exit status and output.
 enum BenchChild {
-    /// Runs `executable` with `arguments` and the bench's environment plus `environment`.
-    static func output(of executable: URL, arguments: [String], environment extra: [String: String],
-                       name: String) throws -> String {
+    /// Runs `executable` with `arguments` in `environment` (by default the bench's own, plus
+    /// `extra`).
+    static func output(of executable: URL, arguments: [String], extra: [String: String] = [:],
+                       environment: [String: String] = ProcessInfo.processInfo.environment, name: String) throws -> String {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        for (key, value) in extra { environment[key] = value }
-        process.environment = environment
+        process.environment = environment.merging(extra) { $1 }
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -58,19 +58,8 @@ final class BenchPulseServer {
     /// and returns what it printed; throws, naming `scenario`, when it fails.
     func runClient(_ executable: URL, arguments: [String], extraEnvironment: [String: String] = [:],
                    scenario: String) throws -> String {
-        let child = Process()
-        child.executableURL = executable
-        child.arguments = arguments
-        child.environment = environment.merging(extraEnvironment) { $1 }
-        let pipe = Pipe()
-        child.standardOutput = pipe
-        try child.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        guard child.terminationStatus == 0 else {
-            throw InterludeError(.deviceUnavailable, "\(scenario): the child failed (status \(child.terminationStatus)): \(text)")
-        }
-        return text
+        try BenchChild.output(of: executable, arguments: arguments, extra: extraEnvironment, environment: environment,
+                              name: "\(scenario): the child")
     }
 
     /// Stops the server, if it still runs, and removes the folder.

@@ -60,11 +60,7 @@ public enum ClickLatency {
     /// gives it.
     public static func measureInChild(player: Player, latency: OutputLatency) throws -> String {
         let click = clickSamples()
-        guard let recorder = bb_recorder_start("spk.monitor", Int32(sampleRate), 60) else {
-            throw InterludeError(.deviceUnavailable, "ClickLatency: the recorder could not connect to spk.monitor")
-        }
-        // Let the recorder's stream settle before anything plays.
-        Thread.sleep(forTimeInterval: 0.3)
+        let recorder = try MonitorRecorder(scenario: "ClickLatency", sampleRate: sampleRate, maxSeconds: 60)
         var plays: [(phase: Phase, seconds: Double)] = []
         func clicks(_ phase: Phase, _ play: () throws -> Void) rethrows {
             for _ in 0..<clicksPerPhase {
@@ -116,13 +112,7 @@ public enum ClickLatency {
             try clicks(.switch) { _ = try engine.play(sound) }
         }
         Thread.sleep(forTimeInterval: 0.8)
-        var frameCount = 0
-        var firstFrameSeconds = 0.0
-        guard let frames = bb_recorder_stop(recorder, &frameCount, &firstFrameSeconds) else {
-            throw InterludeError(.deviceUnavailable, "ClickLatency: the recorder recorded nothing")
-        }
-        defer { free(frames) }
-        let onsets = onsetSeconds(UnsafeBufferPointer(start: frames, count: frameCount), firstFrameSeconds: firstFrameSeconds)
+        let onsets = try recorder.finish { frames, firstFrameSeconds in onsetSeconds(frames, firstFrameSeconds: firstFrameSeconds) }
         var lines: [String] = []
         for phase in Phase.allCases {
             let latencies = plays.indices.filter { plays[$0].phase == phase }.map { index -> String in

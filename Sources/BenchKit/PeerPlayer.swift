@@ -48,7 +48,7 @@ public struct PeerPlayer: Sendable {
     /// mixed, at least half the frames real time would give.
     public func run(_ scene: PeerScene, samplesPath: String) throws -> PeerResult {
         let text = try BenchChild.output(of: executable, arguments: leadingArguments + scene.arguments(samplesPath: samplesPath),
-                                         environment: environment, name: "\(name) (\(executable.path))")
+                                         extra: environment, name: "\(name) (\(executable.path))")
         let samples = try Data(contentsOf: URL(fileURLWithPath: samplesPath)).withUnsafeBytes { Array($0.bindMemory(to: Int64.self)) }
         let result = try PeerResult(output: text, samplesNanoseconds: samples)
         guard result.positionCallCount == scene.positionCallCount, samples.count == scene.positionCallCount,

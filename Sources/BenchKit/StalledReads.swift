@@ -129,7 +129,7 @@ public enum StalledReads {
     /// which a process can select only before OpenAL Soft starts.
     public static func run(executable: URL, trackPath: String, settings: Settings) throws -> Run {
         let text = try BenchChild.output(of: executable, arguments: ["--stall-child"] + childArguments(trackPath: trackPath, settings: settings),
-                                         environment: ["ALSOFT_DRIVERS": "null"], name: "the stalled-reads child")
+                                         extra: ["ALSOFT_DRIVERS": "null"], name: "the stalled-reads child")
         return try Run(output: text)
     }
 

@@ -46,10 +46,7 @@ public enum Underruns {
     /// The child: records the monitor, plays the tone at `latency` for `seconds` with one
     /// thread spinning, and counts the gaps.
     public static func measureInChild(latency: OutputLatency, seconds: Double) throws -> Figures {
-        guard let recorder = bb_recorder_start("spk.monitor", Int32(sampleRate), seconds + 10) else {
-            throw InterludeError(.deviceUnavailable, "Underruns: the recorder could not connect to spk.monitor")
-        }
-        Thread.sleep(forTimeInterval: 0.3)
+        let recorder = try MonitorRecorder(scenario: "Underruns", sampleRate: sampleRate, maxSeconds: seconds + 10)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-tone-\(getpid()).wav")
         // One second of 1 kHz: a whole number of cycles, so the loop is seamless.
         let tone = (0..<sampleRate).map { Int16(16_384 * sin(2 * Double.pi * 1_000 * Double($0) / Double(sampleRate))) }
@@ -71,13 +68,7 @@ public enum Underruns {
         engine.stop(voice)
         engine.shutdown()
         Thread.sleep(forTimeInterval: 0.5)
-        var frameCount = 0
-        var firstFrameSeconds = 0.0
-        guard let frames = bb_recorder_stop(recorder, &frameCount, &firstFrameSeconds) else {
-            throw InterludeError(.deviceUnavailable, "Underruns: the recorder recorded nothing")
-        }
-        defer { free(frames) }
-        return gaps(in: UnsafeBufferPointer(start: frames, count: frameCount))
+        return try recorder.finish { frames, _ in gaps(in: frames) }
     }
 
     /// Gaps inside the tone: from 0.2 s after its first loud frame to 0.2 s before its last.
