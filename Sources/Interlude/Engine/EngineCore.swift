@@ -29,7 +29,7 @@ final class EngineCore: @unchecked Sendable {
     private let controller: SessionController
     private let worker: DecodeWorker
     private let snapshots: SnapshotWriter?
-    private var isShutDown = false
+    @exclusivity(unchecked) private var isShutDown = false
 
     init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger) throws {
         self.configuration = configuration

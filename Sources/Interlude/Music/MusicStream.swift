@@ -27,11 +27,11 @@ final class MusicStream {
     private let loops: Bool
     private let requestedGain: Float
     /// The region that repeats when looping: an intro before `loopStartFrame` plays once.
-    private var loopStartFrame: Int
-    private var loopEndFrame: Int
-    private var playState: PlayState
-    private var currentFade: Fade?
-    private var releasesWhenFadeEnds = false
+    @exclusivity(unchecked) private var loopStartFrame: Int
+    @exclusivity(unchecked) private var loopEndFrame: Int
+    @exclusivity(unchecked) private var playState: PlayState
+    @exclusivity(unchecked) private var currentFade: Fade?
+    @exclusivity(unchecked) private var releasesWhenFadeEnds = false
 
     /// The file the track streams from.
     var path: String { trackPath }
@@ -65,32 +65,32 @@ final class MusicStream {
         set { releasesWhenFadeEnds = newValue }
     }
     /// Frames of the track played so far, modulo the loop.
-    private var playedFrames: Int
+    @exclusivity(unchecked) private var playedFrames: Int
     /// Set when decoding failed mid-stream: the stream plays out what is queued, then ends.
-    private var failure: InterludeError?
+    @exclusivity(unchecked) private var failure: InterludeError?
     /// Set once the last frame has been played (a one-shot track, or a failed decode).
-    private var finished = false
+    @exclusivity(unchecked) private var finished = false
 
     private let bufferFrameCount: Int
     private let bufferCount: Int
-    private var source: ALSource?
-    private var freeBuffers: [ALBuffer] = []
-    private var queue: [QueuedRange] = []
+    @exclusivity(unchecked) private var source: ALSource?
+    @exclusivity(unchecked) private var freeBuffers: [ALBuffer] = []
+    @exclusivity(unchecked) private var queue: [QueuedRange] = []
     /// The frame after the last one queued (counted on past the loop's end; see ``wrapped(_:)``).
-    private var queuedEndFrame: Int
+    @exclusivity(unchecked) private var queuedEndFrame: Int
     /// The last chunk queued ended the track.
-    private var reachedEnd = false
+    @exclusivity(unchecked) private var reachedEnd = false
     /// A seek was made while AL could not be called: the queue still holds the old frames.
-    private var restartsBeforePlay = false
+    @exclusivity(unchecked) private var restartsBeforePlay = false
     /// The frame the source ran dry at while no chunk was ready; nil while it plays.
-    private var underrunFrame: Int?
-    private var underruns = 0
+    @exclusivity(unchecked) private var underrunFrame: Int?
+    @exclusivity(unchecked) private var underruns = 0
     /// An underrun began or ended since the last ``takeUnderrunNews()``: for the game's events.
-    private var underrunNews: (began: Int?, recovered: Int?) = (nil, nil)
+    @exclusivity(unchecked) private var underrunNews: (began: Int?, recovered: Int?) = (nil, nil)
     private let logger: Logger
     /// Damaged data the decoder stepped over since the last ``takeSkippedDamage()``: where the
     /// first skip began, and how many frames were read as silence.
-    private var skippedDamage: (startFrame: Int, frameCount: Int)?
+    @exclusivity(unchecked) private var skippedDamage: (startFrame: Int, frameCount: Int)?
 
     /// Opens the stream on `decoder`, which goes to `worker` with its ring: from here on only
     /// the worker's thread calls it. The ring holds `bufferCount` chunks, allocated now.

@@ -28,6 +28,11 @@ struct ALExtensions {
     let deferUpdates: LPALDEFERUPDATESSOFT?
     /// `alProcessUpdatesSOFT` (AL_SOFT_deferred_updates).
     let processUpdates: LPALPROCESSUPDATESSOFT?
+    /// `alcSetThreadContext` (ALC_EXT_thread_local_context): a context current for the calling
+    /// thread only, which OpenAL Soft finds without taking its process-wide list lock.
+    let setThreadContext: PFNALCSETTHREADCONTEXTPROC?
+    /// `alcGetThreadContext` (ALC_EXT_thread_local_context).
+    let getThreadContext: PFNALCGETTHREADCONTEXTPROC?
 
     /// Loads the entry points the library exports for `device` (nil: the ones that need no device).
     init(device: OpaquePointer?) {
@@ -44,6 +49,10 @@ struct ALExtensions {
         deviceResume = load("ALC_SOFT_pause_device", "alcDeviceResumeSOFT", as: LPALCDEVICERESUMESOFT.self)
         getStringi = load("ALC_SOFT_HRTF", "alcGetStringiSOFT", as: LPALCGETSTRINGISOFT.self)
         getInteger64v = load("ALC_SOFT_device_clock", "alcGetInteger64vSOFT", as: LPALCGETINTEGER64VSOFT.self)
+        let setThreadContext = load("ALC_EXT_thread_local_context", "alcSetThreadContext", as: PFNALCSETTHREADCONTEXTPROC.self)
+        let getThreadContext = load("ALC_EXT_thread_local_context", "alcGetThreadContext", as: PFNALCGETTHREADCONTEXTPROC.self)
+        self.setThreadContext = getThreadContext != nil ? setThreadContext : nil
+        self.getThreadContext = setThreadContext != nil ? getThreadContext : nil
         getResamplerString = alGetProcAddress("alGetStringiSOFT").map { unsafeBitCast($0, to: LPALGETSTRINGISOFT.self) }
         let deferUpdates = alGetProcAddress("alDeferUpdatesSOFT").map { unsafeBitCast($0, to: LPALDEFERUPDATESSOFT.self) }
         let processUpdates = alGetProcAddress("alProcessUpdatesSOFT").map { unsafeBitCast($0, to: LPALPROCESSUPDATESSOFT.self) }

@@ -6,14 +6,14 @@
 final class ALRenderer {
     private let sounds: SoundBank
     private let mixer: GroupMixer
-    private var freeSources: [ALSource] = []
+    @exclusivity(unchecked) private var freeSources: [ALSource] = []
     /// Sources of voices stopped while interrupted: stopped and freed when the session is active.
-    private var sourcesToRelease: [ALSource] = []
-    private var realCount = 0
+    @exclusivity(unchecked) private var sourcesToRelease: [ALSource] = []
+    @exclusivity(unchecked) private var realCount = 0
     /// Each reverb zone's effect and slot on the current device, made on first use.
-    private var zoneObjects: [ReverbZoneID: (effect: UInt32, slot: UInt32)] = [:]
+    @exclusivity(unchecked) private var zoneObjects: [ReverbZoneID: (effect: UInt32, slot: UInt32)] = [:]
     /// The shared occlusion filter on the current device.
-    private var lowPassFilter: UInt32?
+    @exclusivity(unchecked) private var lowPassFilter: UInt32?
 
     init(sounds: SoundBank, mixer: GroupMixer) {
         self.sounds = sounds

@@ -22,7 +22,7 @@ final class SessionController {
     private let snapshots: SnapshotWriter?
     /// The named device left for the system default after it disappeared
     /// (``NamedDeviceLoss/followSystemDefault``), until the rebuild on the default reports it.
-    private var leftNamedDevice: String?
+    @exclusivity(unchecked) private var leftNamedDevice: String?
 
     init(configuration: SoundEngine.Configuration, logger: Logger, session: AudioSession, host: DeviceHost, gate: ALGate,
          events: EventQueue, table: VoiceTable, voices: VoicePlayer, renderer: ALRenderer, streams: StreamSet,

@@ -11,15 +11,15 @@ final class Voice {
     /// A short UI sound: dropped during an interruption, never resumed.
     let isSystemSound: Bool
     /// The parameters the pool does not read: velocity, the group's name, reverb and low-pass.
-    private var velocityState: Vector3
-    private var group: GroupID
-    private var reverbZone: ReverbZoneID?
-    private var lowPassGainHF: Float
-    private var gainFadeState: Fade?
-    private var pitchFadeState: Fade?
-    private var stopsAtFadeEnd = false
+    @exclusivity(unchecked) private var velocityState: Vector3
+    @exclusivity(unchecked) private var group: GroupID
+    @exclusivity(unchecked) private var reverbZone: ReverbZoneID?
+    @exclusivity(unchecked) private var lowPassGainHF: Float
+    @exclusivity(unchecked) private var gainFadeState: Fade?
+    @exclusivity(unchecked) private var pitchFadeState: Fade?
+    @exclusivity(unchecked) private var stopsAtFadeEnd = false
     /// Set once the voice has ended: its slot (and entry) may already belong to another voice.
-    private var removed = false
+    @exclusivity(unchecked) private var removed = false
     /// The table's entries (held strongly: they hold no voices, so there is no cycle, and an
     /// unowned reference cost a runtime check on every entry access).
     private let entries: VoicePoolStorage

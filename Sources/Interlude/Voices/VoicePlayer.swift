@@ -16,7 +16,7 @@ final class VoicePlayer {
     private let gate: ALGate
     private let events: EventQueue
     /// Scratch list of slots for the update, reused so it allocates nothing.
-    private var slotScratch: [Int32] = []
+    @exclusivity(unchecked) private var slotScratch: [Int32] = []
 
     /// Real voices' positions are read from OpenAL every this many updates (staggered by slot),
     /// and advanced by the clock in between: the reads were a third of the engine's overhead over
@@ -213,9 +213,9 @@ final class VoicePlayer {
     /// Moves a positional voice: the hot path of a game moving its emitters every frame, so it
     /// validates and records only the position, for the update to send.
     func setPosition(_ position: Vector3, of handle: VoiceHandle) throws {
-        guard let voice = table.voice(for: handle) else { return }
+        guard let slot = table.liveSlot(for: handle) else { return }
         try Validate.vector(position, "position", in: "setPosition")
-        guard table.entries.movePositional(voice.handle.slot, to: position) else {
+        guard table.entries.movePositional(slot, to: position) else {
             throw InterludeError(.invalidArgument, "setPosition: a voice cannot switch between positional and unpositioned while playing")
         }
         if !isActive { events.emit(.commandDeferred(command: "set")) }
@@ -235,8 +235,8 @@ final class VoicePlayer {
             }
         }
         for index in handles.indices {
-            guard let voice = table.voice(for: handles[index]) else { continue }
-            _ = table.entries.movePositional(voice.handle.slot, to: positions[index])
+            guard let slot = table.liveSlot(for: handles[index]) else { continue }
+            _ = table.entries.movePositional(slot, to: positions[index])
         }
         if !isActive { events.emit(.commandDeferred(command: "set")) }
     }

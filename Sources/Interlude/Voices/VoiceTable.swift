@@ -3,10 +3,10 @@
 /// fields.
 final class VoiceTable {
     private let engineID: Int
-    private var voiceSlots: [Voice?] = []
-    private var slotGenerations: [UInt32] = []
-    private var freeSlots: [Int] = []
-    private var liveCount = 0
+    @exclusivity(unchecked) private var voiceSlots: [Voice?] = []
+    @exclusivity(unchecked) private var slotGenerations: [UInt32] = []
+    @exclusivity(unchecked) private var freeSlots: [Int] = []
+    @exclusivity(unchecked) private var liveCount = 0
     /// What the pool's update needs of each voice, by slot, in one contiguous array.
     private let storage = VoicePoolStorage()
 
@@ -28,6 +28,14 @@ final class VoiceTable {
         guard handle.engineID == engineID, handle.slot >= 0, handle.slot < voiceSlots.count,
               slotGenerations[handle.slot] == handle.generation else { return nil }
         return voiceSlots[handle.slot]
+    }
+
+    /// The slot of the live voice a handle names, or nil for a stale or foreign handle:
+    /// ``voice(for:)`` without taking a reference to the voice, for the setters' hot path.
+    func liveSlot(for handle: VoiceHandle) -> Int? {
+        guard handle.engineID == engineID, handle.slot >= 0, handle.slot < voiceSlots.count,
+              slotGenerations[handle.slot] == handle.generation, voiceSlots[handle.slot] != nil else { return nil }
+        return handle.slot
     }
 
     /// The live voice in `slot`, if any.
