@@ -224,6 +224,81 @@ extension EngineSuites {
             #expect(engine.statistics.voiceCount == 0)
         }
 
+        @Test func aLoopingStreamPlaysItsIntroOnceThenItsTaggedLoopGaplessly() throws {
+            let folder = try StreamFixtureFolder()
+            let track = LoopSignal.track(frameCount: 3 * 48_000)
+            let path = try folder.writeWAV("tagged.wav", track)
+            try folder.appendSampleLoop(toWAV: path, startFrame: 24_000, lastFrame: 71_999)
+            let loop = 24_000..<72_000
+            let engine = try TestEngine.offline()
+            defer { engine.shutdown() }
+            let voice = try engine.play(streamFrom: path, parameters: Self.looping())
+            let frameCount = 4 * 48_000
+            let rendered = try engine.render(frameCount: frameCount)
+            let expected = LoopSignal.expected(track, loop: loop, frameCount: frameCount)
+            let difference = StreamMeasure.maximumDifference(rendered, from: 0, expected, from: 0, frameCount: frameCount)
+            #expect(difference < 1e-4, "intro then loop: largest difference \(difference)")
+            #expect(engine.positionInFrames(of: voice) == LoopSignal.position(after: frameCount, loop: loop))
+        }
+
+        /// A game's own decoder whose reads stall: the updates never wait for it, the voice runs
+        /// dry after the frames decoded ahead, and plays on from the next frame when reads return.
+        @Test func aStalledDecoderRunsTheVoiceDryAndItPlaysOnFromTheNextFrame() throws {
+            let folder = try StreamFixtureFolder()
+            let track = StreamDecodeWorkerTests.liftedTone(frameCount: 6 * 48_000)
+            let path = try folder.writeWAV("tone.wav", track)
+            let decoder = try GatedDecoder(path: path)
+            let engine = try TestEngine.offline()
+            defer {
+                decoder.open()
+                engine.shutdown()
+            }
+            let voice = try engine.play(streamFrom: decoder)
+            let aheadFrames = engine.readCore { $0.voiceTable.voice(for: voice)!.stream!.maximumFramesInFlight }
+            try StreamDecodeWorkerTests.waitUntil("the ring is full") {
+                engine.readCore { $0.voiceTable.voice(for: voice)?.stream?.decodeFrame } == aheadFrames
+            }
+            decoder.close()
+            let stalled = StreamDecodeWorkerTests.playRealTime(engine, updates: 200)
+            try StreamDecodeWorkerTests.waitUntil("a read waits at the gate") { decoder.blockedReadCount > 0 }
+            let lastHeard = try #require((0..<(stalled.count / 2)).last { StreamDecodeWorkerTests.isAudible(stalled, frame: $0) })
+            #expect(lastHeard + 1 == aheadFrames, "ran dry after \(lastHeard + 1) frames, not the \(aheadFrames) decoded")
+            #expect(StreamMeasure.maximumDifference(stalled, from: 0, track, from: 0, frameCount: aheadFrames) < 1e-6)
+            #expect(stalled[(2 * aheadFrames)...].allSatisfy { $0 == 0 }, "sound after the voice ran dry")
+            #expect(engine.isPlaying(voice), "an underrun does not end the voice")
+            #expect(engine.positionInFrames(of: voice) == aheadFrames)
+
+            decoder.open()
+            var resumed: [Float] = []
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !(0..<(resumed.count / 2)).contains(where: { StreamDecodeWorkerTests.isAudible(resumed, frame: $0) }) {
+                guard ContinuousClock.now < deadline else { throw TestFailure("the voice never played on") }
+                resumed += StreamDecodeWorkerTests.playRealTime(engine, updates: 1)
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            // A little more, within the first chunk queued after the stall.
+            resumed += StreamDecodeWorkerTests.playRealTime(engine, updates: 4)
+            let firstHeard = try #require((0..<(resumed.count / 2)).first { StreamDecodeWorkerTests.isAudible(resumed, frame: $0) })
+            let heardFrames = resumed.count / 2 - firstHeard
+            let difference = StreamMeasure.maximumDifference(resumed, from: firstHeard, track, from: aheadFrames, frameCount: heardFrames)
+            #expect(difference < 1e-6, "after the stall the voice differs from the track at frame \(aheadFrames) by \(difference)")
+        }
+
+        @Test func aLowPassDullsAStreamedVoice() throws {
+            let folder = try StreamFixtureFolder()
+            let path = try folder.writeWAV("bright.wav", TestEngine.sineSamples(frequency: 8_000, frameCount: 48_000), channelCount: 1)
+            var levels: [Float] = []
+            for lowPass: Float in [1, 0.1] {
+                let engine = try TestEngine.offline()
+                defer { engine.shutdown() }
+                var parameters = Self.looping(Vector3(0, 0, -1))
+                parameters.lowPassGainHF = lowPass
+                try engine.play(streamFrom: path, parameters: parameters)
+                levels.append(StreamMeasure.rms(try engine.render(frameCount: 24_000), channel: 0, frames: 4_800..<24_000))
+            }
+            #expect(levels[0] > 0.1 && levels[1] < 0.5 * levels[0], "8 kHz level without and with the low-pass: \(levels)")
+        }
+
         @Test func tooManyStreamsIsATypedErrorNamingTheCall() throws {
             let folder = try StreamFixtureFolder()
             let path = try folder.writeWAV("tone.wav", StreamTone.stereo(500, frameCount: 48_000))
