@@ -299,6 +299,25 @@ extension EngineSuites {
             #expect(levels[0] > 0.1 && levels[1] < 0.5 * levels[0], "8 kHz level without and with the low-pass: \(levels)")
         }
 
+        @Test func aPausedStreamIsSilentAndResumesOnItsFrame() throws {
+            let folder = try StreamFixtureFolder()
+            let track = Self.track(frameCount: 4 * 48_000)
+            let path = try folder.writeWAV("track.wav", track)
+            let engine = try TestEngine.offline()
+            defer { engine.shutdown() }
+            let voice = try engine.play(streamFrom: path, parameters: Self.looping())
+            _ = try engine.render(frameCount: 12_000)
+            engine.pause(voice)
+            let pausedAt = try #require(engine.positionInFrames(of: voice))
+            #expect(pausedAt == 12_000)
+            #expect(try engine.render(frameCount: 9_600).allSatisfy { $0 == 0 }, "exact silence while paused")
+            #expect(engine.positionInFrames(of: voice) == pausedAt)
+            engine.resume(voice)
+            let after = try engine.render(frameCount: 12_000)
+            let difference = StreamMeasure.maximumDifference(after, from: 0, track, from: pausedAt, frameCount: 12_000)
+            #expect(difference < 1e-4, "resumed on frame \(pausedAt): largest difference \(difference)")
+        }
+
         @Test func tooManyStreamsIsATypedErrorNamingTheCall() throws {
             let folder = try StreamFixtureFolder()
             let path = try folder.writeWAV("tone.wav", StreamTone.stereo(500, frameCount: 48_000))
