@@ -157,6 +157,7 @@ if runs(7) {
                                      loadedKiB: try memoryChild("load", wavPath), pcmBytes: try Bench.pcmByteCount(path: wavPath, bytesPerSample: 2)))
     rows.append(bench.loadedSoundRow(source: "stereo Ogg Vorbis track", pcmFormat: "32-bit float", idleKiB: idleKiB,
                                      loadedKiB: try memoryChild("load", path), pcmBytes: try Bench.pcmByteCount(path: path, bytesPerSample: 4)))
+    rows += try StreamedVoiceBench.rows(trackSeconds: 10, renderSeconds: 2)
 }
 if runs(8) { rows += try bench.startup() }
 if runs(9) {

@@ -526,8 +526,9 @@ final class SessionController {
                            isLooping: stream.isLooping, gain: stream.gain,
                            wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion)
         }
-        let loopingVoices = table.liveVoices.filter { $0.isLooping && !$0.isSystemSound }.map { voice in
-            Snapshot.LoopingVoice(soundPath: voice.sound.name, parameters: voice.parameters,
+        // Streamed voices are not in snapshots: a snapshot restores voices by loading their sound.
+        let loopingVoices = table.liveVoices.filter { $0.isLooping && !$0.isSystemSound && $0.sound != nil }.map { voice in
+            Snapshot.LoopingVoice(soundPath: voice.name, parameters: voice.parameters,
                                   positionInFrames: voice.positionInFrames, wasPlaying: voice.state != .paused)
         }
         return Snapshot(tracks: tracks, loopingVoices: loopingVoices, groupGains: mixer.gainsByName, listener: world.listener)
