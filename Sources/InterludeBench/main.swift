@@ -71,15 +71,16 @@ if arguments.first == "--peer-child" {
 }
 
 /// One side of the reference scene, for a profiler: `--scene-side engine|c|engine-batch ROUNDS`
-/// renders the 60 s reference scene ROUNDS times on that side only (`perf record` it).
+/// renders the 60 s reference scene ROUNDS times on that side only (`perf record` it); with
+/// `-silent` after the side (`c-silent`), without the soundtrack.
 if arguments.first == "--scene-side", arguments.count == 3, let rounds = Int(arguments[2]) {
     let bench = try Bench(sizes: .full)
     var spec = SceneSpec(emitterCount: bench.sizes.referenceEmitterCount, seconds: bench.sizes.sceneSeconds,
-                         musicPath: bench.sceneTrack)
-    spec.movesInBatches = arguments[1] == "engine-batch"
+                         musicPath: arguments[1].hasSuffix("-silent") ? nil : bench.sceneTrack)
+    spec.movesInBatches = arguments[1].hasPrefix("engine-batch")
     for _ in 0..<rounds {
         let seconds = try Measure.cpuSeconds {
-            if arguments[1] == "c" { try bench.runner.renderBaseline(spec) } else { try bench.runner.renderEngine(spec) }
+            if arguments[1].hasPrefix("c") { try bench.runner.renderBaseline(spec) } else { try bench.runner.renderEngine(spec) }
         }
         print(String(format: "%.3f s", seconds))
     }
