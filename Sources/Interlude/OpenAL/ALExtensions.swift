@@ -28,6 +28,10 @@ struct ALExtensions {
     let deferUpdates: LPALDEFERUPDATESSOFT?
     /// `alProcessUpdatesSOFT` (AL_SOFT_deferred_updates).
     let processUpdates: LPALPROCESSUPDATESSOFT?
+    /// `alBufferStorageSOFT`, `alMapBufferSOFT` and `alUnmapBufferSOFT` (AL_SOFT_map_buffer,
+    /// which OpenAL Soft 1.19 offers as AL_SOFTX_map_buffer): a buffer's storage allocated
+    /// without data, then written and read in place. nil unless all three are there.
+    let bufferMapping: ALBufferMapping?
 
     /// Loads the entry points the library exports for `device` (nil: the ones that need no device).
     init(device: OpaquePointer?) {
@@ -51,5 +55,6 @@ struct ALExtensions {
         let both = deferUpdates != nil && processUpdates != nil
         self.deferUpdates = both ? deferUpdates : nil
         self.processUpdates = both ? processUpdates : nil
+        bufferMapping = ALBufferMapping.load()
     }
 }
