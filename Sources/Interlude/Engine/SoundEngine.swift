@@ -338,7 +338,7 @@ public final class SoundEngine: Sendable {
         case failed
     }
 
-    /// The load gave up on the device (it changed, or the session was interrupted).
+    /// The load gave up on the device (it changed, the session was interrupted, or an AL error).
     private struct LoadLeftDevice: Error {}
 
     /// Decodes `decoder` a chunk at a time into a new buffer on the current device, each chunk
@@ -350,8 +350,10 @@ public final class SoundEngine: Sendable {
         let format = decoder.format
         let frameCount = decoder.frameCount
         let isFloat = !SoundFileReader.isSixteenBit(decoder)
-        let byteCount = frameCount * format.channelCount * (isFloat ? MemoryLayout<Float>.size : MemoryLayout<Int16>.size)
-        guard frameCount > 0, byteCount <= Int(Int32.max) else { return .intoMemory(uploads: true) }
+        let bytesPerFrame = format.channelCount * (isFloat ? MemoryLayout<Float>.size : MemoryLayout<Int16>.size)
+        // One OpenAL buffer holds at most 2 GiB; a longer (or damaged) header goes the other way.
+        guard frameCount > 0, frameCount <= Int(Int32.max) / bytesPerFrame else { return .intoMemory(uploads: true) }
+        let byteCount = frameCount * bytesPerFrame
         let call = "loadSound(\(path))"
         let start = try withCore(call) { core -> StreamStart in
             guard core.al.isOpen else { return .noDevice }
@@ -385,19 +387,22 @@ public final class SoundEngine: Sendable {
             result = try SoundFileReader.read(decoder, frameLimit: frameCount) { chunk, byteOffset in
                 let written = try withCore(call) { core -> Bool in
                     guard core.al.isOpen, core.device.openDevice === target.device else { return false }
-                    return try core.device.withContext { _ in
-                        try target.buffer.withMappedBytes(byteOffset: byteOffset, byteCount: chunk.count, writes: true, using: target.mapping) {
-                            $0.copyMemory(from: chunk)
-                        }
-                        return true
-                    } ?? false
+                    do {
+                        return try core.device.withContext { _ in
+                            try target.buffer.withMappedBytes(byteOffset: byteOffset, byteCount: chunk.count, writes: true,
+                                                              using: target.mapping) { $0.copyMemory(from: chunk) }
+                            return true
+                        } ?? false
+                    } catch {
+                        core.al.count(error, in: call)
+                        return false
+                    }
                 }
                 if !written { throw LoadLeftDevice() }
             }
         } catch {
             abandon(target)
             if error is LoadLeftDevice { return .intoMemory(uploads: true) }
-            if let error = error as? InterludeError, error.code == .openAL { return .intoMemory(uploads: true) }
             throw error
         }
         guard result.frameCount == frameCount, !result.hasMore else {
@@ -410,11 +415,14 @@ public final class SoundEngine: Sendable {
                           engineID: engineID)
         let registered = try withCore(call) { core -> Bool in
             guard core.al.isOpen, core.device.openDevice === target.device else { return false }
-            let looped: Bool? = try? core.device.withContext { _ in
-                if let loopRegion = sound.loopRegion { try target.buffer.setLoopPoints(loopRegion) }
-                return true
+            do {
+                _ = try core.device.withContext { _ in
+                    if let loopRegion = sound.loopRegion { try target.buffer.setLoopPoints(loopRegion) }
+                }
+            } catch {
+                core.al.count(error, in: call)
+                return false
             }
-            guard looped == true else { return false }
             core.sounds.register(sound, native: target.buffer)
             return true
         }
