@@ -96,6 +96,31 @@ extension EngineSuites {
             #expect(abs(frequency - 660) < 2, "right channel at \(frequency) Hz")
         }
 
+        @Test func aFileSoundLoadedWhileASwitchIsPreparedIsReadBackFromTheOldDevice() throws {
+            let folder = try StreamFixtureFolder()
+            let path = try folder.writeWAV("tones.wav", Self.stereoTones(), sampleType: .int16)
+            let engine = try TestEngine.offline { $0.runsDriverThread = false }
+            defer { engine.shutdown() }
+            let output = OutputDevice.offline(sampleRate: 48_000, channelCount: 2)
+            // switchDevice(to:) in its three steps, with a load between the first two: the new
+            // device is prepared without the sound, which lives only in the old device's buffer.
+            let prepared = try engine.withCore("switch") { try $0.session.prepareSwitch(to: output) }
+            let sound = try engine.loadSound(path: path)
+            #expect(sound.kept.current == nil)
+            #expect(prepared.run())
+            #expect(prepared.buffers.isEmpty)
+            try engine.withCore("switch") { try $0.session.switchDevice(to: output, opened: prepared) }
+            #expect(sound.kept.current == nil, "read back, uploaded to the new device, let go")
+            var looping = VoiceParameters()
+            looping.isLooping = true
+            try engine.play(sound, parameters: looping)
+            let rendered = try engine.render(frameCount: 48_000)
+            let left = SignalMeasure.zeroCrossingFrequency(rendered, channel: 0, channelCount: 2, sampleRate: 48_000, frames: 4_800..<48_000)
+            let right = SignalMeasure.zeroCrossingFrequency(rendered, channel: 1, channelCount: 2, sampleRate: 48_000, frames: 4_800..<48_000)
+            #expect(abs(left - 440) < 2 && abs(right - 660) < 2, "left \(left) Hz, right \(right) Hz")
+            #expect(engine.statistics.internalErrorCount == 0)
+        }
+
         @Test(arguments: ["replaced", "deleted", "shortened", "touched"])
         func aFileChangedBeforeTheRebuildLosesItsSoundNotTheEngine(change: String) throws {
             let folder = try StreamFixtureFolder()
