@@ -62,7 +62,9 @@ struct ALBuffer: Hashable {
         return UnsafeMutableRawBufferPointer(start: start, count: byteCount)
     }
 
-    /// `alUnmapBufferSOFT`.
+    /// `alUnmapBufferSOFT`. It can fail only on a buffer not mapped, which ``map(byteOffset:byteCount:writes:using:)``
+    /// rules out, so its error is cleared rather than thrown: it runs where the mapping's user
+    /// is already done (a `defer`, a cleanup after a failed read).
     func unmap(using mapping: ALBufferMapping) {
         mapping.unmap(name)
         _ = alGetError()
