@@ -31,6 +31,9 @@ public final class Bench {
         sceneTrackPath = try BenchAssets.track(seconds: min(sizes.longTrackSeconds, max(2, sizes.sceneSeconds / 2)))
     }
 
+    /// The soundtrack the scenes stream.
+    public var sceneTrack: String { sceneTrackPath }
+
     public var longTrackPath: String {
         get throws { try BenchAssets.track(seconds: sizes.longTrackSeconds) }
     }

@@ -85,6 +85,7 @@ public final class SceneRunner {
         if keep { output.reserveCapacity(spec.frameCount * 2) }
         var positions: [Vector3] = []
         positions.reserveCapacity(voices.count)
+        var samples: [Float] = []
         var frame = 0
         while frame < spec.frameCount {
             if frame > 0 && spec.movesInBatches {
@@ -97,7 +98,7 @@ public final class SceneRunner {
                 }
             }
             let chunk = min(BenchAssets.updateFrames, spec.frameCount - frame)
-            let samples = try engine.render(frameCount: chunk)
+            try engine.render(frameCount: chunk, into: &samples)
             if keep { output.append(contentsOf: samples) }
             frame += chunk
         }

@@ -1,5 +1,6 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
 //   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 18)
+//                  [--click-starts N] [--click-players raw,interlude,...] [--click-latencies low,...] (scenario 10)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Interlude
@@ -69,11 +70,31 @@ if arguments.first == "--peer-child" {
     exit(0)
 }
 
+/// One side of the reference scene, for a profiler: `--scene-side engine|c|engine-batch ROUNDS`
+/// renders the 60 s reference scene ROUNDS times on that side only (`perf record` it).
+if arguments.first == "--scene-side", arguments.count == 3, let rounds = Int(arguments[2]) {
+    let bench = try Bench(sizes: .full)
+    var spec = SceneSpec(emitterCount: bench.sizes.referenceEmitterCount, seconds: bench.sizes.sceneSeconds,
+                         musicPath: bench.sceneTrack)
+    spec.movesInBatches = arguments[1] == "engine-batch"
+    for _ in 0..<rounds {
+        let seconds = try Measure.cpuSeconds {
+            if arguments[1] == "c" { try bench.runner.renderBaseline(spec) } else { try bench.runner.renderEngine(spec) }
+        }
+        print(String(format: "%.3f s", seconds))
+    }
+    exit(0)
+}
+
 var isQuick = false
 /// Where bench/peers/build.sh put the peer harnesses (scenario 11).
 var peersFolder: String?
 var outputPath = "bench-results.json"
 var only: Set<Int>?
+/// Scenario 10's starts per player and setting (the sizes' own when nil) and the players it runs.
+var clickStarts: Int?
+var clickPlayers = Set(ClickLatency.Player.allCases)
+var clickLatencies = Set(OutputLatency.allCases)
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
@@ -81,8 +102,13 @@ while !arguments.isEmpty {
     case "--output" where !arguments.isEmpty: outputPath = arguments.removeFirst()
     case "--only" where !arguments.isEmpty: only = Set(arguments.removeFirst().split(separator: ",").compactMap { Int($0) })
     case "--peers" where !arguments.isEmpty: peersFolder = arguments.removeFirst()
+    case "--click-starts" where !arguments.isEmpty: clickStarts = Int(arguments.removeFirst())
+    case "--click-players" where !arguments.isEmpty:
+        clickPlayers = Set(arguments.removeFirst().split(separator: ",").compactMap { ClickLatency.Player(rawValue: String($0)) })
+    case "--click-latencies" where !arguments.isEmpty:
+        clickLatencies = Set(arguments.removeFirst().split(separator: ",").compactMap { OutputLatency(rawValue: String($0)) })
     default:
-        FileHandle.standardError.write(Data("usage: InterludeBench [--quick] [--output FILE] [--only 1,2,...] [--peers DIR]\n".utf8))
+        FileHandle.standardError.write(Data("usage: InterludeBench [--quick] [--output FILE] [--only 1,2,...] [--peers DIR] [--click-starts N] [--click-players P,...] [--click-latencies L,...]\n".utf8))
         exit(2)
     }
 }
@@ -135,6 +161,7 @@ if runs(7) {
                                      placedKiB: try memoryChild("loadPlaced", wavPath), pcmBytes: try Bench.pcmByteCount(path: wavPath, bytesPerSample: 2)))
     rows.append(bench.placedSoundRow(source: "stereo Ogg Vorbis track", pcmFormat: "32-bit float", idleKiB: idleKiB,
                                      placedKiB: try memoryChild("loadPlaced", path), pcmBytes: try Bench.pcmByteCount(path: path, bytesPerSample: 4)))
+    rows += try StreamedVoiceBench.rows(trackSeconds: 10, renderSeconds: 2)
 }
 if runs(8) { rows += try bench.startup() }
 if runs(9) {
@@ -164,10 +191,11 @@ if runs(10) {
     FileHandle.standardError.write(Data("[bench] 10. click latency\n".utf8))
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     var runs: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])] = []
-    for latency in OutputLatency.allCases {
-        for player in ClickLatency.Player.allCases where player != .interludeNoWait || latency == .balanced {
+    for latency in OutputLatency.allCases where clickLatencies.contains(latency) {
+        for player in ClickLatency.Player.allCases
+        where clickPlayers.contains(player) && (player != .interludeNoWait || latency == .balanced) {
             runs.append((player, latency, try ClickLatency.run(executable: executable, player: player, latency: latency,
-                                                               starts: bench.sizes.clickStarts)))
+                                                               starts: clickStarts ?? bench.sizes.clickStarts)))
         }
     }
     rows += bench.clickLatencyRows(runs)

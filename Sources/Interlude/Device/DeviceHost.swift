@@ -10,26 +10,26 @@ final class DeviceHost {
     private let logger: Logger
     private let opener: DeviceOpener
     /// The open device, nil while it is lost or after shutdown.
-    private var device: ALDevice?
+    @exclusivity(unchecked) private var device: ALDevice?
     /// The output in use: the configured one until a switch moves to another. A reopen after a
     /// loss opens this one.
-    private var output: OutputDevice
+    @exclusivity(unchecked) private var output: OutputDevice
     /// When the next reopen attempt is due while the device is lost (nil offline, where only an
     /// explicit reconnect reopens, and while a device is open).
-    private var nextReopenInstant: ContinuousClock.Instant?
-    private var reopenBackoffSeconds = DeviceHost.firstReopenBackoffSeconds
-    private var reopenAttempts = 0
+    @exclusivity(unchecked) private var nextReopenInstant: ContinuousClock.Instant?
+    @exclusivity(unchecked) private var reopenBackoffSeconds = DeviceHost.firstReopenBackoffSeconds
+    @exclusivity(unchecked) private var reopenAttempts = 0
     /// The open device's start: kept until its output is seen running, and after, for its
     /// start time (nil while no device is open).
-    private var outputStart: OutputStart?
+    @exclusivity(unchecked) private var outputStart: OutputStart?
     /// A device reopened after a loss whose output does not run yet: it becomes the engine's
     /// once it does (or once the start timeout passes).
-    private var reopening: OutputStart?
+    @exclusivity(unchecked) private var reopening: OutputStart?
     /// Changes whenever what a reopen attempt would install changes (a loss, a close, an
     /// install, another output): an attempt made off the lock in an older epoch is discarded.
-    private var reopenEpoch = 0
+    @exclusivity(unchecked) private var reopenEpoch = 0
     /// The epoch of the reopen attempt under way off the lock, if any.
-    private var attemptEpoch: Int?
+    @exclusivity(unchecked) private var attemptEpoch: Int?
 
     /// The first wait before reopening a lost device; it doubles after each failure.
     static let firstReopenBackoffSeconds = 0.1
@@ -241,7 +241,7 @@ final class DeviceHost {
             if device.isOpen, !device.isContextCurrent {
                 try device.makeContextCurrent()
             }
-            return try body(device)
+            return try device.withThreadContext { try body(device) }
         }
     }
 

@@ -29,7 +29,7 @@ final class EngineCore: @unchecked Sendable {
     private let controller: SessionController
     private let worker: DecodeWorker
     private let snapshots: SnapshotWriter?
-    private var isShutDown = false
+    @exclusivity(unchecked) private var isShutDown = false
 
     init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger) throws {
         self.configuration = configuration
@@ -40,10 +40,11 @@ final class EngineCore: @unchecked Sendable {
         spatial = SpatialWorld(configuration: configuration)
         table = VoiceTable(engineID: engineID)
         renderer = ALRenderer(sounds: bank, mixer: mixer)
-        player = VoicePlayer(configuration: configuration, table: table, renderer: renderer, mixer: mixer, sounds: bank,
-                             world: spatial, clock: clock, host: host, session: session, gate: gate, events: queue)
         // Started once nothing before it can throw; the one later failure stops it.
         worker = DecodeWorker(logger: logger)
+        player = VoicePlayer(configuration: configuration, table: table, renderer: renderer, mixer: mixer, sounds: bank,
+                             world: spatial, clock: clock, host: host, session: session, gate: gate, events: queue,
+                             worker: worker, logger: logger)
         tracks = StreamSet(configuration: configuration, logger: logger, mixer: mixer, host: host, session: session,
                            gate: gate, events: queue, worker: worker)
         snapshots = configuration.statePath.map { SnapshotWriter(path: $0, logger: logger) }
@@ -118,7 +119,7 @@ final class EngineCore: @unchecked Sendable {
                 // One batch: every property set here reaches the mixer at once.
                 gate.attempt("update: deferred updates") {
                     try device.deferringUpdates {
-                        gate.attempt("update: voices") { try player.service(elapsedSeconds: elapsedSeconds, on: device) }
+                        gate.attempt("update: voices") { try player.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode) }
                         sendChanges(on: device)
                         if mixer.isDirty {
                             gate.attempt("update: group gains") { try applyGroupGains() }

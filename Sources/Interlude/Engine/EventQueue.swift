@@ -1,6 +1,6 @@
 /// Session events raised under the engine's lock, handed to the game once it is released.
 final class EventQueue {
-    private var pending: [SessionEvent] = []
+    @exclusivity(unchecked) private var pending: [SessionEvent] = []
 
     /// Raises `event`.
     func emit(_ event: SessionEvent) {
@@ -18,6 +18,7 @@ final class EventQueue {
 
     /// Drops what a failed call raised.
     func discard() {
+        guard !pending.isEmpty else { return }
         pending.removeAll()
     }
 }

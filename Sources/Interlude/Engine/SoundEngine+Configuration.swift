@@ -33,6 +33,15 @@ extension SoundEngine {
         public var streamBufferCount = 4
         /// Length of each stream buffer.
         public var streamBufferSeconds = 0.2
+        /// Streamed voices (`play(streamFrom:parameters:)`) alive at once; past
+        /// this, starting one throws `.tooManyVoices`. Each holds an open file and a decoder.
+        public var maximumStreamedVoiceCount = 16
+        /// Bytes of decoded PCM one streamed voice holds at most: its decoded chunks waiting on
+        /// the decode thread's side and its AL buffers, both float. A voice's chunks are
+        /// ``streamBufferSeconds`` long unless that would pass this bound, and are cut shorter
+        /// then: 256 KiB holds 4 + 4 chunks of 0.11 s of a 48 kHz stereo track streamed as a
+        /// positional (mono) voice. At least `16 KiB x streamBufferCount`.
+        public var streamedVoiceMaximumBytesInFlight = 256 * 1024
         /// How gain falls with distance.
         public var distanceModel: DistanceModel = .inverseClamped
         /// Scales the doppler effect (0 turns it off).
@@ -105,6 +114,14 @@ extension SoundEngine {
             }
             guard streamBufferSeconds.isFinite, streamBufferSeconds >= 0.02, streamBufferSeconds <= 2 else {
                 throw InterludeError(.invalidArgument, "\(call): streamBufferSeconds must be 0.02...2, got \(streamBufferSeconds)")
+            }
+            guard maximumStreamedVoiceCount >= 0 else {
+                throw InterludeError(.invalidArgument, "\(call): maximumStreamedVoiceCount must be >= 0, got \(maximumStreamedVoiceCount)")
+            }
+            // 256 frames of stereo float in every ring slot and every AL buffer.
+            let leastBytesInFlight = 16 * 1024 * streamBufferCount
+            guard streamedVoiceMaximumBytesInFlight >= leastBytesInFlight else {
+                throw InterludeError(.invalidArgument, "\(call): streamedVoiceMaximumBytesInFlight must be >= \(leastBytesInFlight) (16 KiB x streamBufferCount), got \(streamedVoiceMaximumBytesInFlight)")
             }
             if case .offline(let sampleRate, let channelCount) = output {
                 guard (8_000...192_000).contains(sampleRate), (1...2).contains(channelCount) else {

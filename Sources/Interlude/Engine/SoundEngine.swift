@@ -185,20 +185,39 @@ public final class SoundEngine: Sendable {
     /// updating every ``Configuration/updateIntervalSeconds`` of rendered audio. Deterministic:
     /// the same calls give the same samples. Throws `.invalidArgument` on a real device.
     public func render(frameCount: Int) throws -> [Float] {
+        var samples: [Float] = []
+        try render(frameCount: frameCount, into: &samples)
+        return samples
+    }
+
+    /// Renders the next `frameCount` frames like ``render(frameCount:)``, into `samples`, which
+    /// then holds exactly those frames (interleaved, the output's channel count each). The array
+    /// is reused: once it has that size, a render allocates nothing and writes each sample once,
+    /// for a game or tool rendering chunk after chunk. Throws `.invalidArgument` on a real device
+    /// or for a negative `frameCount`, leaving `samples` as it was.
+    public func render(frameCount: Int, into samples: inout [Float]) throws {
         guard configuration.output.isOffline else {
             throw InterludeError(.invalidArgument, "render(frameCount:): the engine is not offline; use OutputDevice.offline")
         }
         guard frameCount >= 0 else {
             throw InterludeError(.invalidArgument, "render(frameCount:): frameCount must be >= 0, got \(frameCount)")
         }
-        return try withCore("render(frameCount:)") { core in
+        try withCore("render(frameCount:)") { core in
             // The current format: switchDevice(to:) may have moved to another offline format.
-            guard case .offline(_, let channelCount) = core.device.currentOutput else { return [] }
-            var samples = [Float](repeating: 0, count: frameCount * channelCount)
+            guard case .offline(_, let channelCount) = core.device.currentOutput else {
+                samples.removeAll(keepingCapacity: true)
+                return
+            }
+            let sampleCount = frameCount * channelCount
+            if samples.count != sampleCount {
+                // Only a new size is filled first (in the capacity it has): the render writes
+                // every sample.
+                samples.removeAll(keepingCapacity: true)
+                samples.append(contentsOf: repeatElement(0, count: sampleCount))
+            }
             samples.withUnsafeMutableBufferPointer { output in
                 core.render(into: output, frameCount: frameCount, channelCount: channelCount)
             }
-            return samples
         }
     }
 

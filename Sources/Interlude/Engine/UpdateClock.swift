@@ -3,10 +3,10 @@
 final class UpdateClock {
     private let isOffline: Bool
     /// Updates run while active, for spreading periodic work across updates.
-    private var updates = 0
-    private var framesUntilUpdate = 0
-    private var framesSinceUpdate = 0
-    private var lastUpdateInstant: ContinuousClock.Instant?
+    @exclusivity(unchecked) private var updates = 0
+    @exclusivity(unchecked) private var framesUntilUpdate = 0
+    @exclusivity(unchecked) private var framesSinceUpdate = 0
+    @exclusivity(unchecked) private var lastUpdateInstant: ContinuousClock.Instant?
 
     init(isOffline: Bool) {
         self.isOffline = isOffline

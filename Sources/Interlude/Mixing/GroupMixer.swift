@@ -2,10 +2,10 @@
 /// zones, by name, with the zone each group sends to. The zones' AL objects belong to the
 /// ``ALRenderer``; this keeps what the game asked for, so a new device gets it all again.
 final class GroupMixer {
-    private var table = GroupTable()
-    private var zonePresets: [ReverbZoneID: ReverbPreset] = [:]
+    @exclusivity(unchecked) private var table = GroupTable()
+    @exclusivity(unchecked) private var zonePresets: [ReverbZoneID: ReverbPreset] = [:]
     /// The reverb zone each group sends to, by group index.
-    private var groupZones: [Int: ReverbZoneID] = [:]
+    @exclusivity(unchecked) private var groupZones: [Int: ReverbZoneID] = [:]
 
     /// The groups as they are now (a copy, cheap: its arrays are shared until written).
     var groups: GroupTable { table }

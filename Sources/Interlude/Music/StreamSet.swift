@@ -14,12 +14,12 @@ final class StreamSet {
     private let events: EventQueue
     /// Reads and decodes every stream's track off the engine lock.
     private let worker: DecodeWorker
-    private var streams: [StreamChannel: MusicStream] = [:]
+    @exclusivity(unchecked) private var streams: [StreamChannel: MusicStream] = [:]
     /// Streams on their way out: fading out, or replaced while interrupted.
-    private var outgoing: [MusicStream] = []
+    @exclusivity(unchecked) private var outgoing: [MusicStream] = []
     /// The decode error that ended each channel's last track, kept after the track is released
     /// so the game can still read it; cleared when the channel plays another track.
-    private var endingErrors: [StreamChannel: InterludeError] = [:]
+    @exclusivity(unchecked) private var endingErrors: [StreamChannel: InterludeError] = [:]
 
     init(configuration: SoundEngine.Configuration, logger: Logger, mixer: GroupMixer, host: DeviceHost,
          session: AudioSession, gate: ALGate, events: EventQueue, worker: DecodeWorker) {

@@ -35,18 +35,18 @@ final class ALDevice {
     /// The EFX entry points, when the device has ALC_EXT_EFX.
     let efx: ALEFX?
 
-    private var device: OpaquePointer?
-    private(set) var context: OpaquePointer?
-    private var liveSources: Set<ALuint> = []
-    private var liveBuffers: Set<ALuint> = []
-    private var liveEffects: Set<ALuint> = []
-    private var liveSlots: Set<ALuint> = []
-    private var liveFilters: Set<ALuint> = []
+    @exclusivity(unchecked) private var device: OpaquePointer?
+    @exclusivity(unchecked) private(set) var context: OpaquePointer?
+    @exclusivity(unchecked) private var liveSources: Set<ALuint> = []
+    @exclusivity(unchecked) private var liveBuffers: Set<ALuint> = []
+    @exclusivity(unchecked) private var liveEffects: Set<ALuint> = []
+    @exclusivity(unchecked) private var liveSlots: Set<ALuint> = []
+    @exclusivity(unchecked) private var liveFilters: Set<ALuint> = []
     /// The resampler every new source gets (AL_SOURCE_RESAMPLER_SOFT); nil leaves OpenAL Soft's default.
-    private var sourceResamplerIndex: Int32?
+    @exclusivity(unchecked) private var sourceResamplerIndex: Int32?
     /// Whether the context has AL_SOFT_deferred_updates, asked on the first batch (the context
     /// must be current to ask).
-    private var hasDeferredUpdates: Bool?
+    @exclusivity(unchecked) private var hasDeferredUpdates: Bool?
 
     /// Opens the device and creates its context (`alcOpenDevice` or `alcLoopbackOpenDeviceSOFT`,
     /// then `alcCreateContext`). The context is not made current here.
@@ -231,6 +231,26 @@ final class ALDevice {
     /// `alcMakeContextCurrent(NULL)`.
     static func clearCurrentContext() {
         _ = alcMakeContextCurrent(nil)
+    }
+
+    /// Runs `body` with the context also current for the calling thread
+    /// (ALC_EXT_thread_local_context), then clears the thread's context again. OpenAL Soft 1.19
+    /// looks a process-wide current context up under its list lock on every AL call; a thread's
+    /// own context it reads without a lock. So the update's many calls skip a lock pair each,
+    /// for one lock when the thread context is set. Already set (a nested block), or without the
+    /// extension: `body` runs as it is, on the process-wide context. The context must be
+    /// current process-wide already, inside the process-wide context lock.
+    func withThreadContext<Result>(_ body: () throws -> Result) rethrows -> Result {
+        guard let context, let setThreadContext = extensions.setThreadContext,
+              let getThreadContext = extensions.getThreadContext, getThreadContext() != context else {
+            return try body()
+        }
+        guard setThreadContext(context) != 0 else {
+            _ = alcGetError(device)
+            return try body()
+        }
+        defer { _ = setThreadContext(nil) }
+        return try body()
     }
 
     /// `alcGetCurrentContext() == context`.

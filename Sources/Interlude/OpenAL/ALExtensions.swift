@@ -32,6 +32,11 @@ struct ALExtensions {
     /// which OpenAL Soft 1.19 offers as AL_SOFTX_map_buffer): a buffer's storage allocated
     /// without data, then written and read in place. nil unless all three are there.
     let bufferMapping: ALBufferMapping?
+    /// `alcSetThreadContext` (ALC_EXT_thread_local_context): a context current for the calling
+    /// thread only, which OpenAL Soft finds without taking its process-wide list lock.
+    let setThreadContext: PFNALCSETTHREADCONTEXTPROC?
+    /// `alcGetThreadContext` (ALC_EXT_thread_local_context).
+    let getThreadContext: PFNALCGETTHREADCONTEXTPROC?
 
     /// Loads the entry points the library exports for `device` (nil: the ones that need no device).
     init(device: OpaquePointer?) {
@@ -48,6 +53,10 @@ struct ALExtensions {
         deviceResume = load("ALC_SOFT_pause_device", "alcDeviceResumeSOFT", as: LPALCDEVICERESUMESOFT.self)
         getStringi = load("ALC_SOFT_HRTF", "alcGetStringiSOFT", as: LPALCGETSTRINGISOFT.self)
         getInteger64v = load("ALC_SOFT_device_clock", "alcGetInteger64vSOFT", as: LPALCGETINTEGER64VSOFT.self)
+        let setThreadContext = load("ALC_EXT_thread_local_context", "alcSetThreadContext", as: PFNALCSETTHREADCONTEXTPROC.self)
+        let getThreadContext = load("ALC_EXT_thread_local_context", "alcGetThreadContext", as: PFNALCGETTHREADCONTEXTPROC.self)
+        self.setThreadContext = getThreadContext != nil ? setThreadContext : nil
+        self.getThreadContext = setThreadContext != nil ? getThreadContext : nil
         getResamplerString = alGetProcAddress("alGetStringiSOFT").map { unsafeBitCast($0, to: LPALGETSTRINGISOFT.self) }
         let deferUpdates = alGetProcAddress("alDeferUpdatesSOFT").map { unsafeBitCast($0, to: LPALDEFERUPDATESSOFT.self) }
         let processUpdates = alGetProcAddress("alProcessUpdatesSOFT").map { unsafeBitCast($0, to: LPALPROCESSUPDATESSOFT.self) }

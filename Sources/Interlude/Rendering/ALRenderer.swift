@@ -6,14 +6,17 @@
 final class ALRenderer {
     private let sounds: SoundBank
     private let mixer: GroupMixer
-    private var freeSources: [ALSource] = []
+    @exclusivity(unchecked) private var freeSources: [ALSource] = []
     /// Sources of voices stopped while interrupted: stopped and freed when the session is active.
-    private var sourcesToRelease: [ALSource] = []
-    private var realCount = 0
+    @exclusivity(unchecked) private var sourcesToRelease: [ALSource] = []
+    /// The stream buffers of streamed voices ended while interrupted: deleted once their
+    /// sources are stopped and emptied.
+    @exclusivity(unchecked) private var buffersToDelete: [ALBuffer] = []
+    @exclusivity(unchecked) private var realCount = 0
     /// Each reverb zone's effect and slot on the current device, made on first use.
-    private var zoneObjects: [ReverbZoneID: (effect: UInt32, slot: UInt32)] = [:]
+    @exclusivity(unchecked) private var zoneObjects: [ReverbZoneID: (effect: UInt32, slot: UInt32)] = [:]
     /// The shared occlusion filter on the current device.
-    private var lowPassFilter: UInt32?
+    @exclusivity(unchecked) private var lowPassFilter: UInt32?
 
     init(sounds: SoundBank, mixer: GroupMixer) {
         self.sounds = sounds
@@ -28,69 +31,118 @@ final class ALRenderer {
     // MARK: Sources
 
     /// Gives `voice` a source (if it has none), sets it up at its tracked position and plays it.
+    /// A streamed voice's queue is refilled from that position: the decode thread seeks there.
     func start(_ voice: Voice, on device: ALDevice) throws {
         if voice.source == nil {
-            try releaseDeferredSources()
+            try releaseDeferredSources(on: device)
             let source = try freeSources.popLast() ?? device.makeSource()
-            do {
-                try source.attach(sounds.buffer(for: voice.sound, mono: voice.usesMonoBuffer, on: device))
-            } catch {
-                // No buffer (alGenBuffers failed): the source goes back to the pool and the voice
-                // stays virtual, so a later update tries again, rather than holding a silent source.
-                freeSources.append(source)
-                throw error
+            if let sound = voice.sound {
+                do {
+                    try source.attach(sounds.buffer(for: sound, mono: voice.usesMonoBuffer, on: device))
+                } catch {
+                    // No buffer (alGenBuffers failed): the source goes back to the pool and the voice
+                    // stays virtual, so a later update tries again, rather than holding a silent source.
+                    freeSources.append(source)
+                    throw error
+                }
             }
             voice.source = source
             realCount += 1
-            try applyParameters(of: voice, on: device)
-            if voice.positionInFrames > 0 {
-                try source.setSampleOffset(voice.positionInFrames % max(1, voice.sound.frameCount))
+            if let stream = voice.stream {
+                do {
+                    try applyParameters(of: voice, on: device)
+                    try stream.seek(toFrame: min(voice.positionInFrames, stream.frameCount))
+                    try stream.attach(source, on: device)
+                } catch {
+                    // As for a sound without a buffer: virtual again, tried again by a later update.
+                    voice.source = nil
+                    realCount -= 1
+                    freeSources.append(source)
+                    throw error
+                }
+            } else {
+                try applyParameters(of: voice, on: device)
+                if voice.positionInFrames > 0 {
+                    try source.setSampleOffset(voice.positionInFrames % max(1, voice.frameCount))
+                }
             }
         }
-        try voice.source?.play()
+        try play(voice)
         voice.state = .playing
     }
 
     /// Takes a real voice's source away, keeping its position. Returns false when it had none.
-    func takeSource(from voice: Voice) throws -> Bool {
+    /// A streamed voice's buffers are deleted: a virtual stream holds no AL memory.
+    func takeSource(from voice: Voice, on device: ALDevice) throws -> Bool {
         guard let source = voice.source else { return false }
-        voice.positionInFrames = try source.sampleOffset()
-        try source.stop()
-        try source.attach(nil)
+        try syncPosition(of: voice)
+        if let stream = voice.stream {
+            try stream.detach(from: device)
+        } else {
+            try source.stop()
+            try source.attach(nil)
+        }
         freeSources.append(source)
         voice.source = nil
         realCount -= 1
         return true
     }
 
-    /// A removed voice's source: stopped and freed by ``releaseDeferredSources()``.
-    func release(_ source: ALSource) {
+    /// A removed voice's source (and, for a streamed voice, its buffers): stopped and freed by
+    /// ``releaseDeferredSources(on:)``.
+    func release(_ source: ALSource, buffers: [ALBuffer]) {
         realCount -= 1
         sourcesToRelease.append(source)
+        buffersToDelete += buffers
     }
 
-    /// Stops and frees the sources of voices ended while no AL call could be made.
-    func releaseDeferredSources() throws {
+    /// Stops and frees the sources of voices ended while no AL call could be made, then deletes
+    /// the stream buffers they held.
+    func releaseDeferredSources(on device: ALDevice) throws {
         while let source = sourcesToRelease.popLast() {
             try source.stop()
             try source.attach(nil)
             freeSources.append(source)
         }
+        while let buffer = buffersToDelete.popLast() {
+            try device.deleteBuffer(buffer)
+        }
     }
 
-    /// Reads a real voice's position from its source.
+    /// Reads a real voice's position from its source (a stream's: from its queue).
     func syncPosition(of voice: Voice) throws {
-        if let source = voice.source { voice.positionInFrames = try source.sampleOffset() }
+        guard let source = voice.source else { return }
+        if let stream = voice.stream {
+            try stream.syncPosition()
+            voice.positionInFrames = stream.positionInFrames
+        } else {
+            voice.positionInFrames = try source.sampleOffset()
+        }
     }
 
-    /// A one-shot's source has stopped by itself.
+    /// A one-shot's source has stopped by itself; a stream's has played its last queued frame.
     func hasFinished(_ voice: Voice) throws -> Bool {
         guard let source = voice.source else { return false }
+        if let stream = voice.stream { return stream.isFinished }
         return try source.state() == .stopped
     }
 
+    /// One update of a real streamed voice's queue: refills it, restarts a source that ran dry
+    /// and reads the position. With `waiting` (an offline render) it waits for the decode thread.
+    func service(_ stream: StreamQueue, of voice: Voice, waiting: Bool) throws {
+        try stream.service(mayStart: voice.state == .playing, waiting: waiting)
+        voice.positionInFrames = stream.positionInFrames
+    }
+
     func pause(_ voice: Voice) throws { try voice.source?.pause() }
-    func play(_ voice: Voice) throws { try voice.source?.play() }
+    /// Plays a real voice; a stream with nothing queued yet starts on the update that queues.
+    func play(_ voice: Voice) throws {
+        if let stream = voice.stream {
+            try stream.play()
+        } else {
+            try voice.source?.play()
+        }
+    }
 
     /// Pauses many sources in one call, so they all stop on the same mix.
     func pause(_ sources: [ALSource]) throws { try ALSource.pause(sources) }
@@ -105,7 +157,8 @@ final class ALRenderer {
         let parameters = voice.parameters
         try source.setGain(parameters.gain * mixer.effectiveGain(of: voice.groupIndex))
         try source.setPitch(parameters.pitch)
-        try source.setLooping(parameters.isLooping)
+        // A stream loops in its queue (the decode thread reads on across the seam), never in AL.
+        try source.setLooping(voice.stream == nil && parameters.isLooping)
         if let position = parameters.position {
             try source.setDirectChannels(false)
             try source.setRelativeToListener(parameters.isRelativeToListener)
@@ -115,7 +168,7 @@ final class ALRenderer {
             try source.setMaxDistance(parameters.maxDistance)
             try source.setRolloffFactor(parameters.rolloffFactor)
         } else {
-            try source.setDirectChannels(voice.sound.format.channelCount == 2)
+            try source.setDirectChannels(voice.format.channelCount == 2)
             try source.setRelativeToListener(true)
             try source.setPosition(.zero)
             try source.setVelocity(.zero)
@@ -130,7 +183,7 @@ final class ALRenderer {
         guard let source = voice.source else { return }
         if changes.contains(.gain) { batch.setGain(source, voice.gain * mixer.effectiveGain(of: voice.groupIndex)) }
         if changes.contains(.pitch) { batch.setPitch(source, voice.pitch) }
-        if changes.contains(.looping) { batch.setLooping(source, voice.isLooping) }
+        if changes.contains(.looping) && voice.stream == nil { batch.setLooping(source, voice.isLooping) }
         if voice.isPositional {
             if changes.contains(.relativeToListener) { batch.setRelativeToListener(source, voice.isRelativeToListener) }
             if changes.contains(.position) { batch.setPosition(source, voice.position) }
@@ -191,6 +244,7 @@ final class ALRenderer {
     func forgetDevice() {
         freeSources.removeAll()
         sourcesToRelease.removeAll()
+        buffersToDelete.removeAll()
         zoneObjects.removeAll()
         lowPassFilter = nil
         realCount = 0

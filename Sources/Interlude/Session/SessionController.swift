@@ -22,7 +22,7 @@ final class SessionController {
     private let snapshots: SnapshotWriter?
     /// The named device left for the system default after it disappeared
     /// (``NamedDeviceLoss/followSystemDefault``), until the rebuild on the default reports it.
-    private var leftNamedDevice: String?
+    @exclusivity(unchecked) private var leftNamedDevice: String?
 
     init(configuration: SoundEngine.Configuration, logger: Logger, session: AudioSession, host: DeviceHost, gate: ALGate,
          events: EventQueue, table: VoiceTable, voices: VoicePlayer, renderer: ALRenderer, streams: StreamSet,
@@ -549,8 +549,9 @@ final class SessionController {
                            isLooping: stream.isLooping, gain: stream.gain,
                            wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion)
         }
-        let loopingVoices = table.liveVoices.filter { $0.isLooping && !$0.isSystemSound }.map { voice in
-            Snapshot.LoopingVoice(soundPath: voice.sound.name, parameters: voice.parameters,
+        // Streamed voices are not in snapshots: a snapshot restores voices by loading their sound.
+        let loopingVoices = table.liveVoices.filter { $0.isLooping && !$0.isSystemSound && $0.sound != nil }.map { voice in
+            Snapshot.LoopingVoice(soundPath: voice.name, parameters: voice.parameters,
                                   positionInFrames: voice.positionInFrames, wasPlaying: voice.state != .paused)
         }
         return Snapshot(tracks: tracks, loopingVoices: loopingVoices, groupGains: mixer.gainsByName, listener: world.listener)

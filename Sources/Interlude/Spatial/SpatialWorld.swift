@@ -2,14 +2,14 @@
 /// kept by the engine, sent to each new context. Setters change only the engine's copy and
 /// record what changed; the update sends it (``applyChanges()``).
 final class SpatialWorld {
-    private var currentListener = Listener()
-    private var model: DistanceModel
-    private var doppler: Float
-    private var speedOfSoundMetresPerSecond: Float
+    @exclusivity(unchecked) private var currentListener = Listener()
+    @exclusivity(unchecked) private var model: DistanceModel
+    @exclusivity(unchecked) private var doppler: Float
+    @exclusivity(unchecked) private var speedOfSoundMetresPerSecond: Float
     /// What changed since it was last sent to the context.
-    private var isListenerChanged = false
-    private var isDistanceModelChanged = false
-    private var isDopplerChanged = false
+    @exclusivity(unchecked) private var isListenerChanged = false
+    @exclusivity(unchecked) private var isDistanceModelChanged = false
+    @exclusivity(unchecked) private var isDopplerChanged = false
 
     init(configuration: SoundEngine.Configuration) {
         model = configuration.distanceModel

@@ -5,29 +5,41 @@
 /// playing keeps its time moving, so when it gets a source again it starts where it would be.
 /// What the voice pool's update needs (state, source, gain, position, distances, priority,
 /// play position) is kept only in the voice's ``VoicePoolEntry``; the voice keeps the rest.
+///
+/// A voice plays a loaded ``Sound`` or a stream (a ``StreamQueue`` fed by the decode thread): a
+/// streamed voice is real, virtual, held and rebuilt like any other, its queue following the
+/// voice's position whenever it gets a source.
 final class Voice {
+    /// What a voice plays.
+    enum Media {
+        /// A loaded sound, all in memory.
+        case loaded(Sound)
+        /// A track streamed from its file while it plays.
+        case streamed(StreamQueue)
+    }
+
     let handle: VoiceHandle
-    let sound: Sound
+    private let media: Media
     /// A short UI sound: dropped during an interruption, never resumed.
     let isSystemSound: Bool
     /// The parameters the pool does not read: velocity, the group's name, reverb and low-pass.
-    private var velocityState: Vector3
-    private var group: GroupID
-    private var reverbZone: ReverbZoneID?
-    private var lowPassGainHF: Float
-    private var gainFadeState: Fade?
-    private var pitchFadeState: Fade?
-    private var stopsAtFadeEnd = false
+    @exclusivity(unchecked) private var velocityState: Vector3
+    @exclusivity(unchecked) private var group: GroupID
+    @exclusivity(unchecked) private var reverbZone: ReverbZoneID?
+    @exclusivity(unchecked) private var lowPassGainHF: Float
+    @exclusivity(unchecked) private var gainFadeState: Fade?
+    @exclusivity(unchecked) private var pitchFadeState: Fade?
+    @exclusivity(unchecked) private var stopsAtFadeEnd = false
     /// Set once the voice has ended: its slot (and entry) may already belong to another voice.
-    private var removed = false
+    @exclusivity(unchecked) private var removed = false
     /// The table's entries (held strongly: they hold no voices, so there is no cycle, and an
     /// unowned reference cost a runtime check on every entry access).
     private let entries: VoicePoolStorage
 
-    init(handle: VoiceHandle, sound: Sound, parameters: VoiceParameters, groupIndex: Int, state: PlayState,
+    init(handle: VoiceHandle, media: Media, parameters: VoiceParameters, groupIndex: Int, state: PlayState,
          isSystemSound: Bool, entries: VoicePoolStorage) {
         self.handle = handle
-        self.sound = sound
+        self.media = media
         self.isSystemSound = isSystemSound
         self.entries = entries
         self.velocityState = parameters.velocity
@@ -35,15 +47,61 @@ final class Voice {
         self.reverbZone = parameters.reverbZone
         self.lowPassGainHF = parameters.lowPassGainHF
         entries.resetEntry(at: handle.slot)
-        entries[handle.slot].frameCount = sound.frameCount
-        entries[handle.slot].loopStartFrame = sound.loopRegion?.lowerBound ?? 0
-        entries[handle.slot].loopEndFrame = sound.loopRegion?.upperBound ?? sound.frameCount
+        entries[handle.slot].frameCount = frameCount
+        entries[handle.slot].loopStartFrame = loopRegion?.lowerBound ?? 0
+        entries[handle.slot].loopEndFrame = loopRegion?.upperBound ?? frameCount
         entries[handle.slot].state = state
         entries[handle.slot].groupIndex = groupIndex
         write(parameters)
     }
 
     private var slot: Int { handle.slot }
+
+    // MARK: What it plays
+
+    /// The loaded sound it plays; nil for a streamed voice.
+    var sound: Sound? {
+        guard case .loaded(let sound) = media else { return nil }
+        return sound
+    }
+
+    /// The stream it plays; nil for a voice of a loaded sound.
+    var stream: StreamQueue? {
+        guard case .streamed(let stream) = media else { return nil }
+        return stream
+    }
+
+    /// The sound's or the stream's file (or given name), for errors and snapshots.
+    var name: String {
+        switch media {
+        case .loaded(let sound): sound.name
+        case .streamed(let stream): stream.path
+        }
+    }
+
+    /// The format it plays, as decoded.
+    var format: AudioFormat {
+        switch media {
+        case .loaded(let sound): sound.format
+        case .streamed(let stream): stream.format
+        }
+    }
+
+    /// Its length in frames.
+    var frameCount: Int {
+        switch media {
+        case .loaded(let sound): sound.frameCount
+        case .streamed(let stream): stream.frameCount
+        }
+    }
+
+    /// The frames a looping voice repeats (nil: all of them).
+    private var loopRegion: Range<Int>? {
+        switch media {
+        case .loaded(let sound): sound.loopRegion
+        case .streamed(let stream): stream.loopRegion
+        }
+    }
 
     // MARK: Fields kept in the entry
 
@@ -80,7 +138,7 @@ final class Voice {
         lowPassGainHF = parameters.lowPassGainHF
         entries[slot].gain = parameters.gain
         entries[slot].pitch = parameters.pitch
-        entries[slot].framesPerSecond = Double(sound.format.sampleRate) * Double(parameters.pitch)
+        entries[slot].framesPerSecond = Double(format.sampleRate) * Double(parameters.pitch)
         entries[slot].isLooping = parameters.isLooping
         entries[slot].hasPosition = parameters.position != nil
         entries[slot].position = parameters.position ?? .zero
@@ -205,7 +263,7 @@ final class Voice {
     func setFadedPitch(_ pitch: Float) {
         guard !removed else { return }
         entries[slot].pitch = pitch
-        entries[slot].framesPerSecond = Double(sound.format.sampleRate) * Double(pitch)
+        entries[slot].framesPerSecond = Double(format.sampleRate) * Double(pitch)
     }
 
     private func fadesChanged() {
@@ -229,5 +287,5 @@ final class Voice {
     }
 
     /// The AL buffer layout this voice needs: positional voices play the mono downmix.
-    var usesMonoBuffer: Bool { isPositional && sound.format.channelCount == 2 }
+    var usesMonoBuffer: Bool { isPositional && format.channelCount == 2 }
 }

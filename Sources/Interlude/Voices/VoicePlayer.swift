@@ -1,3 +1,5 @@
+import Logging
+
 /// The voices' lifecycle: starting, stopping, pausing, changing and fading voices, and each
 /// update's servicing, through the ``VoiceTable`` (who is alive), the ``VoicePool`` (who is real)
 /// and the ``ALRenderer`` (what OpenAL hears). While the session is interrupted no AL call is
@@ -15,8 +17,12 @@ final class VoicePlayer {
     private let session: AudioSession
     private let gate: ALGate
     private let events: EventQueue
+    /// Reads and decodes streamed voices off the engine lock (the music's thread).
+    private let worker: DecodeWorker
+    /// For the streamed voices' underruns and decode errors.
+    private let logger: Logger
     /// Scratch list of slots for the update, reused so it allocates nothing.
-    private var slotScratch: [Int32] = []
+    @exclusivity(unchecked) private var slotScratch: [Int32] = []
 
     /// Real voices' positions are read from OpenAL every this many updates (staggered by slot),
     /// and advanced by the clock in between: the reads were a third of the engine's overhead over
@@ -25,7 +31,7 @@ final class VoicePlayer {
 
     init(configuration: SoundEngine.Configuration, table: VoiceTable, renderer: ALRenderer, mixer: GroupMixer,
          sounds: SoundBank, world: SpatialWorld, clock: UpdateClock, host: DeviceHost, session: AudioSession,
-         gate: ALGate, events: EventQueue) {
+         gate: ALGate, events: EventQueue, worker: DecodeWorker, logger: Logger) {
         self.configuration = configuration
         self.table = table
         self.renderer = renderer
@@ -37,6 +43,8 @@ final class VoicePlayer {
         self.session = session
         self.gate = gate
         self.events = events
+        self.worker = worker
+        self.logger = logger
     }
 
     /// How many voices may hold a real source at once.
@@ -72,7 +80,7 @@ final class VoicePlayer {
             events.emit(.commandDropped(command: command))
             return handle
         }
-        let voice = Voice(handle: handle, sound: sound, parameters: parameters, groupIndex: groupIndex,
+        let voice = Voice(handle: handle, media: .loaded(sound), parameters: parameters, groupIndex: groupIndex,
                           state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
                           isSystemSound: isSystemSound, entries: table.entries)
         voice.positionInFrames = max(0, startFrame) % max(1, sound.frameCount)
@@ -80,32 +88,80 @@ final class VoicePlayer {
         if startsPaused {
             return handle
         }
+        start(voice, command: command)
+        return handle
+    }
+
+    /// Starts a streamed voice of `decoder`'s track, which goes to the decode thread: nothing
+    /// here calls it after this. As ``play(_:parameters:isSystemSound:command:startFrame:startsPaused:)``
+    /// otherwise. A positional voice of a stereo track streams its mono downmix. Throws
+    /// `.tooManyVoices` past ``SoundEngine/Configuration/maximumStreamedVoiceCount`` streams.
+    func playStream(path: String, decoder: any AudioDecoder, parameters: VoiceParameters, command: String) throws -> VoiceHandle {
+        try parameters.validate(in: command)
+        let groupIndex = try mixer.existingIndex(of: parameters.group, in: command)
+        try mixer.checkZone(parameters.reverbZone, in: command)
+        guard table.liveVoiceCount < configuration.maximumVoiceCount else {
+            throw InterludeError(.tooManyVoices, "\(command): all \(configuration.maximumVoiceCount) voices are in use (Configuration.maximumVoiceCount)")
+        }
+        guard table.streamedVoiceCount < configuration.maximumStreamedVoiceCount else {
+            throw InterludeError(.tooManyVoices, "\(command): all \(configuration.maximumStreamedVoiceCount) streamed voices are in use (Configuration.maximumStreamedVoiceCount)")
+        }
+        let handle = table.allocateSlot()
+        if !isActive && !parameters.isLooping {
+            // As a loaded one-shot: dropped, and the decoder with it.
+            table.abandonSlot(of: handle)
+            events.emit(.commandDropped(command: command))
+            return handle
+        }
+        let downmixes = parameters.position != nil
+        let stream = StreamQueue(path: path, decoder: decoder, worker: worker, waitsForDecode: configuration.output.isOffline,
+                                 isLooping: parameters.isLooping, bufferCount: configuration.streamBufferCount,
+                                 bufferFrameCount: streamedVoiceBufferFrameCount(decoder.format, downmixes: downmixes),
+                                 loopRegion: decoder.loopRegion, downmixesToMono: downmixes, logger: logger)
+        let voice = Voice(handle: handle, media: .streamed(stream), parameters: parameters, groupIndex: groupIndex,
+                          state: isActive ? .playing : .pendingStart, isSystemSound: false, entries: table.entries)
+        table.insert(voice)
+        start(voice, command: command)
+        return handle
+    }
+
+    /// Frames in each chunk of a streamed voice: the configured buffer length, cut so that the
+    /// ring's slots (the track's channels) and the AL buffers (mono when downmixed) hold at most
+    /// ``SoundEngine/Configuration/streamedVoiceMaximumBytesInFlight`` of float PCM.
+    private func streamedVoiceBufferFrameCount(_ format: AudioFormat, downmixes: Bool) -> Int {
+        let queuedChannels = downmixes ? 1 : format.channelCount
+        let bytesPerFrame = MemoryLayout<Float>.size * configuration.streamBufferCount * (format.channelCount + queuedChannels)
+        let wantedFrames = max(256, Int(Double(format.sampleRate) * configuration.streamBufferSeconds))
+        return min(wantedFrames, configuration.streamedVoiceMaximumBytesInFlight / bytesPerFrame)
+    }
+
+    /// Admits a new voice now, or tells the game it waits for the session.
+    private func start(_ voice: Voice, command: String) {
         if isActive {
             gate.run(command) { device in try admit(voice, on: device) }
         } else {
             events.emit(.commandDeferred(command: command))
         }
-        return handle
     }
 
     /// Ends a voice: its handle goes stale and its source is freed (at once when active,
-    /// otherwise when the session is active again).
+    /// otherwise when the session is active again), with a streamed voice's buffers.
     func remove(_ voice: Voice) {
         guard let source = table.remove(voice) else { return }
-        renderer.release(source)
+        renderer.release(source, buffers: voice.stream?.takeBuffers() ?? [])
         gate.run("stop") { device in try releaseDeferred(on: device) }
     }
 
     /// Frees the sources of voices ended while no AL call could be made, then deletes the
     /// buffers of sounds unloaded meanwhile (no source holds them any more).
     func releaseDeferred(on device: ALDevice) throws {
-        try renderer.releaseDeferredSources()
+        try renderer.releaseDeferredSources(on: device)
         try sounds.deleteUnloadedBuffers(on: device)
     }
 
     /// Stops every voice of `sound` (it is being unloaded).
     func removeVoices(of sound: Sound) {
-        for voice in table.liveVoices where voice.sound.id == sound.id {
+        for voice in table.liveVoices where voice.sound?.id == sound.id {
             remove(voice)
         }
     }
@@ -119,14 +175,14 @@ final class VoicePlayer {
                 startVirtualClock(of: voice)
                 return
             }
-            try makeVirtual(weakest)
+            try makeVirtual(weakest, on: device)
         }
         try renderer.start(voice, on: device)
     }
 
     /// Takes a real voice's source away, keeping its position: it goes on as a virtual voice.
-    private func makeVirtual(_ voice: Voice) throws {
-        guard try renderer.takeSource(from: voice) else { return }
+    private func makeVirtual(_ voice: Voice, on device: ALDevice) throws {
+        guard try renderer.takeSource(from: voice, on: device) else { return }
         startVirtualClock(of: voice)
     }
 
@@ -201,6 +257,9 @@ final class VoicePlayer {
         if (parameters.position == nil) != (previous.position == nil) {
             throw InterludeError(.invalidArgument, "\(call): a voice cannot switch between positional and unpositioned while playing")
         }
+        if voice.stream != nil && parameters.isLooping != previous.isLooping {
+            throw InterludeError(.invalidArgument, "\(call): a streamed voice (\(voice.name)) loops or not as it was started")
+        }
         let groupIndex = try mixer.existingIndex(of: parameters.group, in: call)
         try mixer.checkZone(parameters.reverbZone, in: call)
         let previousGroupIndex = voice.groupIndex
@@ -213,9 +272,9 @@ final class VoicePlayer {
     /// Moves a positional voice: the hot path of a game moving its emitters every frame, so it
     /// validates and records only the position, for the update to send.
     func setPosition(_ position: Vector3, of handle: VoiceHandle) throws {
-        guard let voice = table.voice(for: handle) else { return }
+        guard let slot = table.liveSlot(for: handle) else { return }
         try Validate.vector(position, "position", in: "setPosition")
-        guard table.entries.movePositional(voice.handle.slot, to: position) else {
+        guard table.entries.movePositional(slot, to: position) else {
             throw InterludeError(.invalidArgument, "setPosition: a voice cannot switch between positional and unpositioned while playing")
         }
         if !isActive { events.emit(.commandDeferred(command: "set")) }
@@ -235,8 +294,8 @@ final class VoicePlayer {
             }
         }
         for index in handles.indices {
-            guard let voice = table.voice(for: handles[index]) else { continue }
-            _ = table.entries.movePositional(voice.handle.slot, to: positions[index])
+            guard let slot = table.liveSlot(for: handles[index]) else { continue }
+            _ = table.entries.movePositional(slot, to: positions[index])
         }
         if !isActive { events.emit(.commandDeferred(command: "set")) }
     }
@@ -345,6 +404,11 @@ final class VoicePlayer {
         table.voice(for: handle)?.source != nil
     }
 
+    /// The most PCM a streamed voice holds in flight, in bytes; nil for a voice of a sound.
+    func streamedBytesInFlight(of handle: VoiceHandle) -> Int? {
+        table.voice(for: handle)?.stream?.bytesInFlight
+    }
+
     // MARK: The update
 
     /// How much a voice matters (see ``VoiceScoring``).
@@ -378,8 +442,10 @@ final class VoicePlayer {
     /// One update of the voices. First the voices that need their object, which the entries keep
     /// listed (real ones: finished one-shots, positions read from OpenAL every
     /// ``positionReadPeriod`` updates and advanced by the clock in between; and fading ones).
-    /// Then the pool's one walk over every entry, and its plan for the real sources.
-    func service(elapsedSeconds: Double, on device: ALDevice) throws {
+    /// Then the pool's one walk over every entry, and its plan for the real sources. Real
+    /// streamed voices refill their queues on every update; with `waitsForDecode` (an offline
+    /// render) they wait for the decode thread to fill them.
+    func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool) throws {
         let scoresCandidates = table.liveVoiceCount > realVoiceBudget
         var objectSlots: [Int32] = []
         swap(&objectSlots, &slotScratch)
@@ -393,6 +459,12 @@ final class VoicePlayer {
                 guard advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }
             }
             guard voice.source != nil else { continue }
+            if let stream = voice.stream {
+                try renderer.service(stream, of: voice, waiting: waitsForDecode)
+                // A one-shot at its end, or a stream whose decoding failed.
+                if stream.isFinished { remove(voice) }
+                continue
+            }
             // Only a one-shot stops by itself: a looping source is stopped by the engine alone.
             if !voice.isLooping, try renderer.hasFinished(voice) {
                 remove(voice)
@@ -425,7 +497,7 @@ final class VoicePlayer {
                   knownPlayingCount: knownPlayingCount, candidatesAreScored: candidatesAreScored)
         releaseEnded()
         for slot in pool.demotedSlots {
-            if let voice = table.voice(inSlot: Int(slot)) { try makeVirtual(voice) }
+            if let voice = table.voice(inSlot: Int(slot)) { try makeVirtual(voice, on: device) }
         }
         for slot in pool.promotedSlots {
             if let voice = table.voice(inSlot: Int(slot)), voice.source == nil { try renderer.start(voice, on: device) }

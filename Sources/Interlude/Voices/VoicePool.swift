@@ -13,17 +13,17 @@ struct ScoredSlot {
 /// carries out. Its buffers are reused, so an update allocates nothing once they have grown.
 final class VoicePool {
     /// The selection buffer: its first ``candidateCount`` are this update's candidates.
-    private var candidates: [ScoredSlot] = []
-    private var candidateCount = 0
+    @exclusivity(unchecked) private var candidates: [ScoredSlot] = []
+    @exclusivity(unchecked) private var candidateCount = 0
     /// Voices that are not real and score below this are left out of ``candidates``: most of a
     /// large pool is far below the budget's last place (see ``candidateFloor(below:)``).
-    private var candidateFloor = -Double.infinity
+    @exclusivity(unchecked) private var candidateFloor = -Double.infinity
     /// How many of the candidates scored at least ``candidateFloor``.
-    private var candidatesAboveFloor = 0
-    private var playingCounts: [Int] = []
-    private var ended: [Int32] = []
-    private var demoted: [Int32] = []
-    private var promoted: [Int32] = []
+    @exclusivity(unchecked) private var candidatesAboveFloor = 0
+    @exclusivity(unchecked) private var playingCounts: [Int] = []
+    @exclusivity(unchecked) private var ended: [Int32] = []
+    @exclusivity(unchecked) private var demoted: [Int32] = []
+    @exclusivity(unchecked) private var promoted: [Int32] = []
 
     /// Voices playing per group in the last walk, for ducking.
     var playingCountsByGroup: [Int] { playingCounts }

@@ -8,12 +8,12 @@
 /// And it keeps the list of changed slots: voices whose parameters a setter changed while they
 /// held a source, which the update sends to OpenAL (``drainChanges(_:)``) without walking the pool.
 final class VoicePoolStorage {
-    private var entries: [VoicePoolEntry] = []
+    @exclusivity(unchecked) private var entries: [VoicePoolEntry] = []
     /// Slots whose entry is playing and real or fading, in no particular order.
-    private var serviced: [Int32] = []
+    @exclusivity(unchecked) private var serviced: [Int32] = []
     /// Slots with changes to send, each listed once, in the order they first changed. Emptied
     /// keeping its capacity, so steady state allocates nothing.
-    private var changed: [Int32] = []
+    @exclusivity(unchecked) private var changed: [Int32] = []
 
     /// How many slots have an entry.
     var count: Int { entries.count }

@@ -3,10 +3,11 @@
 /// fields.
 final class VoiceTable {
     private let engineID: Int
-    private var voiceSlots: [Voice?] = []
-    private var slotGenerations: [UInt32] = []
-    private var freeSlots: [Int] = []
-    private var liveCount = 0
+    @exclusivity(unchecked) private var voiceSlots: [Voice?] = []
+    @exclusivity(unchecked) private var slotGenerations: [UInt32] = []
+    @exclusivity(unchecked) private var freeSlots: [Int] = []
+    @exclusivity(unchecked) private var liveCount = 0
+    @exclusivity(unchecked) private var streamedCount = 0
     /// What the pool's update needs of each voice, by slot, in one contiguous array.
     private let storage = VoicePoolStorage()
 
@@ -22,12 +23,22 @@ final class VoiceTable {
 
     /// How many voices are live.
     var liveVoiceCount: Int { liveCount }
+    /// How many of them are streamed.
+    var streamedVoiceCount: Int { streamedCount }
 
     /// The live voice a handle names, or nil for a stale or foreign handle.
     func voice(for handle: VoiceHandle) -> Voice? {
         guard handle.engineID == engineID, handle.slot >= 0, handle.slot < voiceSlots.count,
               slotGenerations[handle.slot] == handle.generation else { return nil }
         return voiceSlots[handle.slot]
+    }
+
+    /// The slot of the live voice a handle names, or nil for a stale or foreign handle:
+    /// ``voice(for:)`` without taking a reference to the voice, for the setters' hot path.
+    func liveSlot(for handle: VoiceHandle) -> Int? {
+        guard handle.engineID == engineID, handle.slot >= 0, handle.slot < voiceSlots.count,
+              slotGenerations[handle.slot] == handle.generation, voiceSlots[handle.slot] != nil else { return nil }
+        return handle.slot
     }
 
     /// The live voice in `slot`, if any.
@@ -67,6 +78,7 @@ final class VoiceTable {
     func insert(_ voice: Voice) {
         voiceSlots[voice.handle.slot] = voice
         liveCount += 1
+        if voice.stream != nil { streamedCount += 1 }
     }
 
     /// Ends a voice: its handle goes stale and its slot is free. Returns the source it held,
@@ -80,12 +92,17 @@ final class VoiceTable {
         slotGenerations[slot] &+= 1
         freeSlots.append(slot)
         liveCount -= 1
+        if voice.stream != nil { streamedCount -= 1 }
         return source
     }
 
-    /// Every voice forgets its source: the device that held them is gone.
+    /// Every voice forgets its source, and a streamed voice its buffers: the device that held
+    /// them is gone.
     func forgetSources() {
-        for case let voice? in voiceSlots { voice.source = nil }
+        for case let voice? in voiceSlots {
+            voice.source = nil
+            voice.stream?.forgetDevice()
+        }
     }
 
     /// Ends every voice at once (shutdown).

@@ -67,6 +67,9 @@ extension EngineSuites {
             rows.append(bench.placedSoundRow(source: "WAV", pcmFormat: "16 bits", idleKiB: 1_000,
                                              placedKiB: try Bench.loadIntoEngine(path: wav, placed: true), pcmBytes: 24_000 * 2 * 2))
             rows += try AsyncLoadBench.rows(trackSeconds: 0.2, rounds: 1)
+            rows += try StreamedVoiceBench.rows(trackSeconds: 0.5, renderSeconds: 0.2)
+            let streamedRows = rows.filter { $0.measure.hasPrefix("PCM in flight per streamed voice") }
+            #expect(streamedRows.count == 1 && streamedRows.allSatisfy { $0.isGoalMet == true && ($0.engine ?? 0) > 0 })
             rows += try CodecDecodeBench.rows(seconds: 1, rounds: 1)
             for row in rows {
                 #expect(row.engine.map { $0.isFinite && $0 >= 0 } ?? false, "\(row.scenario): \(row.measure)")
