@@ -395,11 +395,16 @@ public final class Bench {
     }
 
     /// Loads `path` with loadSound into an offline engine; returns this process's peak resident
-    /// KiB with the sound loaded (the memory child's "load" mode).
-    public static func loadIntoEngine(path: String) throws -> Int {
+    /// KiB with the sound loaded (the memory child's "load" mode). `placed`: then plays it at a
+    /// position, which makes a stereo sound's mono downmix (the "loadPlaced" mode).
+    public static func loadIntoEngine(path: String, placed: Bool = false) throws -> Int {
         let engine = try SceneRunner.offlineEngine()
         defer { engine.shutdown() }
         let sound = try engine.loadSound(path: path)
+        if placed {
+            try engine.play(sound, parameters: VoiceParameters(position: Vector3(2, 0, 0)))
+            _ = try engine.render(frameCount: 480)
+        }
         return withExtendedLifetime(sound) { Measure.peakResidentKiB() }
     }
 
@@ -440,6 +445,16 @@ public final class Bench {
         return BenchRow(scenario: "7. Memory",
                         measure: "peak RSS above idle, loadSound of the \(Int(sizes.longTrackSeconds)) s \(source), over its PCM at \(pcmFormat) (\(String(format: "%.0f", pcmMiB)) MiB; loaded: \((loadedKiB - idleKiB) / 1024) MiB)",
                         unit: "x PCM", engine: ratio, goal: "<= 1.5", isGoalMet: ratio <= 1.5)
+    }
+
+    /// The row of one loaded stereo sound then played at a position: its own buffer plus the
+    /// float mono downmix positional voices play, over its PCM. Reported, with no goal: the
+    /// downmix is what OpenAL needs to place a stereo sound.
+    public func placedSoundRow(source: String, pcmFormat: String, idleKiB: Int, placedKiB: Int, pcmBytes: Int) -> BenchRow {
+        let ratio = Double(placedKiB - idleKiB) * 1024 / Double(pcmBytes)
+        return BenchRow(scenario: "7. Memory",
+                        measure: "peak RSS above idle, the same \(source) loaded and played at a position (its float mono downmix added), over its PCM at \(pcmFormat)",
+                        unit: "x PCM", engine: ratio)
     }
 
     // MARK: 8: start-up

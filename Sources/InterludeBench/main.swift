@@ -9,12 +9,12 @@ import MallocCounter
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
-/// Memory children: `--memory-child idle|stream|full|load PATH` prints this process's peak RSS in KiB.
+/// Memory children: `--memory-child idle|stream|full|load|loadPlaced PATH` prints this process's peak RSS in KiB.
 if arguments.first == "--memory-child", arguments.count == 3 {
     let path = arguments[2]
     switch arguments[1] {
-    case "load":
-        print(try Bench.loadIntoEngine(path: path))
+    case "load", "loadPlaced":
+        print(try Bench.loadIntoEngine(path: path, placed: arguments[1] == "loadPlaced"))
         exit(0)
     case "stream": _ = try Bench.streamThroughEngine(path: path)
     case "full":
@@ -158,6 +158,10 @@ if runs(7) {
                                      loadedKiB: try memoryChild("load", wavPath), pcmBytes: try Bench.pcmByteCount(path: wavPath, bytesPerSample: 2)))
     rows.append(bench.loadedSoundRow(source: "stereo Ogg Vorbis track", pcmFormat: "32-bit float", idleKiB: idleKiB,
                                      loadedKiB: try memoryChild("load", path), pcmBytes: try Bench.pcmByteCount(path: path, bytesPerSample: 4)))
+    rows.append(bench.placedSoundRow(source: "16-bit stereo WAV", pcmFormat: "16 bits", idleKiB: idleKiB,
+                                     placedKiB: try memoryChild("loadPlaced", wavPath), pcmBytes: try Bench.pcmByteCount(path: wavPath, bytesPerSample: 2)))
+    rows.append(bench.placedSoundRow(source: "stereo Ogg Vorbis track", pcmFormat: "32-bit float", idleKiB: idleKiB,
+                                     placedKiB: try memoryChild("loadPlaced", path), pcmBytes: try Bench.pcmByteCount(path: path, bytesPerSample: 4)))
     rows += try StreamedVoiceBench.rows(trackSeconds: 10, renderSeconds: 2)
 }
 if runs(8) { rows += try bench.startup() }

@@ -86,6 +86,8 @@ final class TimelinePrinter: Sendable {
             return "  \(path) ran dry at \(clock(frame)): its reads are behind"
         case .musicRecovered(let path, let frame):
             return "  \(path) plays on from \(clock(frame))"
+        case .soundLost(_, let reason):
+            return "sound lost on the new device: \(reason)"
         case .activated, .absorbed, .ignored, .voiceResumed, .outputStarted:
             return nil
         }

@@ -27,11 +27,23 @@ public enum DecoderFactory {
     /// ``decodeAll(path:)``.
     static func decodeSound(path: String) throws -> (format: AudioFormat, samples: SoundSamples, loopRegion: Range<Int>?) {
         let (decoder, expectedFrames) = try openToDecodeAll(path: path)
+        return try decodeSound(decoder, expectedFrames: expectedFrames)
+    }
+
+    /// Decodes a game's own decoder from where it stands, as ``decodeSound(path:)`` does a file,
+    /// but never past its ``AudioDecoder/frameCount``: a procedural source that never ends, or
+    /// one that claims more than it gives, cannot make the engine read or allocate without
+    /// bound. A read that returns more frames than the buffer holds counts as the buffer.
+    static func decodeSound(decoder: any AudioDecoder) throws -> (format: AudioFormat, samples: SoundSamples, loopRegion: Range<Int>?) {
+        try decodeSound(decoder, expectedFrames: decoder.frameCount, frameLimit: decoder.frameCount)
+    }
+
+    private static func decodeSound(_ decoder: any AudioDecoder, expectedFrames: Int, frameLimit: Int? = nil) throws -> (format: AudioFormat, samples: SoundSamples, loopRegion: Range<Int>?) {
         let samples: SoundSamples
         if let bits = decoder.integerBitsPerSample, bits <= 16 {
-            samples = .int16(try readAllInt16(decoder, expectedFrames: expectedFrames))
+            samples = .int16(try readAllInt16(decoder, expectedFrames: expectedFrames, frameLimit: frameLimit))
         } else {
-            samples = .float32(try readAllFloat(decoder, expectedFrames: expectedFrames))
+            samples = .float32(try readAllFloat(decoder, expectedFrames: expectedFrames, frameLimit: frameLimit))
         }
         return (decoder.format, samples, decoder.loopRegion)
     }
@@ -49,20 +61,20 @@ public enum DecoderFactory {
     }
 
     /// Reads `decoder` to its end as float, straight into an array of `expectedFrames`, grown
-    /// if the file holds more.
-    private static func readAllFloat(_ decoder: any AudioDecoder, expectedFrames: Int) throws -> [Float] {
+    /// if the file holds more, unless `frameLimit` stops it there.
+    private static func readAllFloat(_ decoder: any AudioDecoder, expectedFrames: Int, frameLimit: Int? = nil) throws -> [Float] {
         let channelCount = decoder.format.channelCount
         var samples = [Float](repeating: 0, count: expectedFrames * channelCount)
         var filled = 0
         while filled < samples.count {
             let frames = try samples.withUnsafeMutableBufferPointer { all in
-                try decoder.read(into: UnsafeMutableBufferPointer(rebasing: all[filled...]))
+                min(try decoder.read(into: UnsafeMutableBufferPointer(rebasing: all[filled...])), (all.count - filled) / channelCount)
             }
-            if frames == 0 { break }
+            if frames <= 0 { break }
             filled += frames * channelCount
         }
         samples.removeSubrange(filled...)
-        if filled == expectedFrames * channelCount {
+        if filled == expectedFrames * channelCount && frameLimit == nil {
             var chunk = [Float](repeating: 0, count: 4096 * channelCount)
             while case let frames = try chunk.withUnsafeMutableBufferPointer({ try decoder.read(into: $0) }), frames > 0 {
                 samples.append(contentsOf: chunk[0..<frames * channelCount])
@@ -72,13 +84,19 @@ public enum DecoderFactory {
     }
 
     /// Reads `decoder` to its end as 16-bit samples (v = float x 32768), a chunk of float at a
-    /// time, into an array reserved for `expectedFrames`.
-    private static func readAllInt16(_ decoder: any AudioDecoder, expectedFrames: Int) throws -> [Int16] {
+    /// time, into an array reserved for `expectedFrames`; no more than `frameLimit` frames.
+    private static func readAllInt16(_ decoder: any AudioDecoder, expectedFrames: Int, frameLimit: Int? = nil) throws -> [Int16] {
         let channelCount = decoder.format.channelCount
+        let limit = frameLimit ?? Int.max
         var samples: [Int16] = []
         samples.reserveCapacity(expectedFrames * channelCount)
         var chunk = [Float](repeating: 0, count: 4096 * channelCount)
-        while case let frames = try chunk.withUnsafeMutableBufferPointer({ try decoder.read(into: $0) }), frames > 0 {
+        while samples.count / channelCount < limit {
+            let wanted = min(4096, limit - samples.count / channelCount)
+            let frames = try chunk.withUnsafeMutableBufferPointer { all in
+                min(try decoder.read(into: UnsafeMutableBufferPointer(rebasing: all[0..<wanted * channelCount])), wanted)
+            }
+            if frames <= 0 { break }
             samples.append(contentsOf: chunk[0..<frames * channelCount].lazy.map(int16))
         }
         return samples
@@ -86,7 +104,7 @@ public enum DecoderFactory {
 
     /// `value` x 32768 as Int16: exact for a decoder true to its ``AudioDecoder/integerBitsPerSample``;
     /// rounded and clamped for one that is not, so a damaged file cannot trap.
-    private static func int16(_ value: Float) -> Int16 {
+    static func int16(_ value: Float) -> Int16 {
         let scaled = (value * 32768).rounded()
         guard !scaled.isNaN else { return 0 }
         return Int16(min(32767, max(-32768, scaled)))

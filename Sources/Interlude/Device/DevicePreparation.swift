@@ -4,9 +4,11 @@
 /// runs it with the lock released, and the session installs it under the lock again, or
 /// hands it back to be discarded when the session moved on meanwhile (``epoch``).
 ///
-/// The uploads take only the process-wide ``ALContextLock``, one sound at a time, never the
+/// The uploads take only the process-wide ``ALContextLock``, one AL step at a time, never the
 /// engine lock: the engine makes no AL call on this device before it installs it, and taking
-/// the context lock without an engine lock keeps the lock order (engine, then context).
+/// the context lock without an engine lock keeps the lock order (engine, then context). A file
+/// sound is decoded again from its file here (``SoundUpload``); one whose file changed or
+/// vanished is listed in ``lostSounds`` instead of failing the device.
 ///
 /// `@unchecked Sendable`: built under the engine lock, run by one thread with the lock
 /// released, then handed back under the lock; one thread holds it at a time.
@@ -17,6 +19,7 @@ final class DevicePreparation: @unchecked Sendable {
     private let reopenEpoch: Int
     private var start: OutputStart?
     private var prepared: [Int: SoundBuffers] = [:]
+    private var lost: [Int: String] = [:]
     private var error: (any Error)?
 
     /// - Parameter epoch: the ``DeviceHost`` reopen epoch the preparation was made in; a
@@ -34,6 +37,9 @@ final class DevicePreparation: @unchecked Sendable {
     var opened: OutputStart? { start }
     /// The sounds' buffers on the opened device, by sound id.
     var buffers: [Int: SoundBuffers] { prepared }
+    /// The sounds that could not be put on the device because their file changed or vanished
+    /// since they were loaded, by sound id, with why.
+    var lostSounds: [Int: String] { lost }
     /// Why ``run()`` failed (the device is then already closed).
     var failure: (any Error)? { error }
 
@@ -46,11 +52,9 @@ final class DevicePreparation: @unchecked Sendable {
             self.start = start
             let device = start.opened
             for upload in uploads {
-                // One sound per section: other engines' AL work waits for one upload at most.
-                try ALContextLock.run {
-                    try device.makeContextCurrent()
-                    defer { ALDevice.clearCurrentContext() }
-                    prepared[upload.sound.id] = try SoundBank.makeBuffers(for: upload, on: device)
+                switch try SoundUpload.prepare(upload, on: device) {
+                case .ready(let buffers): prepared[upload.sound.id] = buffers
+                case .lost(let reason): lost[upload.sound.id] = reason
                 }
             }
             return true
@@ -67,5 +71,6 @@ final class DevicePreparation: @unchecked Sendable {
         DeviceHost.discard(start)
         self.start = nil
         prepared = [:]
+        lost = [:]
     }
 }

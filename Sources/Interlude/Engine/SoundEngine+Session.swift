@@ -104,7 +104,8 @@ extension SoundEngine {
         var attempt: DevicePreparation?
         try withCore("reconnectDevice()") { attempt = $0.session.prepareReconnect() }
         if let attempt {
-            // A real device opens, gets its sounds and starts with the engine lock released.
+            // The device opens, gets its sounds (file sounds decoded again) and starts with the
+            // engine lock released.
             runReopenAttempt(attempt, waitSeconds: timeoutSeconds)
             if let failure = attempt.failure { throw failure }
         }

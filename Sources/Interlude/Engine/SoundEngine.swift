@@ -229,24 +229,23 @@ public final class SoundEngine: Sendable {
     /// ``Sound`` and uploads it, on the calling thread. A file already loaded (by any spelling of
     /// its path) is not decoded again: the same ``Sound`` comes back until it is unloaded. Throws
     /// `.fileNotFound`, `.corruptData` or `.unsupportedFormat` naming the file. Any thread; the
-    /// engine's lock is taken only to register the decoded sound.
+    /// engine's lock is taken only for moments: to hand each decoded chunk to OpenAL's buffer
+    /// and to register the sound.
+    ///
+    /// The samples go straight into OpenAL's buffer as they are decoded, and the engine keeps
+    /// no other copy: a new device (after a device loss or a switch) decodes the file again, off
+    /// the engine's lock. So the file must stay where it is, unchanged, while the sound is
+    /// loaded; if it changed or vanished by then, the sound is lost
+    /// (``SessionEvent/soundLost(name:reason:)``) rather than played wrong.
     public func loadSound(path: String) throws -> Sound {
         let canonicalPath = SoundCache.canonicalPath(path)
         if let canonicalPath, let cached = soundCache.sound(at: canonicalPath) { return cached }
-        let sound = try decodeSound(path: path)
-        guard let canonicalPath else {
-            try register(sound)
-            return sound
-        }
+        let sound = try loadFileSound(path: path)
+        guard let canonicalPath else { return sound }
         let kept = soundCache.keep(sound, at: canonicalPath)
-        guard kept === sound else { return kept }
-        do {
-            try register(sound)
-        } catch {
-            soundCache.remove(sound)
-            throw error
-        }
-        return sound
+        // Two synchronous loads of one file raced: the first kept wins, the other goes.
+        if kept !== sound { try? unloadSound(sound) }
+        return kept
     }
 
     /// Like the synchronous `loadSound(path:)`, but the file is read and decoded on a background
@@ -262,13 +261,46 @@ public final class SoundEngine: Sendable {
     public func loadSound(path: String) async throws -> Sound {
         guard let canonicalPath = SoundCache.canonicalPath(path) else {
             // Not a file that resolves: the decoder says why, off the caller's thread all the same.
-            return try await Self.offCallerThread { [self] in try decodeSound(path: path) }
+            return try await Self.offCallerThread { [self] in try loadFileSound(path: path) }
         }
         return try await soundCache.sound(at: canonicalPath) { [self] in
-            let sound = try await Self.offCallerThread { [self] in try decodeSound(path: path) }
-            try register(sound)
-            return sound
+            try await Self.offCallerThread { [self] in try loadFileSound(path: path) }
         }
+    }
+
+    /// Decodes a game's own decoder (a procedural source, an archive reader, a format the engine
+    /// does not read) from its current position to its end into a ``Sound`` and uploads it, on
+    /// the calling thread. The engine takes the decoder over for the call and lets it go when it
+    /// returns: it never reads it again. `decoder.path` names the sound in errors and logs; such
+    /// a sound is not cached (each call gives a new ``Sound``). Its ``AudioDecoder/loopRegion``
+    /// becomes the sound's, and a decoder whose ``AudioDecoder/integerBitsPerSample`` is 16 or
+    /// fewer is kept as 16-bit.
+    ///
+    /// The engine keeps the decoded samples in memory, as for ``makeSound(name:format:samples:)``,
+    /// so that a new device (after a device loss or a switch) gets the sound again: it does not
+    /// read a game's decoder again, which may not rewind and belongs to the game.
+    ///
+    /// It reads up to the decoder's ``AudioDecoder/frameCount`` frames (an endless procedural
+    /// source gives exactly that many), or fewer if the decoder ends first.
+    ///
+    /// Throws `.unsupportedFormat` for other than 1 or 2 channels at 1000...384000 Hz,
+    /// `.invalidArgument` for a frameCount outside 1...2^27 or a decoder that gives no frames,
+    /// and whatever the decoder throws. Any thread;
+    /// the engine's lock is taken only to register the decoded sound.
+    public func loadSound(decoder: sending any AudioDecoder) throws -> Sound {
+        let sound = try decodeSound(decoder: decoder)
+        try register(sound)
+        return sound
+    }
+
+    /// Like the synchronous `loadSound(decoder:)`, but the decoder is read on a background
+    /// thread, so neither the caller's thread nor the engine's lock waits for it.
+    public func loadSound(decoder: sending any AudioDecoder) async throws -> Sound {
+        // `sending`: the caller gave the decoder up, so the background thread is its only user.
+        nonisolated(unsafe) let handedOver = decoder
+        let sound = try await Self.offCallerThread { [self] in try decodeSound(decoder: handedOver) }
+        try register(sound)
+        return sound
     }
 
     /// Makes a ``Sound`` from interleaved float samples (generated audio, a game's own
@@ -279,21 +311,186 @@ public final class SoundEngine: Sendable {
         return sound
     }
 
-    /// Decodes `path` into a sound not yet registered.
-    private func decodeSound(path: String) throws -> Sound {
+    /// Decodes `path` and registers the sound: straight into a buffer on the device when one
+    /// can take it now, else into memory (kept until its first upload).
+    private func loadFileSound(path: String) throws -> Sound {
+        let decoder = try DecoderFactory.open(path: path)
+        try Self.checkFormat(decoder.format, name: path)
+        let uploadsNow: Bool
+        switch try streamIntoDevice(decoder, path: path) {
+        case .loaded(let sound): return sound
+        case .intoMemory(let uploads): uploadsNow = uploads
+        }
         let decoded = try DecoderFactory.decodeSound(path: path)
-        return try newSound(name: path, format: decoded.format, samples: decoded.samples, loopRegion: decoded.loopRegion)
+        let file = SoundFile(path: path, checksum: PCMChecksum(of: decoded.samples))
+        let sound = try newSound(name: path, format: decoded.format, samples: decoded.samples, file: file, loopRegion: decoded.loopRegion)
+        if uploadsNow {
+            try register(sound)
+        } else {
+            try withCore("loadSound(\(path))") { $0.sounds.register(sound) }
+        }
+        return sound
     }
 
-    private func newSound(name: String, format: AudioFormat, samples: SoundSamples, loopRegion: Range<Int>?) throws -> Sound {
-        guard (1...2).contains(format.channelCount), (1_000...384_000).contains(format.sampleRate) else {
-            throw InterludeError(.unsupportedFormat, "makeSound(\(name)): \(format.channelCount) channels at \(format.sampleRate) Hz is not supported (1 or 2 channels, 1000...384000 Hz)")
+    /// What became of a load straight into the device's buffer.
+    private enum StreamOutcome {
+        /// Done: the sound is registered with its buffer.
+        case loaded(Sound)
+        /// Not done (no device now, say): decode into memory, and upload now (`uploads`) or, after
+        /// an AL error (counted), on first use.
+        case intoMemory(uploads: Bool)
+    }
+
+    /// A buffer on the device that a file is being decoded into.
+    private struct StreamedLoad {
+        var device: ALDevice
+        var buffer: ALBuffer
+        var mapping: ALBufferMapping
+    }
+
+    /// How a load straight into the device's buffer began.
+    private enum StreamStart {
+        case ready(StreamedLoad)
+        /// No device to write into now (or one that cannot map buffers).
+        case noDevice
+        /// An AL error, counted.
+        case failed
+    }
+
+    /// The load gave up on the device (it changed, the session was interrupted, or an AL error).
+    private struct LoadLeftDevice: Error {}
+
+    /// Decodes `decoder` a chunk at a time into a new buffer on the current device, each chunk
+    /// written in place under the engine's lock for a moment, then registers the sound. When
+    /// that cannot be done now (no device, an interruption, no AL_SOFT_map_buffer, a device
+    /// change meanwhile, a length other than the header's, an AL error), nothing is registered
+    /// and the caller decodes into memory instead.
+    private func streamIntoDevice(_ decoder: any AudioDecoder, path: String) throws -> StreamOutcome {
+        let format = decoder.format
+        let frameCount = decoder.frameCount
+        let isFloat = !SoundFileReader.isSixteenBit(decoder)
+        let bytesPerFrame = format.channelCount * (isFloat ? MemoryLayout<Float>.size : MemoryLayout<Int16>.size)
+        // One OpenAL buffer holds at most 2 GiB; a longer (or damaged) header goes the other way.
+        guard frameCount > 0, frameCount <= Int(Int32.max) / bytesPerFrame else { return .intoMemory(uploads: true) }
+        let byteCount = frameCount * bytesPerFrame
+        let call = "loadSound(\(path))"
+        let start = try withCore(call) { core -> StreamStart in
+            guard core.al.isOpen else { return .noDevice }
+            do {
+                let made = try core.device.withContext { device -> StreamedLoad? in
+                    guard let mapping = device.extensions.bufferMapping else { return nil }
+                    let buffer = try device.makeBuffer()
+                    do {
+                        try buffer.allocate(byteCount: byteCount, format: format, isFloat: isFloat, using: mapping)
+                    } catch {
+                        try device.deleteBuffer(buffer)
+                        throw error
+                    }
+                    return StreamedLoad(device: device, buffer: buffer, mapping: mapping)
+                }
+                guard let made, let made else { return .noDevice }
+                return .ready(made)
+            } catch {
+                core.al.count(error, in: call)
+                return .failed
+            }
         }
+        let target: StreamedLoad
+        switch start {
+        case .ready(let load): target = load
+        case .noDevice: return .intoMemory(uploads: true)
+        case .failed: return .intoMemory(uploads: false)
+        }
+        let result: SoundFileReader.Result
+        do {
+            result = try SoundFileReader.read(decoder, frameLimit: frameCount) { chunk, byteOffset in
+                let written = try withCore(call) { core -> Bool in
+                    guard core.al.isOpen, core.device.openDevice === target.device else { return false }
+                    do {
+                        return try core.device.withContext { _ in
+                            try target.buffer.withMappedBytes(byteOffset: byteOffset, byteCount: chunk.count, writes: true,
+                                                              using: target.mapping) { $0.copyMemory(from: chunk) }
+                            return true
+                        } ?? false
+                    } catch {
+                        core.al.count(error, in: call)
+                        return false
+                    }
+                }
+                if !written { throw LoadLeftDevice() }
+            }
+        } catch {
+            abandon(target)
+            if error is LoadLeftDevice { return .intoMemory(uploads: true) }
+            throw error
+        }
+        guard result.frameCount == frameCount, !result.hasMore else {
+            abandon(target)
+            return .intoMemory(uploads: true)
+        }
+        let sound = Sound(name: path, format: format, frameCount: frameCount, isFloat: isFloat, kept: nil,
+                          file: SoundFile(path: path, checksum: result.checksum), levels: result.levels,
+                          loopRegion: decoder.loopRegion, id: Self.nextSoundID.wrappingAdd(1, ordering: .relaxed).oldValue,
+                          engineID: engineID)
+        let registered = try withCore(call) { core -> Bool in
+            guard core.al.isOpen, core.device.openDevice === target.device else { return false }
+            do {
+                _ = try core.device.withContext { _ in
+                    if let loopRegion = sound.loopRegion { try target.buffer.setLoopPoints(loopRegion) }
+                }
+            } catch {
+                core.al.count(error, in: call)
+                return false
+            }
+            core.sounds.register(sound, native: target.buffer)
+            return true
+        }
+        guard registered else {
+            abandon(target)
+            return .intoMemory(uploads: true)
+        }
+        return .loaded(sound)
+    }
+
+    /// Deletes the buffer of a load that gave up, if its device is still the engine's (one
+    /// closed since took its buffers with it).
+    private func abandon(_ load: StreamedLoad) {
+        withLiveCore { core in
+            guard core.device.openDevice === load.device else { return }
+            core.sounds.discard(load.buffer)
+            core.al.run("loadSound: release") { device in try core.voices.releaseDeferred(on: device) }
+        }
+    }
+
+    /// Decodes a game's decoder into a sound not yet registered.
+    private func decodeSound(decoder: any AudioDecoder) throws -> Sound {
+        let format = decoder.format
+        let maximumFrameCount = 1 << 27
+        guard (1...2).contains(format.channelCount), (1_000...384_000).contains(format.sampleRate) else {
+            throw InterludeError(.unsupportedFormat, "loadSound(decoder: \(decoder.path)): \(format.channelCount) channels at \(format.sampleRate) Hz is not supported (1 or 2 channels, 1000...384000 Hz)")
+        }
+        guard (1...maximumFrameCount).contains(decoder.frameCount) else {
+            throw InterludeError(.invalidArgument, "loadSound(decoder: \(decoder.path)): frameCount \(decoder.frameCount) is outside 1...\(maximumFrameCount)")
+        }
+        let decoded = try DecoderFactory.decodeSound(decoder: decoder)
+        return try newSound(name: decoder.path, format: decoded.format, samples: decoded.samples, loopRegion: decoded.loopRegion)
+    }
+
+    private func newSound(name: String, format: AudioFormat, samples: SoundSamples, file: SoundFile? = nil,
+                          loopRegion: Range<Int>?) throws -> Sound {
+        try Self.checkFormat(format, name: name)
         guard samples.count > 0, samples.count % format.channelCount == 0 else {
             throw InterludeError(.invalidArgument, "makeSound(\(name)): \(samples.count) samples is not a whole, non-zero number of frames")
         }
-        return Sound(name: name, format: format, samples: samples, loopRegion: loopRegion,
+        return Sound(name: name, format: format, samples: samples, file: file, loopRegion: loopRegion,
                      id: Self.nextSoundID.wrappingAdd(1, ordering: .relaxed).oldValue, engineID: engineID)
+    }
+
+    /// Throws `.unsupportedFormat` for a format a sound cannot have.
+    private static func checkFormat(_ format: AudioFormat, name: String) throws {
+        guard (1...2).contains(format.channelCount), (1_000...384_000).contains(format.sampleRate) else {
+            throw InterludeError(.unsupportedFormat, "makeSound(\(name)): \(format.channelCount) channels at \(format.sampleRate) Hz is not supported (1 or 2 channels, 1000...384000 Hz)")
+        }
     }
 
     /// Registers a decoded sound with the engine and uploads its buffers (when AL may be called).
@@ -331,11 +528,14 @@ public final class SoundEngine: Sendable {
     /// Starts a voice of `sound`. While interrupted, a looping voice starts when the session is
     /// active again and a one-shot is dropped (the returned handle is stale). Throws
     /// `.invalidArgument` for out-of-range parameters, `.tooManyVoices` when every voice is in
-    /// use, `.foreignObject` for a sound from another engine. Any thread.
+    /// use, `.foreignObject` for a sound from another engine, `.fileNotFound` for a sound lost
+    /// because its file changed or vanished before a new device could decode it again
+    /// (``SessionEvent/soundLost(name:reason:)``). Any thread.
     @discardableResult
     public func play(_ sound: Sound, parameters: VoiceParameters = VoiceParameters()) throws -> VoiceHandle {
         try withCore("play(\(sound.name))") { core in
-            try core.voices.play(sound, parameters: parameters, isSystemSound: false, command: "play")
+            try core.sounds.checkNotLost(sound)
+            return try core.voices.play(sound, parameters: parameters, isSystemSound: false, command: "play")
         }
     }
 
@@ -346,7 +546,8 @@ public final class SoundEngine: Sendable {
         parameters.gain = gain
         parameters.group = .ui
         _ = try withCore("playSystemSound(\(sound.name))") { core in
-            try core.voices.play(sound, parameters: parameters, isSystemSound: true, command: "systemSound")
+            try core.sounds.checkNotLost(sound)
+            return try core.voices.play(sound, parameters: parameters, isSystemSound: true, command: "systemSound")
         }
     }
 

@@ -28,6 +28,10 @@ struct ALExtensions {
     let deferUpdates: LPALDEFERUPDATESSOFT?
     /// `alProcessUpdatesSOFT` (AL_SOFT_deferred_updates).
     let processUpdates: LPALPROCESSUPDATESSOFT?
+    /// `alBufferStorageSOFT`, `alMapBufferSOFT` and `alUnmapBufferSOFT` (AL_SOFT_map_buffer,
+    /// which OpenAL Soft 1.19 offers as AL_SOFTX_map_buffer): a buffer's storage allocated
+    /// without data, then written and read in place. nil unless all three are there.
+    let bufferMapping: ALBufferMapping?
     /// `alcSetThreadContext` (ALC_EXT_thread_local_context): a context current for the calling
     /// thread only, which OpenAL Soft finds without taking its process-wide list lock.
     let setThreadContext: PFNALCSETTHREADCONTEXTPROC?
@@ -60,5 +64,6 @@ struct ALExtensions {
         let both = deferUpdates != nil && processUpdates != nil
         self.deferUpdates = both ? deferUpdates : nil
         self.processUpdates = both ? processUpdates : nil
+        bufferMapping = ALBufferMapping.load()
     }
 }

@@ -185,6 +185,7 @@ final class SessionController {
             try voices.releaseDeferred(on: device)
             // A new device (a rebuild, a switch) gets every sound; on the same one, they are there.
             try sounds.uploadAll(on: device)
+            dropLostSounds()
             try world.apply()
             try streams.releaseFinishedOutgoing(on: device)
             var sourcesToPlay: [ALSource] = []
@@ -354,7 +355,7 @@ final class SessionController {
                 return
             }
             leftNamedDevice = nil
-            sounds.adopt(prepared.buffers)
+            adoptSounds(of: prepared)
             installReopenedIfRunning(now: .now)
             return
         }
@@ -364,11 +365,14 @@ final class SessionController {
             syncPlayingPositions()
             holdPlaying().forEach(events.emit)
         }
+        // Sounds loaded since the new device was prepared live only in the old one's buffers.
+        let preparedSounds = Set(prepared.buffers.keys).union(prepared.lostSounds.keys)
+        gate.run("keep sounds the new device lacks") { device in try sounds.keepSamplesMissing(from: preparedSounds, on: device) }
         forgetDevice(isReachable: true)
         host.setOutput(output)
         do {
             try host.install(newDevice)
-            sounds.adopt(prepared.buffers)
+            adoptSounds(of: prepared)
         } catch {
             // The new context would not go current: behave as a loss, the retries reopen `output`.
             logger.error("\(call): \(error)")
@@ -385,6 +389,23 @@ final class SessionController {
         } else {
             // Interrupted: keep output stopped and the context NULL until the end.
             host.deactivate()
+        }
+    }
+
+    /// Takes the sounds a new device was prepared with, and lets go of those it found lost.
+    private func adoptSounds(of prepared: DevicePreparation) {
+        sounds.adopt(prepared.buffers, lost: prepared.lostSounds,
+                     mapsBuffers: prepared.opened?.opened.extensions.bufferMapping != nil)
+        dropLostSounds()
+    }
+
+    /// Sounds whose file changed or vanished before a new device could decode them again: their
+    /// voices go (silent from the loss on), and the game is told.
+    private func dropLostSounds() {
+        for (sound, reason) in sounds.takeLostSounds() {
+            logger.warning("\(reason)")
+            voices.removeVoices(of: sound)
+            events.emit(.soundLost(name: sound.name, reason: reason))
         }
     }
 
@@ -477,7 +498,8 @@ final class SessionController {
     /// the engine lock released (open, upload every sound) and hands back to
     /// ``finishReopen(_:now:)``.
     func reopenStep(now: ContinuousClock.Instant) -> DevicePreparation? {
-        guard !configuration.output.isOffline, !host.isOpen, session.isDeviceLost else { return nil }
+        // Offline, only reconnectDevice() gets here (the update never reopens a loopback device).
+        guard !host.isOpen, session.isDeviceLost else { return nil }
         if host.hasReopening {
             installReopenedIfRunning(now: now)
             return nil
@@ -486,12 +508,13 @@ final class SessionController {
         return DevicePreparation(output: host.currentOutput, opener: host.deviceOpener, uploads: sounds.uploads, epoch: epoch)
     }
 
-    /// ``SoundEngine/reconnectDevice()`` on a real-time device that is lost: a reopen attempt
-    /// now, whatever the backoff, run off the lock like the engine's own retries. nil offline
-    /// (a loopback device opens at once, under the lock, and the render stays deterministic),
-    /// when no device is lost, or when a reopened device is already starting.
+    /// ``SoundEngine/reconnectDevice()`` on a device that is lost: a reopen attempt now,
+    /// whatever the backoff, run off the lock like the engine's own retries (offline too: the
+    /// loopback device opens off the lock and its file sounds are decoded there, and the caller
+    /// waits for it, so the render stays deterministic). nil when no device is lost, or when a
+    /// reopened device is already starting.
     func prepareReconnect() -> DevicePreparation? {
-        guard !configuration.output.isOffline, !host.isOpen, session.isDeviceLost, !host.hasReopening else { return nil }
+        guard !host.isOpen, session.isDeviceLost, !host.hasReopening else { return nil }
         let now = ContinuousClock.now
         host.reopenNow(now)
         return reopenStep(now: now)
@@ -508,7 +531,7 @@ final class SessionController {
             return nil
         }
         guard session.isDeviceLost, host.adoptReopened(opened, epoch: attempt.epoch) else { return attempt }
-        sounds.adopt(attempt.buffers)
+        adoptSounds(of: attempt)
         installReopenedIfRunning(now: now)
         return nil
     }

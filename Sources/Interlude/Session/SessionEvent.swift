@@ -62,6 +62,11 @@ public enum SessionEvent: Sendable, Equatable {
     /// opened. A device that starts within ``SoundEngine/Configuration/outputStartTimeoutSeconds``
     /// raises it before the call that opened it returns.
     case outputStarted(afterSeconds: Double)
+    /// A loaded sound cannot come back on a new device (after a device loss or a switch): its
+    /// file changed or vanished since it was loaded, and the engine keeps no copy of a file
+    /// sound's samples (it decodes the file again). Its voices ended, silent; playing it throws
+    /// `.fileNotFound`. Load it again to play the file as it is now. `reason` names the file.
+    case soundLost(name: String, reason: String)
 }
 
 /// What resumed when a session became active again.

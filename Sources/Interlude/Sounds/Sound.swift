@@ -1,8 +1,11 @@
 /// A decoded asset, ready to play many times at once: immutable and Sendable once loaded.
 ///
-/// The engine keeps the PCM so that it can upload the sound again on a new device after a
-/// device loss, without reading the file. A stereo sound played at a position needs a mono
-/// downmix, because OpenAL only places mono sources: it is made from the PCM when the first
+/// Its samples live in OpenAL's buffer. A sound loaded from a file keeps no other copy: a new
+/// device (after a device loss or a switch) decodes the file again, off the engine's lock, and
+/// checks it is still the same audio. A sound made from samples (`makeSound`) or from a game's
+/// own decoder (`loadSound(decoder:)`) keeps its samples in the engine's memory too, since
+/// nothing else could give them again. A stereo sound played at a position needs a mono
+/// downmix, because OpenAL only places mono sources: it is made from the buffer when the first
 /// positional voice needs it, uploaded, and not kept here.
 public final class Sound: Sendable, CustomStringConvertible {
     /// The file it came from, or the name it was given.
@@ -17,32 +20,50 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// (``AudioDecoder/loopRegion``); nil: the whole sound. The first pass plays from frame 0.
     public let loopRegion: Range<Int>?
 
-    /// Interleaved samples in ``format``: 16-bit for a 16-bit source, float otherwise.
-    let samples: SoundSamples
+    /// Its samples are 32-bit float; 16-bit otherwise (a source of 16 bits or fewer).
+    let isFloat: Bool
+    /// The samples in Swift while the engine keeps them (see ``KeptSamples``).
+    let kept: KeptSamples
+    /// The file a new device decodes it from; nil for a sound whose samples are always kept.
+    let file: SoundFile?
     /// Unique within the process; keys the engine's AL buffers.
     let id: Int
     /// The engine that loaded it.
     let engineID: Int
+    private let levels: SoundLevels
 
-    init(name: String, format: AudioFormat, samples: SoundSamples, loopRegion: Range<Int>?, id: Int, engineID: Int) {
+    /// A sound whose samples are given: kept in Swift, always (`file` nil) or until its first
+    /// upload (a file sound that could not go straight into OpenAL's buffer).
+    convenience init(name: String, format: AudioFormat, samples: SoundSamples, file: SoundFile?, loopRegion: Range<Int>?, id: Int, engineID: Int) {
+        var levels = SoundLevels(sampleRate: format.sampleRate)
+        levels.add(count: samples.count, channelCount: max(1, format.channelCount)) { samples[$0] }
+        levels.finish()
+        self.init(name: name, format: format, frameCount: samples.count / max(1, format.channelCount), isFloat: samples.isFloat,
+                  kept: samples, file: file, levels: levels, loopRegion: loopRegion, id: id, engineID: engineID)
+    }
+
+    /// A sound of `frameCount` frames, its samples kept in Swift (`kept`) or only in OpenAL.
+    init(name: String, format: AudioFormat, frameCount: Int, isFloat: Bool, kept: SoundSamples?, file: SoundFile?,
+         levels: SoundLevels, loopRegion: Range<Int>?, id: Int, engineID: Int) {
         self.name = name
         self.format = format
-        self.samples = samples
-        let frameCount = samples.count / max(1, format.channelCount)
         self.frameCount = frameCount
+        self.isFloat = isFloat
+        self.kept = KeptSamples(kept)
+        self.file = file
+        self.levels = levels
         // A damaged file can decode to fewer frames than its header promised its tags against.
         self.loopRegion = loopRegion.flatMap { $0.upperBound <= frameCount ? $0 : nil }
         self.id = id
         self.engineID = engineID
     }
 
-    /// Sample `index` (0 ..< frameCount x channels) of the interleaved samples, as float: v / 32768
-    /// for a 16-bit sound, as it plays. For meters.
-    package func sampleValue(at index: Int) -> Float { samples[index] }
+    /// Bytes of its interleaved samples.
+    var byteCount: Int { frameCount * format.channelCount * (isFloat ? MemoryLayout<Float>.size : MemoryLayout<Int16>.size) }
 
-    /// The average of both channels, for positional play of a stereo sound (call it only for
-    /// one). Made on each call: the caller uploads it and lets it go.
-    func monoDownmix() -> [Float] { samples.stereoDownmix() }
+    /// The loudest absolute sample in `frames` (to within a millisecond on each side), as float
+    /// (v / 32768 for a 16-bit sound). For meters.
+    package func peakLevel(inFrames frames: Range<Int>) -> Float { levels.peak(inFrames: frames) }
 
     /// The sound's name, channels, rate and length, for logs.
     public var description: String {

@@ -64,6 +64,8 @@ extension EngineSuites {
             #expect(try Bench.pcmByteCount(path: wav, bytesPerSample: 2) == 24_000 * 2 * 2)
             rows.append(bench.loadedSoundRow(source: "WAV", pcmFormat: "16 bits", idleKiB: 1_000,
                                              loadedKiB: try Bench.loadIntoEngine(path: wav), pcmBytes: 24_000 * 2 * 2))
+            rows.append(bench.placedSoundRow(source: "WAV", pcmFormat: "16 bits", idleKiB: 1_000,
+                                             placedKiB: try Bench.loadIntoEngine(path: wav, placed: true), pcmBytes: 24_000 * 2 * 2))
             rows += try AsyncLoadBench.rows(trackSeconds: 0.2, rounds: 1)
             rows += try StreamedVoiceBench.rows(trackSeconds: 0.5, renderSeconds: 0.2)
             let streamedRows = rows.filter { $0.measure.hasPrefix("PCM in flight per streamed voice") }

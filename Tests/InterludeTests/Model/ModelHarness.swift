@@ -122,7 +122,7 @@ struct ModelHarness {
             case .reactivationFailed(let message): "reactivationFailed(\(message))"
             case .holdKept(let source): "holdKept(\(source))"
             case .commandDeferred, .commandDropped, .musicSuspended, .musicResumed, .voiceResumed,
-                 .routeChanged, .outputStarted, .musicDamageSkipped, .musicUnderrun, .musicRecovered: nil
+                 .routeChanged, .outputStarted, .musicDamageSkipped, .musicUnderrun, .musicRecovered, .soundLost: nil
             }
         }
 

@@ -169,6 +169,7 @@ extension SessionEvent {
         case .musicDamageSkipped: "musicDamageSkipped"
         case .musicUnderrun: "musicUnderrun"
         case .musicRecovered: "musicRecovered"
+        case .soundLost: "soundLost"
         case .holdKept: "interruptionHoldKept"
         case .routeChanged: "routeChanged"
         }
