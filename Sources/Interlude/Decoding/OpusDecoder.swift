@@ -76,8 +76,9 @@ public final class OpusDecoder: AudioDecoder {
 
     /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples
     /// (`op_read_float`). Returns the frames read; 0 at the end of the stream. Throws
-    /// `.corruptData` at a gap left by a damaged page (`OP_HOLE`) or a packet that fails to
-    /// decode, `.invalidArgument` for a buffer smaller than a frame.
+    /// `.corruptData` at a gap left by a damaged page (`OP_HOLE`), a packet that fails to
+    /// decode, or a file that shrank while open ("file truncated"), `.unreadableFile` when a
+    /// read fails, `.invalidArgument` for a buffer smaller than a frame.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let channelCount = format.channelCount
         guard buffer.count >= channelCount else {
@@ -88,9 +89,16 @@ public final class OpusDecoder: AudioDecoder {
         while framesDone < framesWanted {
             let sampleCount = Int32(clamping: (framesWanted - framesDone) * channelCount)
             let result = op_read_float(opusFile, buffer.baseAddress! + framesDone * channelCount, sampleCount, nil)
-            if result == 0 { break }
+            if result == 0 {
+                // An end before the length: the file shrank under it when a page boundary is the cut.
+                let frame = Int(op_pcm_tell(opusFile))
+                if frame < frameCount, let failure = file.failure(atFrame: frame, of: frameCount) { throw failure }
+                break
+            }
             guard result > 0 else {
-                throw file.readError(atFrame: Int(op_pcm_tell(opusFile))) ?? Self.readError(code: result, path: path)
+                // A file truncated while open mostly fails as a bad link (libopusfile meets the
+                // cut inside a page and looks for the next link): reported as the truncation.
+                throw file.failure(atFrame: Int(op_pcm_tell(opusFile)), of: frameCount) ?? Self.readError(code: result, path: path)
             }
             framesDone += Int(result)
         }
