@@ -188,6 +188,7 @@ engine.setSessionEventHandler { event in
         fields["event"] = "musicDamageSkipped"; fields["frame"] = startFrame; fields["skippedFrames"] = skippedFrames
     case .musicUnderrun(_, let frame): fields["event"] = "musicUnderrun"; fields["frame"] = frame
     case .musicRecovered(_, let frame): fields["event"] = "musicRecovered"; fields["frame"] = frame
+    case .snapshotWriteFailed(_, let error): fields["event"] = "snapshotWriteFailed"; fields["message"] = error.message
     }
     emit(fields)
 }

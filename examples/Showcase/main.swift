@@ -86,6 +86,8 @@ final class TimelinePrinter: Sendable {
             return "  \(path) ran dry at \(clock(frame)): its reads are behind"
         case .musicRecovered(let path, let frame):
             return "  \(path) plays on from \(clock(frame))"
+        case .snapshotWriteFailed(_, let error):
+            return "state not saved (\(error.message)): the previous snapshot is kept, playing on"
         case .activated, .absorbed, .ignored, .voiceResumed, .outputStarted:
             return nil
         }

@@ -171,6 +171,7 @@ extension SessionEvent {
         case .musicRecovered: "musicRecovered"
         case .holdKept: "interruptionHoldKept"
         case .routeChanged: "routeChanged"
+        case .snapshotWriteFailed: "snapshotWriteFailed"
         }
     }
 }
