@@ -89,15 +89,11 @@ public final class OpusDecoder: AudioDecoder {
         while framesDone < framesWanted {
             let sampleCount = Int32(clamping: (framesWanted - framesDone) * channelCount)
             let result = op_read_float(opusFile, buffer.baseAddress! + framesDone * channelCount, sampleCount, nil)
-            if result == 0 {
-                // An end before the length: the file shrank under it when a page boundary is the cut.
-                let frame = Int(op_pcm_tell(opusFile))
-                if frame < frameCount, let failure = file.failure(atFrame: frame, of: frameCount) { throw failure }
-                break
-            }
+            if result == 0 { break }
             guard result > 0 else {
-                // A file truncated while open mostly fails as a bad link (libopusfile meets the
-                // cut inside a page and looks for the next link): reported as the truncation.
+                // A file truncated while open, inside a page or at a page boundary, fails as a
+                // bad link (libopusfile misses the end-of-stream page and looks for the next
+                // link): reported as the truncation.
                 throw file.failure(atFrame: Int(op_pcm_tell(opusFile)), of: frameCount) ?? Self.readError(code: result, path: path)
             }
             framesDone += Int(result)
