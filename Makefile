@@ -76,8 +76,8 @@ sanitize: deps
 # scripts/lsan.supp): the decoders, WAV reading and writing, and the scene tools.
 TSAN_MODEL_SEQUENCES ?= 500
 TSAN_TESTS = ModelBasedTests|ModelRegressionTests|LifecycleStressTests|ConcurrencyStressTests|ListenerConcurrencyTests|DriverThreadTests|StreamDecodeWorkerTests
-# [./]Scene...: the scene suites, not PeerSceneTests, whose child is the bench executable with its
-# malloc interposer (MallocCounter), which cannot run under ASan's allocator.
+# [./]Scene...: the scene suites, not PeerSceneTests, whose child is the bench executable (it runs
+# under a sanitizer since its malloc counter stands aside there, but is not part of this pass).
 ASAN_TESTS = DecoderTests|DecoderFactoryTests|LoopTagTests|FuzzRegressionTests|PCMConversionTests|WAVFileWriterTests|[./]Scene[A-Za-z0-9]*Tests|DeviceLostReasonTests|RenderPlotTests|ResamplerTests|RenderCommandTests|RenderInterruptionTests
 sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_FLAGS)

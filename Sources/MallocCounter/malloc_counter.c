@@ -2,8 +2,24 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <errno.h>
 
+// Under a sanitizer its runtime owns the allocator, and the counter stays off
+// (malloc_counter_is_active() is 0, and the bench reports no allocation counts): interposed, the
+// thread sanitizer's runtime called our instrumented malloc while it was still initialising and
+// crashed the process before main (every bench child under `make sanitize`), and the address
+// sanitizer's free would meet blocks its allocator never made.
+static atomic_int counting;
+static atomic_ullong allocation_count;
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define MALLOC_COUNTER_UNDER_SANITIZER 1
+#endif
+#endif
+
+#ifndef MALLOC_COUNTER_UNDER_SANITIZER
 // glibc's own entry points: calling them needs no dlsym, so nothing allocates while the
 // interposers are being resolved.
 extern void *__libc_malloc(size_t size);
@@ -11,9 +27,6 @@ extern void *__libc_calloc(size_t count, size_t size);
 extern void *__libc_realloc(void *pointer, size_t size);
 extern void *__libc_memalign(size_t alignment, size_t size);
 extern void __libc_free(void *pointer);
-
-static atomic_int counting;
-static atomic_ullong allocation_count;
 
 static inline void count_one(void) {
     if (atomic_load_explicit(&counting, memory_order_relaxed)) {
@@ -57,6 +70,8 @@ void *memalign(size_t alignment, size_t size) {
     count_one();
     return __libc_memalign(alignment, size);
 }
+
+#endif
 
 void malloc_counter_start(void) {
     atomic_store(&allocation_count, 0);

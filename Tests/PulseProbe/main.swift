@@ -189,6 +189,7 @@ engine.setSessionEventHandler { event in
     case .musicUnderrun(_, let frame): fields["event"] = "musicUnderrun"; fields["frame"] = frame
     case .musicRecovered(_, let frame): fields["event"] = "musicRecovered"; fields["frame"] = frame
     case .soundLost(let name, _): fields["event"] = "soundLost"; fields["name"] = name
+    case .snapshotWriteFailed(_, let error): fields["event"] = "snapshotWriteFailed"; fields["message"] = error.message
     }
     emit(fields)
 }

@@ -88,6 +88,8 @@ final class TimelinePrinter: Sendable {
             return "  \(path) plays on from \(clock(frame))"
         case .soundLost(_, let reason):
             return "sound lost on the new device: \(reason)"
+        case .snapshotWriteFailed(_, let error):
+            return "state not saved (\(error.message)): the previous snapshot is kept, playing on"
         case .activated, .absorbed, .ignored, .voiceResumed, .outputStarted:
             return nil
         }

@@ -91,15 +91,23 @@ final class DecoderFile {
         return InterludeError(.corruptData, "\(path): \(what) ends early (file truncated)")
     }
 
-    /// `.unreadableFile` naming `frame` when a read of the file failed (EIO): a decoder reports
-    /// that, not the damaged data or the early end its library then sees. nil when no read failed.
-    func readError(atFrame frame: Int) -> InterludeError? {
-        ferror(handle) != 0 ? InterludeError(.unreadableFile, "\(path): read error at frame \(frame)") : nil
+    /// The file failed under the decoder at `frame` (of `frameCount`): `.unreadableFile` when a
+    /// read failed (EIO), `.corruptData` "file truncated" when the file shrank since it was
+    /// opened. A decoder reports that, not the damaged data, lost sync or early end its library
+    /// then sees. nil when neither happened.
+    func failure(atFrame frame: Int, of frameCount: Int) -> InterludeError? {
+        if ferror(handle) != 0 {
+            return InterludeError(.unreadableFile, "\(path): read error at frame \(frame) of \(frameCount)")
+        }
+        if let shrunk = shrunkByteCount() {
+            return InterludeError(.corruptData, "\(path): ends at frame \(frame) of \(frameCount) (file truncated from \(byteCount) to \(shrunk) bytes while open)")
+        }
+        return nil
     }
 
     /// The file's size now, when it is smaller than at open: it was truncated while open (a
     /// file renamed over its path does not count, the open file is still the old one).
-    func shrunkByteCount() -> Int? {
+    private func shrunkByteCount() -> Int? {
         var status = stat()
         guard fstat(fileDescriptor, &status) == 0, Int(status.st_size) < byteCount else { return nil }
         return Int(status.st_size)

@@ -77,7 +77,8 @@ public final class FLACDecoder: AudioDecoder {
     /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples.
     /// Returns the frames read; 0 at the end of the stream. Throws `.corruptData` when libFLAC
     /// reports a damaged frame (lost sync, bad header, CRC mismatch) or the file ends before
-    /// STREAMINFO's length, `.invalidArgument` for a buffer smaller than a frame.
+    /// STREAMINFO's length ("file truncated", also when it shrank while open),
+    /// `.unreadableFile` when a read fails, `.invalidArgument` for a buffer smaller than a frame.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let channelCount = format.channelCount
         guard buffer.count >= channelCount else {
@@ -94,11 +95,11 @@ public final class FLACDecoder: AudioDecoder {
                 continue
             }
             if FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
-                if let failure = file.readError(atFrame: positionInFrames) { throw failure }
+                if let failure = file.failure(atFrame: positionInFrames, of: frameCount) { throw failure }
                 throw InterludeError(.corruptData, "\(path): FLAC stream ends at frame \(positionInFrames) of \(frameCount) (file truncated)")
             }
             guard FLAC__stream_decoder_process_single(decoder) != 0 else {
-                if let failure = file.readError(atFrame: positionInFrames) { throw failure }
+                if let failure = file.failure(atFrame: positionInFrames, of: frameCount) { throw failure }
                 try throwPendingError()
                 throw InterludeError(.corruptData, "\(path): FLAC decode failed at frame \(positionInFrames) (\(stateName))")
             }
@@ -130,8 +131,11 @@ public final class FLACDecoder: AudioDecoder {
         String(cString: interlude_flac_state_name(FLAC__stream_decoder_get_state(decoder)))
     }
 
+    /// Throws the error libFLAC reported, if any: a file that failed under it (truncated while
+    /// open: libFLAC sees lost sync at the cut) is reported as that.
     private func throwPendingError() throws {
         if let reason = sink.takeError() {
+            if let failure = file.failure(atFrame: positionInFrames, of: frameCount) { throw failure }
             throw InterludeError(.corruptData, "\(path): damaged FLAC data near frame \(positionInFrames) (\(reason))")
         }
     }

@@ -77,9 +77,9 @@ public final class MP3Decoder: AudioDecoder {
 
     /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples.
     /// Returns the frames read; 0 at the end of the stream. Throws `.corruptData` when libmpg123
-    /// fails, the file ends before the scanned length (it shrank after open) or the stream changes
-    /// rate or channels (a damaged frame header, or files glued together), `.invalidArgument` for
-    /// a buffer smaller than a frame. Damaged frames are skipped by libmpg123's resync, so damage
+    /// fails, the file ends before the scanned length ("file truncated": it shrank after open) or
+    /// the stream changes rate or channels (a damaged frame header, or files glued together),
+    /// `.unreadableFile` when a read fails, `.invalidArgument` for a buffer smaller than a frame. Damaged frames are skipped by libmpg123's resync, so damage
     /// usually shows as a shorter or glitched decode rather than an error.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let channelCount = format.channelCount
@@ -101,10 +101,12 @@ public final class MP3Decoder: AudioDecoder {
                 try checkFormatUnchanged()
             case MPG123_DONE.rawValue:
                 positionInFrames += bytesDone / bytesPerFrame
-                if let failure = file.readError(atFrame: positionInFrames) { throw failure }
+                if let failure = file.failure(atFrame: positionInFrames, of: frameCount) { throw failure }
                 throw InterludeError(.corruptData, "\(path): MP3 stream ends at frame \(positionInFrames) of \(frameCount) (file truncated)")
             default:
-                if let failure = file.readError(atFrame: positionInFrames + bytesDone / bytesPerFrame) { throw failure }
+                // A file truncated while open fails as a reader error (libmpg123 meets the cut
+                // inside a frame): reported as the truncation.
+                if let failure = file.failure(atFrame: positionInFrames + bytesDone / bytesPerFrame, of: frameCount) { throw failure }
                 throw InterludeError(.corruptData, "\(path): MP3 decode failed at frame \(positionInFrames + bytesDone / bytesPerFrame) (\(errorText(result)))")
             }
         }

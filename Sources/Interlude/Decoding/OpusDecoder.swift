@@ -76,8 +76,9 @@ public final class OpusDecoder: AudioDecoder {
 
     /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples
     /// (`op_read_float`). Returns the frames read; 0 at the end of the stream. Throws
-    /// `.corruptData` at a gap left by a damaged page (`OP_HOLE`) or a packet that fails to
-    /// decode, `.invalidArgument` for a buffer smaller than a frame.
+    /// `.corruptData` at a gap left by a damaged page (`OP_HOLE`), a packet that fails to
+    /// decode, or a file that shrank while open ("file truncated"), `.unreadableFile` when a
+    /// read fails, `.invalidArgument` for a buffer smaller than a frame.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let channelCount = format.channelCount
         guard buffer.count >= channelCount else {
@@ -90,7 +91,10 @@ public final class OpusDecoder: AudioDecoder {
             let result = op_read_float(opusFile, buffer.baseAddress! + framesDone * channelCount, sampleCount, nil)
             if result == 0 { break }
             guard result > 0 else {
-                throw file.readError(atFrame: Int(op_pcm_tell(opusFile))) ?? Self.readError(code: result, path: path)
+                // A file truncated while open, inside a page or at a page boundary, fails as a
+                // bad link (libopusfile misses the end-of-stream page and looks for the next
+                // link): reported as the truncation.
+                throw file.failure(atFrame: Int(op_pcm_tell(opusFile)), of: frameCount) ?? Self.readError(code: result, path: path)
             }
             framesDone += Int(result)
         }

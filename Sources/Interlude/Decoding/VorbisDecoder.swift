@@ -368,11 +368,6 @@ extension VorbisDecoder {
     /// truncated while open both as the end of the stream.
     private func checkEndOfStream(atFrame frame: Int) throws {
         guard frame < frameCount else { return }
-        if ferror(file.handle) != 0 {
-            throw InterludeError(.unreadableFile, "\(path): read error at frame \(frame) of \(frameCount)")
-        }
-        if let shrunk = file.shrunkByteCount() {
-            throw InterludeError(.corruptData, "\(path): ends at frame \(frame) of \(frameCount) (file truncated from \(file.byteCount) to \(shrunk) bytes while open)")
-        }
+        if let failure = file.failure(atFrame: frame, of: frameCount) { throw failure }
     }
 }

@@ -31,7 +31,8 @@ final class EngineCore: @unchecked Sendable {
     private let snapshots: SnapshotWriter?
     @exclusivity(unchecked) private var isShutDown = false
 
-    init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger) throws {
+    /// - Parameter events: where the snapshot writer reports a failed write, from its own thread.
+    init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger, events: EventSinks) throws {
         self.configuration = configuration
         let session = AudioSession(policy: configuration.resumePolicy, logger: logger)
         host = try DeviceHost(configuration: configuration, logger: logger)
@@ -47,7 +48,7 @@ final class EngineCore: @unchecked Sendable {
                              worker: worker, logger: logger)
         tracks = StreamSet(configuration: configuration, logger: logger, mixer: mixer, host: host, session: session,
                            gate: gate, events: queue, worker: worker)
-        snapshots = configuration.statePath.map { SnapshotWriter(path: $0, logger: logger) }
+        snapshots = configuration.statePath.map { SnapshotWriter(path: $0, logger: logger, events: events) }
         controller = SessionController(configuration: configuration, logger: logger, session: session, host: host,
                                        gate: gate, events: queue, table: table, voices: player, renderer: renderer,
                                        streams: tracks, sounds: bank, mixer: mixer, world: spatial, snapshots: snapshots)

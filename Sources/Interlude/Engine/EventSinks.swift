@@ -1,38 +1,57 @@
 /// Where session events go: a callback and any number of AsyncStreams.
-struct EventSinks {
-    private var handler: (@Sendable (SessionEvent) -> Void)?
-    private var continuations: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
-    private var nextContinuationID = 0
+///
+/// A reference of its own, apart from the engine, so that a thread that works for the engine
+/// without holding it (the ``SnapshotWriter``) can deliver events too, even while the engine is
+/// being released.
+final class EventSinks: Sendable {
+    private let sinks = AnnotatedMutex(Sinks())
 
-    /// Hands `events` to every stream and returns the callback, for the caller to call outside
-    /// the lock.
-    func yield(_ events: [SessionEvent]) -> (@Sendable (SessionEvent) -> Void)? {
-        for event in events {
-            for continuation in continuations.values { continuation.yield(event) }
+    private struct Sinks {
+        var handler: (@Sendable (SessionEvent) -> Void)?
+        var continuations: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
+        var nextContinuationID = 0
+    }
+
+    /// Hands `events` to every stream, then to the callback outside this lock (so the callback
+    /// may call the engine). Call it with the engine lock released.
+    func deliver(_ events: [SessionEvent]) {
+        guard !events.isEmpty else { return }
+        let handler = sinks.withLock { sinks in
+            for event in events {
+                for continuation in sinks.continuations.values { continuation.yield(event) }
+            }
+            return sinks.handler
         }
-        return handler
+        if let handler { for event in events { handler(event) } }
     }
 
     /// Adds a stream; returns its id for ``remove(_:)``.
-    mutating func add(_ continuation: AsyncStream<SessionEvent>.Continuation) -> Int {
-        defer { nextContinuationID += 1 }
-        continuations[nextContinuationID] = continuation
-        return nextContinuationID
+    func add(_ continuation: AsyncStream<SessionEvent>.Continuation) -> Int {
+        sinks.withLock { sinks in
+            defer { sinks.nextContinuationID += 1 }
+            sinks.continuations[sinks.nextContinuationID] = continuation
+            return sinks.nextContinuationID
+        }
     }
 
     /// Removes a stream that ended.
-    mutating func remove(_ id: Int) {
-        continuations[id] = nil
+    func remove(_ id: Int) {
+        sinks.withLock { $0.continuations[id] = nil }
     }
 
     /// Replaces the callback (nil: none).
-    mutating func setHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
-        self.handler = handler
+    func setHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
+        sinks.withLock { $0.handler = handler }
     }
 
-    /// Ends every stream (shutdown).
-    mutating func finish() {
-        for continuation in continuations.values { continuation.finish() }
-        continuations.removeAll()
+    /// Ends every stream (shutdown). Outside this lock: ending a stream runs its termination
+    /// handler, which removes it here (under the lock, a game's stream made shutdown trap on a
+    /// recursive lock).
+    func finish() {
+        let ended = sinks.withLock { sinks in
+            defer { sinks.continuations.removeAll() }
+            return Array(sinks.continuations.values)
+        }
+        for continuation in ended { continuation.finish() }
     }
 }

@@ -10,10 +10,16 @@ import Logging
 /// overwritten by an earlier one. A caller that must know its snapshot is on disk (a begin
 /// asked by logind before the machine sleeps, shutdown) waits with ``waitUntilWritten(_:)``
 /// after releasing the engine lock.
+///
+/// A failed write stops nothing: it is logged, the game gets
+/// ``SessionEvent/snapshotWriteFailed(path:error:)`` from this writer's thread (before a caller
+/// waiting for that snapshot goes on), and the next snapshot tries again.
 final class SnapshotWriter: @unchecked Sendable {
     // @unchecked Sendable: every stored var is read and written only with `condition` locked.
     private let path: String
     private let logger: Logger
+    /// Where a failed write is reported.
+    private let events: EventSinks
     private let queue = DispatchQueue(label: "Interlude snapshot writer")
     private let condition = NSCondition()
     /// The latest snapshot handed over and not yet taken by the queue, with its number.
@@ -30,9 +36,10 @@ final class SnapshotWriter: @unchecked Sendable {
     private var isHeld = false
     #endif
 
-    init(path: String, logger: Logger) {
+    init(path: String, logger: Logger, events: EventSinks) {
         self.path = path
         self.logger = logger
+        self.events = events
     }
 
     /// Hands `snapshot` over to be written; returns its number for ``waitUntilWritten(_:)``.
@@ -82,8 +89,11 @@ final class SnapshotWriter: @unchecked Sendable {
             do {
                 try next.snapshot.write(to: path)
             } catch {
-                // A failed write must never stop the audio: logged, and the next one tries again.
-                logger.error("\(error)")
+                // A failed write must never stop the audio: logged and reported, and the next
+                // one tries again.
+                let failure = error as? InterludeError ?? InterludeError(.writeFailed, "\(path): \(error)")
+                logger.error("\(failure)")
+                events.deliver([.snapshotWriteFailed(path: path, error: failure)])
             }
             condition.lock()
             writtenNumber = next.number

@@ -78,8 +78,9 @@ extension SoundEngine {
     }
 
     /// Calls `handler` with every session event, on the thread whose call raised it, after the
-    /// engine's lock is released (so the handler may call the engine). Replaces any earlier
-    /// handler; nil removes it. Any thread.
+    /// engine's lock is released (so the handler may call the engine);
+    /// ``SessionEvent/snapshotWriteFailed(path:error:)`` comes on the engine's snapshot-writer
+    /// thread. Replaces any earlier handler; nil removes it. Any thread.
     public func setSessionEventHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
         replaceEventHandler(handler)
     }

@@ -23,7 +23,7 @@ import Synchronization
 /// ```
 public final class SoundEngine: Sendable {
     private let core: AnnotatedMutex<EngineCore>
-    private let events = AnnotatedMutex(EventSinks())
+    private let events: EventSinks
     private let driver: AnnotatedMutex<DriverThread?>
     private let logindWatcher = AnnotatedMutex<LogindWatcher?>(nil)
     /// This engine's configuration.
@@ -45,7 +45,9 @@ public final class SoundEngine: Sendable {
         let engineID = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.engineID = engineID
         self.configuration = configuration
-        let core = try EngineCore(configuration: configuration, engineID: engineID, logger: logger)
+        let events = EventSinks()
+        self.events = events
+        let core = try EngineCore(configuration: configuration, engineID: engineID, logger: logger, events: events)
         self.snapshotWriter = core.snapshotWriter
         self.core = AnnotatedMutex(core)
         self.driver = AnnotatedMutex(nil)
@@ -85,7 +87,7 @@ public final class SoundEngine: Sendable {
         // Outside the lock: a read under way may take a while to return.
         decodeWorker.stop()
         waitForSnapshots()
-        events.withLock { $0.finish() }
+        events.finish()
     }
 
     /// Waits, outside the engine lock, until every snapshot handed to the writer so far is on
@@ -135,24 +137,22 @@ public final class SoundEngine: Sendable {
     }
 
     private func deliver(_ raised: [SessionEvent]) {
-        guard !raised.isEmpty else { return }
-        let handler = events.withLock { $0.yield(raised) }
-        if let handler { for event in raised { handler(event) } }
+        events.deliver(raised)
     }
 
     /// Adds an event stream; returns its id.
     func addEventStream(_ continuation: AsyncStream<SessionEvent>.Continuation) -> Int {
-        events.withLock { $0.add(continuation) }
+        events.add(continuation)
     }
 
     /// Removes an event stream that ended.
     func removeEventStream(_ id: Int) {
-        events.withLock { $0.remove(id) }
+        events.remove(id)
     }
 
     /// Replaces the event callback.
     func replaceEventHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
-        events.withLock { $0.setHandler(handler) }
+        events.setHandler(handler)
     }
 
     // MARK: Update and rendering

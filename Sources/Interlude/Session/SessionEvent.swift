@@ -57,6 +57,14 @@ public enum SessionEvent: Sendable, Equatable {
     case servicesLost
     /// A new device is open and every audio object was rebuilt.
     case servicesReset
+    /// A snapshot the engine writes on its own (``SoundEngine/Configuration/statePath``: at an
+    /// interruption, a device loss, shutdown) could not be written: `error` is `.writeFailed`
+    /// naming `path` and the cause (a full or read-only file system, say). Nothing else changes:
+    /// the audio plays on, the file at `path` keeps the previous snapshot whole, and the next
+    /// snapshot tries again. Raised on the engine's snapshot-writer thread, before a call that
+    /// waits for that snapshot (``SoundEngine/beginInterruption(reason:source:)``,
+    /// ``SoundEngine/shutdown()``) returns. Logged as an error too.
+    case snapshotWriteFailed(path: String, error: InterludeError)
     /// The device's output runs: a sound played from now on is heard on time. Raised when a
     /// device opened at creation, by a rebuild or by a switch starts, `afterSeconds` after it
     /// opened. A device that starts within ``SoundEngine/Configuration/outputStartTimeoutSeconds``

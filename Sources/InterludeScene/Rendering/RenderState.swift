@@ -93,7 +93,7 @@ struct RenderState {
         case .servicesReset:
             fields += [("event", .string("deviceRestored"))]
             closeSpan(at: frame)
-        case .musicDamageSkipped, .outputStarted, .musicUnderrun, .musicRecovered, .soundLost:
+        case .musicDamageSkipped, .outputStarted, .musicUnderrun, .musicRecovered, .soundLost, .snapshotWriteFailed:
             // Not one of the scene log's events; the engine's own log has the warning.
             return
         }

@@ -23,3 +23,36 @@ import Testing
         #expect(error?.message.contains(path) == true)
     }
 }
+
+extension OpusDecoderTests {
+    /// Cut at a page boundary while open, the stream holds only whole pages but no end-of-stream
+    /// page: reading reports the truncation (not a quiet early end, nor a bad link) after the
+    /// pages that are there.
+    @Test func truncatedAtAPageBoundaryWhileOpen() throws {
+        let fixture = try CodecFixture()
+        let samples = (0..<(6 * 48_000)).map { Int16(8_000 * sin(2 * Double.pi * 300 * Double($0) / 48_000)) }
+        let wav = try fixture.writeWAV("tone.wav", samples, channelCount: 1, sampleRate: 48_000)
+        let path = fixture.path("tone.opus")
+        try Codec.opus.encode(wav, to: path)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        // The first page that starts past 40 % of the file.
+        let capture = Array("OggS".utf8)
+        let cut = try #require((bytes.count * 2 / 5..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == capture })
+        let decoder = try OpusDecoder(path: path)
+        var buffer = [Float](repeating: 0, count: 4_800)
+        let firstFrames = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+        #expect(firstFrames == 4_800)
+        #expect(truncate(path, off_t(cut)) == 0)
+        var framesRead = firstFrames
+        let error = #expect(throws: InterludeError.self) {
+            while true {
+                let frames = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+                guard frames > 0 else { return }
+                framesRead += frames
+            }
+        }
+        #expect(error?.code == .corruptData)
+        #expect(error?.message.hasPrefix(path + ": ") == true && error?.message.contains("file truncated") == true, "\(String(describing: error))")
+        #expect((48_000..<decoder.frameCount).contains(framesRead), "read \(framesRead) of \(decoder.frameCount)")
+    }
+}

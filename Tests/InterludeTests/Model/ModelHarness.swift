@@ -121,6 +121,8 @@ struct ModelHarness {
             case .servicesReset: "servicesReset"
             case .reactivationFailed(let message): "reactivationFailed(\(message))"
             case .holdKept(let source): "holdKept(\(source))"
+            // The model writes no snapshot that fails: one reported is a mismatch.
+            case .snapshotWriteFailed(let path, _): "snapshotWriteFailed(\(path))"
             case .commandDeferred, .commandDropped, .musicSuspended, .musicResumed, .voiceResumed,
                  .routeChanged, .outputStarted, .musicDamageSkipped, .musicUnderrun, .musicRecovered, .soundLost: nil
             }

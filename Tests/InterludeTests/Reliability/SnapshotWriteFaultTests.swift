@@ -7,7 +7,7 @@ extension EngineSuites {
     /// tmpfs filled up) or really read-only (EROFS, the tmpfs remounted read-only). The previous
     /// snapshot stays byte for byte, no temporary file is left beside it, the game's own write
     /// gets a typed error naming the path, and the engine's automatic snapshots never stop the
-    /// audio.
+    /// audio: the game hears of their failure through `snapshotWriteFailed`.
     @Suite(.enabled(if: TmpfsMount.isAvailable, "mounting a tmpfs needs root (CAP_SYS_ADMIN)"))
     struct SnapshotWriteFaultTests {
         enum Fault: String, CaseIterable {
@@ -56,6 +56,26 @@ extension EngineSuites {
                         "a temporary file was left", sourceLocation: sourceLocation)
             }
 
+            /// The errors of the `snapshotWriteFailed` events among `events`, with their paths.
+            static func snapshotFailures(in events: [SessionEvent]) -> [(path: String, error: InterludeError)] {
+                events.compactMap { event in
+                    guard case .snapshotWriteFailed(let path, let error) = event else { return nil }
+                    return (path, error)
+                }
+            }
+
+            /// `events` hold exactly one `snapshotWriteFailed`: for the state path, `writeFailed`
+            /// naming it and the fault.
+            func expectOneFailure(in events: [SessionEvent], sourceLocation: SourceLocation = #_sourceLocation) {
+                let failures = Self.snapshotFailures(in: events)
+                #expect(failures.count == 1, "\(events)", sourceLocation: sourceLocation)
+                guard let failure = failures.first else { return }
+                #expect(failure.path == statePath, sourceLocation: sourceLocation)
+                #expect(failure.error.code == .writeFailed, sourceLocation: sourceLocation)
+                #expect(failure.error.message.hasPrefix(statePath + ": ") && failure.error.message.contains(fault.systemMessage),
+                        "\(failure.error.message)", sourceLocation: sourceLocation)
+            }
+
             /// Takes the fault away.
             func clear() throws {
                 switch fault {
@@ -87,9 +107,9 @@ extension EngineSuites {
             #expect(try Snapshot.read(from: folder.statePath) == snapshot)
         }
 
-        @Test("The engine's own snapshots (statePath) on a full or read-only file system: the interruption goes on, the soundtrack resumes on its frame, the previous snapshot is kept",
+        @Test("The engine's own snapshots (statePath) on a full or read-only file system: snapshotWriteFailed naming the path and the cause, the interruption goes on, the soundtrack resumes on its frame, the previous snapshot is kept",
               arguments: Fault.allCases)
-        func automaticSnapshotFailsQuietly(fault: Fault) throws {
+        func automaticSnapshotFailureIsReported(fault: Fault) throws {
             let folder = try FailingFolder(fault)
             let rig = try SessionRig(statePath: folder.statePath)
             try rig.engine.playMusic(path: SessionAssets.sweep)
@@ -100,13 +120,18 @@ extension EngineSuites {
             let began = rig.takeEvents()
             #expect(began.contains(.began(reason: .call, source: .game)))
             #expect(began.contains(.musicSuspended(positionInFrames: held)))
+            // beginInterruption returns once its snapshot is written or has failed, and the
+            // failure is raised before that: it is here already, once.
+            folder.expectOneFailure(in: began)
             try folder.expectPreviousKept()
             let interrupted = try rig.render(seconds: 0.25)
             #expect(rig.isExactlySilent(interrupted))
 
             let endFrame = rig.frame
             rig.engine.endInterruption(shouldResume: true)
-            #expect(rig.takeEvents().contains(.musicResumed(positionInFrames: held)))
+            let ended = rig.takeEvents()
+            #expect(ended.contains(.musicResumed(positionInFrames: held)))
+            #expect(FailingFolder.snapshotFailures(in: ended).isEmpty)
             try rig.render(seconds: 0.5)
             let window = 2_400
             let before = rig.sweepSeconds(at: beginFrame - window..<beginFrame) + Double(window) / Double(rig.sampleRate)
@@ -117,10 +142,28 @@ extension EngineSuites {
             // Once writes work again, the next interruption's snapshot lands whole.
             try folder.clear()
             try rig.engine.beginInterruption(reason: .call)
+            #expect(FailingFolder.snapshotFailures(in: rig.takeEvents()).isEmpty)
             let saved = try Snapshot.read(from: folder.statePath)
             #expect(saved.tracks.first?.path == SessionAssets.sweep)
             #expect(saved.tracks.first?.positionInFrames == rig.engine.musicPositionInFrames())
             #expect(try folder.names.filter { $0.hasPrefix(".") }.isEmpty)
+        }
+
+        @Test("A snapshot that fails at shutdown still reaches the game, through the handler and through a stream before it ends",
+              arguments: Fault.allCases)
+        func shutdownSnapshotFailureIsReported(fault: Fault) async throws {
+            let folder = try FailingFolder(fault)
+            let rig = try SessionRig(statePath: folder.statePath)
+            try rig.engine.playMusic(path: SessionAssets.sweep)
+            try rig.render(seconds: 0.5)
+            let stream = rig.engine.sessionEvents()
+            rig.engine.shutdown()
+            // The stream ends at shutdown, after the snapshot's failure was raised.
+            var streamed: [SessionEvent] = []
+            for await event in stream { streamed.append(event) }
+            folder.expectOneFailure(in: rig.takeEvents())
+            folder.expectOneFailure(in: streamed)
+            try folder.expectPreviousKept()
         }
     }
 }

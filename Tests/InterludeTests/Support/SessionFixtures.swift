@@ -172,6 +172,7 @@ extension SessionEvent {
         case .soundLost: "soundLost"
         case .holdKept: "interruptionHoldKept"
         case .routeChanged: "routeChanged"
+        case .snapshotWriteFailed: "snapshotWriteFailed"
         }
     }
 }

@@ -43,6 +43,22 @@ enum SignalMeasure {
         return (0..<frameCount).last { samples[$0 * channelCount + channel] != 0 }
     }
 
+    /// The amplitude of the `frequency` Hz component of one channel over `frames`: one bin of a
+    /// discrete Fourier transform, exact for a sine that makes a whole number of cycles in the
+    /// window, and blind to other tones that do too.
+    static func toneAmplitude(_ samples: [Float], channel: Int, channelCount: Int, sampleRate: Int, frequency: Double,
+                              frames: Range<Int>) -> Double {
+        var real = 0.0
+        var imaginary = 0.0
+        for frame in frames {
+            let phase = 2 * Double.pi * frequency * Double(frame - frames.lowerBound) / Double(sampleRate)
+            let value = Double(samples[frame * channelCount + channel])
+            real += value * cos(phase)
+            imaginary -= value * sin(phase)
+        }
+        return 2 * (real * real + imaginary * imaginary).squareRoot() / Double(max(1, frames.count))
+    }
+
     /// Decibels of a gain ratio.
     static func decibels(_ ratio: Double) -> Double { 20 * log10(ratio) }
 }

@@ -97,6 +97,13 @@ enum StreamMeasure {
                                             sampleRate: StreamTone.sampleRate, frames: range)
     }
 
+    /// The amplitude of the `frequency` Hz tone in one channel over `range` (see
+    /// ``SignalMeasure/toneAmplitude(_:channel:channelCount:sampleRate:frequency:frames:)``).
+    static func tone(_ samples: [Float], _ frequency: Double, channel: Int = 0, channelCount: Int = 2, frames range: Range<Int>) -> Float {
+        Float(SignalMeasure.toneAmplitude(samples, channel: channel, channelCount: channelCount, sampleRate: StreamTone.sampleRate,
+                                          frequency: frequency, frames: range))
+    }
+
     /// The largest absolute difference between consecutive frames of one channel.
     static func maximumStep(_ samples: [Float], channel: Int, channelCount: Int = 2, frames range: Range<Int>) -> Float {
         var largest: Float = 0
