@@ -33,6 +33,13 @@ extension EngineSuites {
             return parameters
         }
 
+        /// A 4 s track, written as a WAV in `folder`, streamed as an unplaced looping voice.
+        static func playLoopingTrack(in folder: StreamFixtureFolder, on engine: SoundEngine) throws -> (track: [Float], voice: VoiceHandle) {
+            let track = Self.track(frameCount: 4 * 48_000)
+            let path = try folder.writeWAV("track.wav", track)
+            return (track, try engine.play(streamFrom: path, parameters: Self.looping()))
+        }
+
         @Test func aPositionalStreamSoundsTheSameAsTheLoadedFile() throws {
             let folder = try StreamFixtureFolder()
             let frameCount = 48_000
@@ -127,11 +134,9 @@ extension EngineSuites {
 
         @Test func aStreamResumesAtItsFrameAfterADeviceLoss() throws {
             let folder = try StreamFixtureFolder()
-            let track = Self.track(frameCount: 4 * 48_000)
-            let path = try folder.writeWAV("track.wav", track)
             let engine = try TestEngine.offline()
             defer { engine.shutdown() }
-            let voice = try engine.play(streamFrom: path, parameters: Self.looping())
+            let (track, voice) = try Self.playLoopingTrack(in: folder, on: engine)
             let before = try engine.render(frameCount: 30_000)
             #expect(StreamMeasure.maximumDifference(before, from: 0, track, from: 0, frameCount: 30_000) < 1e-4)
             let lostAt = try #require(engine.positionInFrames(of: voice))
@@ -147,11 +152,9 @@ extension EngineSuites {
 
         @Test func anInterruptionSilencesAStreamExactlyAndItResumesOnItsFrame() throws {
             let folder = try StreamFixtureFolder()
-            let track = Self.track(frameCount: 4 * 48_000)
-            let path = try folder.writeWAV("track.wav", track)
             let engine = try TestEngine.offline()
             defer { engine.shutdown() }
-            let voice = try engine.play(streamFrom: path, parameters: Self.looping())
+            let (track, voice) = try Self.playLoopingTrack(in: folder, on: engine)
             _ = try engine.render(frameCount: 20_000)
             try engine.beginInterruption()
             let heldAt = try #require(engine.positionInFrames(of: voice))
@@ -301,11 +304,9 @@ extension EngineSuites {
 
         @Test func aPausedStreamIsSilentAndResumesOnItsFrame() throws {
             let folder = try StreamFixtureFolder()
-            let track = Self.track(frameCount: 4 * 48_000)
-            let path = try folder.writeWAV("track.wav", track)
             let engine = try TestEngine.offline()
             defer { engine.shutdown() }
-            let voice = try engine.play(streamFrom: path, parameters: Self.looping())
+            let (track, voice) = try Self.playLoopingTrack(in: folder, on: engine)
             _ = try engine.render(frameCount: 12_000)
             engine.pause(voice)
             let pausedAt = try #require(engine.positionInFrames(of: voice))
