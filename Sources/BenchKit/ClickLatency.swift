@@ -218,7 +218,12 @@ extension Bench {
                     rows.append(BenchRow(scenario: scenario, measure: "\(phase.rawValue): \(label) latency", unit: "ms",
                                          engine: ClickLatency.percentile(heard, share), engineSamples: heard))
                 }
-                rows.append(BenchRow(scenario: scenario, measure: "\(phase.rawValue): clicks lost of \(clicks.count)", unit: "",
+                // Which click of its run each lost one was (1 = the first after the phase began).
+                let lostNumbers = runs.flatMap { run in
+                    (run.latenciesByPhase[phase] ?? []).enumerated().compactMap { $0.element == nil ? $0.offset + 1 : nil }
+                }
+                let which = lostNumbers.isEmpty ? "" : " (click number in its run: \(lostNumbers.map(String.init).joined(separator: ", ")))"
+                rows.append(BenchRow(scenario: scenario, measure: "\(phase.rawValue): clicks lost of \(clicks.count)\(which)", unit: "",
                                      engine: Double(clicks.count - heard.count)))
                 if phase != .steady {
                     let firsts = runs.compactMap { $0.latenciesByPhase[phase]?.first }
