@@ -67,7 +67,7 @@ extension EngineSuites {
                                              userConf: "[general]\nfrequency = 32000\n")
             #expect(opened.int("sampleRate") == 32_000)
             let period = try #require(opened.double("outputPeriodMs"))
-            #expect(abs(period - Self.reportedPeriodMilliseconds(frames: 480, sampleRate: 32_000)) < 0.01, "period \(period) ms")
+            #expect(abs(period - Self.reportedPeriodMilliseconds(frames: OutputLatency.low.periodFrames, sampleRate: 32_000)) < 0.01, "period \(period) ms")
         }
 
         @Test func noSettingLeavesOpenALSoftsDefault() throws {
