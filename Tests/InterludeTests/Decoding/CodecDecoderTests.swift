@@ -81,7 +81,8 @@ import SoakScenario
     /// The lossy codecs leave a residual that no decoder can remove: the encoder coded the file's
     /// first frame from silence, not from the loop's end, so the first few milliseconds carry the
     /// codec's onset error (measured: MP3 CBR 192 -43.7, VBR V2 -44.0, Opus 128 kbit/s -48.9 dBFS).
-    /// They are held to -40 dBFS, FLAC to -60.
+    /// They are held to -40 dBFS, FLAC to -60. Looping a region inside margins removes it
+    /// (`LossyLoopSeamTests`).
     @Test(arguments: Codec.allCases)
     func loopSeamIsSampleAlignedWithoutAClick(codec: Codec) throws {
         let fixture = try CodecFixture()
