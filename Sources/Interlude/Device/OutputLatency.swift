@@ -9,8 +9,8 @@
 /// followed by the user's own ALSOFT_CONF, and points ALSOFT_CONF at it for that first use. The
 /// first engine of a process decides, and ``EngineStatistics/outputPeriodMilliseconds`` says what is in effect.
 public enum OutputLatency: String, Sendable, CaseIterable, Codable {
-    /// 9 ms periods, 3 of them (432 frames at 48 kHz): the lowest that stays free of underruns
-    /// on a 2-core machine with one core busy, and about 23 ms from `play` to the speaker.
+    /// 9 ms periods, 3 of them (432 frames at 48 kHz): a median of 19 ms from `play` to a
+    /// PulseAudio sink, with no underrun in 60 s on a 2-core machine with the other core busy.
     case low
     /// 21 ms periods, 3 of them: OpenAL Soft's own default (1024 frames at 48 kHz).
     case balanced

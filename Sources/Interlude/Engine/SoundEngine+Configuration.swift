@@ -69,9 +69,9 @@ extension SoundEngine {
         /// own configuration (alsoft.conf) alone. Ignored offline. Default `.balanced`, OpenAL
         /// Soft's own period: measured with the other core busy (`make bench`, scenarios 10 and
         /// 15), it lost no click at start-up and had no underrun in 60 s, and on a heavily loaded
-        /// machine it lost far less sound than `.low` (10 gaps in 180 s against 89). Choose
-        /// `.low` for about 25 ms less latency (a median of 19 ms from `play` to the sink against
-        /// 44 ms), `.safe` for a machine that is always busy.
+        /// machine it lost far less sound than `.low` at its former 10 ms periods (10 gaps in 180 s
+        /// against 89). Choose `.low` for about 25 ms less latency (a median of 19 ms from `play`
+        /// to the sink against 44 ms), `.safe` for a machine that is always busy.
         public var outputLatency: OutputLatency? = .balanced
         /// How long opening a device waits until its output really runs (its clock advances
         /// steadily), so that a sound played right after is heard on time: at creation, in
