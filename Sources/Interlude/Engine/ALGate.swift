@@ -19,7 +19,7 @@ final class ALGate {
     }
 
     /// AL calls may be made: a device is open and the session is active.
-    var isOpen: Bool { host.isOpen && session.state.isActive }
+    var isOpen: Bool { host.isOpen && session.isActive }
 
     /// AL errors counted so far.
     var internalErrorCount: Int { errorCount }

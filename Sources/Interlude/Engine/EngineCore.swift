@@ -106,7 +106,7 @@ final class EngineCore: @unchecked Sendable {
     @discardableResult
     func update(elapsedSeconds: Double, now: ContinuousClock.Instant, waitsForDecode: Bool = false) -> DevicePreparation? {
         guard !isShutDown else { return nil }
-        if host.isOpen, controller.state.isActive {
+        if host.isOpen, controller.isActive {
             if !host.isLoopback && !host.isConnected {
                 controller.loseDevice(isReachable: false)
                 return nil
@@ -170,7 +170,7 @@ final class EngineCore: @unchecked Sendable {
                      update: { elapsed in _ = update(elapsedSeconds: elapsed, now: .now, waitsForDecode: true) },
                      mix: { offsetFrames, chunkFrames in
             let destination = base + offsetFrames * channelCount
-            if host.isOpen, controller.state.isActive {
+            if host.isOpen, controller.isActive {
                 // Changes made since the last update (a render that starts between updates)
                 // are sent before the mix, as the update would have.
                 if player.hasChanges || spatial.hasChanges {

@@ -33,7 +33,7 @@ final class StreamSet {
         self.worker = worker
     }
 
-    private var isActive: Bool { session.state.isActive }
+    private var isActive: Bool { session.isActive }
 
     /// The channel's current track.
     func stream(on channel: StreamChannel) -> MusicStream? { streams[channel] }

@@ -8,10 +8,10 @@ import Logging
 final class AudioSession {
     /// The holds, in the order they began. `outlivesActivation`: the source still observes its
     /// condition (a phone stream playing), so `activate()` cannot end the hold; only its source can.
-    private var holds: [(source: InterruptionSource, reason: InterruptionReason, outlivesActivation: Bool)] = []
+    @exclusivity(unchecked) private var holds: [(source: InterruptionSource, reason: InterruptionReason, outlivesActivation: Bool)] = []
     /// The device is lost: a hold of its own, apart from the sources' (a scene may name any
     /// source, "device" included).
-    private var deviceLost = false
+    @exclusivity(unchecked) private var deviceLost = false
     /// What an end resumes.
     private let policy: ResumePolicy
     private let logger: Logger
@@ -27,6 +27,10 @@ final class AudioSession {
         if deviceLost { return .interrupted(reason: .deviceLost) }
         return holds.first.map { .interrupted(reason: $0.reason) } ?? .active
     }
+
+    /// True while nothing holds the session: ``state`` is `.active`. Read by every setter, so it
+    /// builds no state value.
+    var isActive: Bool { !deviceLost && holds.isEmpty }
 
     /// True while interrupted for the loss of the device: only a rebuild ends that.
     var isDeviceLost: Bool { deviceLost }

@@ -46,6 +46,9 @@ final class SessionController {
     /// Active, or interrupted and why.
     var state: SessionState { session.state }
 
+    /// Nothing holds the session (``state`` is `.active`), read without building the state.
+    var isActive: Bool { session.isActive }
+
     // MARK: Interruptions
 
     /// The sources holding the session now, oldest first.
@@ -56,7 +59,7 @@ final class SessionController {
     /// keeps its hold. While interrupted: one more hold (nothing audible), or, from a source
     /// that already holds, absorbed.
     func begin(reason: InterruptionReason, source: InterruptionSource, outlivesActivation: Bool = false) {
-        guard session.state.isActive else {
+        guard session.isActive else {
             switch session.begin(reason: reason, source: source, outlivesActivation: outlivesActivation) {
             case .absorbed, .began: events.emit(.absorbed(reason: reason))
             case .holdAdded: events.emit(.holdAdded(reason: reason, source: source))
@@ -147,7 +150,7 @@ final class SessionController {
     /// hold of a source that still observes its condition (a phone stream still playing): those
     /// stay (``SessionEvent/holdKept(source:)``), the others are let go, and the session waits.
     func activate() {
-        guard !session.state.isActive else {
+        guard !session.isActive else {
             events.emit(.ignored)
             return
         }
@@ -222,7 +225,7 @@ final class SessionController {
     ///   positions can be read from it first.
     func loseDevice(isReachable: Bool) {
         guard host.isOpen else { return }
-        let wasActive = session.state.isActive
+        let wasActive = session.isActive
         var held: [SessionEvent] = []
         if wasActive && isReachable {
             removePlayedOutOneShots()
@@ -359,7 +362,7 @@ final class SessionController {
             installReopenedIfRunning(now: .now)
             return
         }
-        let wasActive = session.state.isActive
+        let wasActive = session.isActive
         if wasActive {
             removePlayedOutOneShots()
             syncPlayingPositions()
