@@ -52,6 +52,7 @@ final class Voice {
         entries[handle.slot].loopEndFrame = loopRegion?.upperBound ?? frameCount
         entries[handle.slot].state = state
         entries[handle.slot].groupIndex = groupIndex
+        if case .streamed = media { entries[handle.slot].isStreamed = true }
         write(parameters)
     }
 

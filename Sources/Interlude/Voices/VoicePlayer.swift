@@ -53,7 +53,7 @@ final class VoicePlayer {
         return min(configuration.realVoiceBudget ?? available, available)
     }
 
-    private var isActive: Bool { session.state.isActive }
+    private var isActive: Bool { session.isActive }
 
     // MARK: Starting and ending
 
@@ -274,7 +274,7 @@ final class VoicePlayer {
     func setPosition(_ position: Vector3, of handle: VoiceHandle) throws {
         guard let slot = table.liveSlot(for: handle) else { return }
         try Validate.vector(position, "position", in: "setPosition")
-        guard table.entries.movePositional(slot, to: position) else {
+        guard table.movePositional(slot, to: position) else {
             throw InterludeError(.invalidArgument, "setPosition: a voice cannot switch between positional and unpositioned while playing")
         }
         if !isActive { events.emit(.commandDeferred(command: "set")) }
@@ -295,7 +295,7 @@ final class VoicePlayer {
         }
         for index in handles.indices {
             guard let slot = table.liveSlot(for: handles[index]) else { continue }
-            _ = table.entries.movePositional(slot, to: positions[index])
+            _ = table.movePositional(slot, to: positions[index])
         }
         if !isActive { events.emit(.commandDeferred(command: "set")) }
     }
@@ -306,7 +306,13 @@ final class VoicePlayer {
     func sendChanges(on device: ALDevice) throws {
         guard table.entries.hasChanges else { return }
         try ALSourceBatch.run { batch in
-            try table.entries.drainChanges { slot, changes in
+            let entries = table.entries
+            try entries.drainChanges { slot, changes in
+                // A move alone, the common case, needs only the entry.
+                if changes == .position, let target = entries.realPosition(ofSlot: slot) {
+                    batch.setPosition(ALSource(name: target.sourceName), target.position)
+                    return
+                }
                 guard let voice = table.voice(inSlot: slot) else { return }
                 try renderer.applyChanges(changes, of: voice, in: batch, on: device)
             }
@@ -439,9 +445,10 @@ final class VoicePlayer {
         return weakestSlot.flatMap { table.voice(inSlot: $0) }
     }
 
-    /// One update of the voices. First the voices that need their object, which the entries keep
-    /// listed (real ones: finished one-shots, positions read from OpenAL every
-    /// ``positionReadPeriod`` updates and advanced by the clock in between; and fading ones).
+    /// One update of the voices. First the voices the entries keep listed (real ones: finished
+    /// one-shots, positions read from OpenAL every ``positionReadPeriod`` updates and advanced
+    /// by the clock in between; and fading ones): a real looping voice of a sound with no fade
+    /// only has its clock moved, in its entry, and the others are serviced through their object.
     /// Then the pool's one walk over every entry, and its plan for the real sources. Real
     /// streamed voices refill their queues on every update; with `waitsForDecode` (an offline
     /// render) they wait for the decode thread to fill them.
@@ -453,7 +460,10 @@ final class VoicePlayer {
         objectSlots.removeAll(keepingCapacity: true)
         objectSlots.append(contentsOf: table.entries.servicedSlots)
         let updateCount = clock.updateCount
+        let entries = table.entries
         for slot in objectSlots {
+            if (updateCount &+ Int(slot)) % Self.positionReadPeriod != 0,
+               entries.advanceClockOnly(Int(slot), bySeconds: elapsedSeconds, groups: mixer) { continue }
             guard let voice = table.voice(inSlot: Int(slot)), !mixer.pauses(voice.groupIndex) else { continue }
             if voice.gainFade != nil || voice.pitchFade != nil {
                 guard advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }

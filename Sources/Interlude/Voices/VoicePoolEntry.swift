@@ -8,6 +8,8 @@ struct VoicePoolEntry {
     /// The voice's AL source name, 0 while it has none (AL never names an object 0).
     var sourceName: UInt32 = 0
     var isLooping = false
+    /// The voice plays a stream (set when it starts; a voice never changes what it plays).
+    var isStreamed = false
     /// A fade runs on the voice's gain or pitch.
     var hasFade = false
     var hasPosition = false

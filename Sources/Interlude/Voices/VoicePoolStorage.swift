@@ -46,6 +46,30 @@ final class VoicePoolStorage {
     /// There are changes to send.
     var hasChanges: Bool { !changed.isEmpty }
 
+    /// Moves on the clock of a serviced voice that needs nothing else from this update: real,
+    /// looping, of a loaded sound (not streamed), with no fade, its group not paused. Returns
+    /// false, moving nothing, for any other voice: the caller then services it through its
+    /// object. Most of a game's real voices are of this kind, so the update skips their objects.
+    @inline(__always)
+    func advanceClockOnly(_ slot: Int, bySeconds seconds: Double, groups: GroupMixer) -> Bool {
+        entries.withUnsafeMutableBufferPointer { buffer in
+            guard buffer[slot].isLooping, !buffer[slot].hasFade, !buffer[slot].isStreamed, buffer[slot].isReal,
+                  !groups.pauses(buffer[slot].groupIndex) else { return false }
+            _ = buffer[slot].advance(bySeconds: seconds)
+            return true
+        }
+    }
+
+    /// The source name and position of a real positional voice, for sending a move alone
+    /// without its object; nil for any other entry.
+    @inline(__always)
+    func realPosition(ofSlot slot: Int) -> (sourceName: UInt32, position: Vector3)? {
+        entries.withUnsafeBufferPointer { buffer in
+            guard buffer[slot].isReal, buffer[slot].hasPosition, buffer[slot].state != nil else { return nil }
+            return (buffer[slot].sourceName, buffer[slot].position)
+        }
+    }
+
     /// Records that `changes` of the voice in `slot` must reach its source.
     func markChanged(_ slot: Int, _ changes: VoiceChanges) {
         entries[slot].changes.formUnion(changes)

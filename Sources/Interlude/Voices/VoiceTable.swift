@@ -41,6 +41,13 @@ final class VoiceTable {
         return handle.slot
     }
 
+    /// Moves the positional voice in `slot` (see ``VoicePoolStorage/movePositional(_:to:)``):
+    /// the setters' hot path, through the table so the entries are not retained per call.
+    @inline(__always)
+    func movePositional(_ slot: Int, to position: Vector3) -> Bool {
+        storage.movePositional(slot, to: position)
+    }
+
     /// The live voice in `slot`, if any.
     func voice(inSlot slot: Int) -> Voice? {
         voiceSlots[slot]
