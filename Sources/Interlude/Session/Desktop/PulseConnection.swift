@@ -13,7 +13,10 @@ import Glibc
 /// ours or not), follows the default sink, and sees the server go away the moment the socket
 /// closes. A connection that
 /// fails, or a server that is not there, is tried again on the main loop's thread, 100 ms
-/// after the failure, doubling to ``longestRetrySeconds``. It never spawns a server.
+/// after the failure, doubling to ``longestRetrySeconds`` once a server has been reached (one
+/// that went away is back within half a second), or to ``longestRetrySecondsNeverReached``
+/// while none has (a machine with no audio server, where each try costs about half a
+/// millisecond of CPU for nothing). It never spawns a server.
 ///
 /// What it sees goes to `handler` as ``Event``s, in order, on a serial dispatch queue: never on
 /// the main loop's thread, so the handler may call the engine (which takes its lock), or ask the
@@ -38,9 +41,12 @@ final class PulseConnection: @unchecked Sendable {
 
     /// The first wait before connecting again; it doubles after each failure.
     static let firstRetrySeconds = 0.1
-    /// The longest wait between two connection attempts: how late a returning server may be
-    /// seen at worst.
+    /// The longest wait between two connection attempts after a server was reached: how late a
+    /// returning server may be seen at worst.
     static let longestRetrySeconds = 0.5
+    /// The longest wait while no server has been reached since ``start()``: how late a server
+    /// that starts after the game may be seen at worst.
+    static let longestRetrySecondsNeverReached = 4.0
 
     private let logger: Logger
     private let queue: DispatchQueue
@@ -53,6 +59,8 @@ final class PulseConnection: @unchecked Sendable {
     private var retrySeconds = PulseConnection.firstRetrySeconds
     /// The current context reached READY.
     private var isReady = false
+    /// A context of this connection has reached READY at least once.
+    private var wasEverReady = false
     /// The last failure was logged: a server that is not there is reported once, not on every try.
     private var failureLogged = false
     /// Set under the main loop's lock by ``stop()``: no new context or timer after it.
@@ -188,6 +196,7 @@ final class PulseConnection: @unchecked Sendable {
         switch pa_context_get_state(context) {
         case PA_CONTEXT_READY:
             isReady = true
+            wasEverReady = true
             retrySeconds = Self.firstRetrySeconds
             failureLogged = false
             let server = pa_context_get_server(context).map { String(cString: $0) } ?? "?"
@@ -218,7 +227,7 @@ final class PulseConnection: @unchecked Sendable {
         if wasConnected {
             logger.warning("audio server connection lost: \(message)")
         } else if !failureLogged {
-            logger.info("no audio server connection: \(message); trying again every \(Self.longestRetrySeconds) s at most")
+            logger.info("no audio server connection: \(message); trying again every \(longestRetrySeconds) s at most")
         }
         failureLogged = true
         sinkInputs = [:]
@@ -275,10 +284,15 @@ final class PulseConnection: @unchecked Sendable {
         var due = timeval()
         pa_gettimeofday(&due)
         pa_timeval_add(&due, pa_usec_t(retrySeconds * 1_000_000))
-        retrySeconds = min(Self.longestRetrySeconds, retrySeconds * 2)
+        retrySeconds = min(longestRetrySeconds, retrySeconds * 2)
         retryTimer = api.pointee.time_new(api, &due, { _, _, _, userdata in
             PulseConnection.connection(userdata)?.retryDue()
         }, userdata)
+    }
+
+    /// The cap on the wait between tries: short once a server was reached, long before.
+    private var longestRetrySeconds: Double {
+        wasEverReady ? Self.longestRetrySeconds : Self.longestRetrySecondsNeverReached
     }
 
     private func retryDue() {
