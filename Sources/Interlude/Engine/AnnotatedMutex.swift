@@ -27,9 +27,10 @@ package struct AnnotatedMutex<Value: ~Copyable>: ~Copyable, Sendable {
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         let address = UnsafeRawPointer(Unmanaged.passUnretained(token).toOpaque())
+        let (acquire, release) = (token.acquire, token.release)
         return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
-            ThreadSanitizerHooks.acquire?(address)
-            defer { ThreadSanitizerHooks.release?(address) }
+            acquire?(address)
+            defer { release?(address) }
             return try body(&value)
         }
     }
@@ -41,7 +42,12 @@ enum ThreadSanitizerHooks {
     static let acquire: Hook? = lookup("__tsan_acquire")
     static let release: Hook? = lookup("__tsan_release")
 
-    final class Token: Sendable {}
+    /// One lock's name for TSan, holding the hooks so a lock reads them without the statics'
+    /// once-check on every call.
+    final class Token: Sendable {
+        let acquire = ThreadSanitizerHooks.acquire
+        let release = ThreadSanitizerHooks.release
+    }
 
     private static func lookup(_ name: String) -> Hook? {
         guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, name) else { return nil }

@@ -13,10 +13,16 @@ enum Validate {
         }
     }
 
+    /// Inlined into the setters' hot path: the check is three compares, the message is built
+    /// only for a bad vector.
+    @inline(__always)
     static func vector(_ value: Vector3, _ name: String, in call: String) throws {
-        guard value.isFinite else {
-            throw InterludeError(.invalidArgument, "\(call): \(name) must be finite, got (\(value.x), \(value.y), \(value.z))")
-        }
+        guard value.isFinite else { throw notFinite(value, name, in: call) }
+    }
+
+    @inline(never)
+    private static func notFinite(_ value: Vector3, _ name: String, in call: String) -> InterludeError {
+        InterludeError(.invalidArgument, "\(call): \(name) must be finite, got (\(value.x), \(value.y), \(value.z))")
     }
 
     static func nonNegative(_ value: Float, _ name: String, in call: String) throws {
