@@ -13,9 +13,16 @@ final class EventSinks: Sendable {
     }
 
     /// Hands `events` to every stream, then to the callback outside this lock (so the callback
-    /// may call the engine). Call it with the engine lock released.
+    /// may call the engine). Call it with the engine lock released. Inlined for its early return:
+    /// most engine calls raise no event, and then they pay no call here.
+    @inline(__always)
     func deliver(_ events: [SessionEvent]) {
         guard !events.isEmpty else { return }
+        deliverRaised(events)
+    }
+
+    @inline(never)
+    private func deliverRaised(_ events: [SessionEvent]) {
         let handler = sinks.withLock { sinks in
             for event in events {
                 for continuation in sinks.continuations.values { continuation.yield(event) }

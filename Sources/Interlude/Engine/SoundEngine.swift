@@ -136,10 +136,7 @@ public final class SoundEngine: Sendable {
         core.withLock { body($0) }
     }
 
-    /// Hands the events a call raised to the game; most calls raise none.
-    @inline(__always)
     private func deliver(_ raised: [SessionEvent]) {
-        guard !raised.isEmpty else { return }
         events.deliver(raised)
     }
 

@@ -56,7 +56,7 @@ final class AudioSession {
             logger.info("interruption begin (\(reason), \(source)) absorbed: \(source) already holds the session")
             return .absorbed
         }
-        let wasActive = state.isActive
+        let wasActive = isActive
         holds.append((source, reason, outlivesActivation))
         logger.info(wasActive ? "interruption began (\(reason), \(source))" : "interruption hold added (\(reason), \(source))")
         return wasActive ? .began : .holdAdded
@@ -112,7 +112,7 @@ final class AudioSession {
     /// The device was lost: one more hold, which only ``endDeviceLoss()`` releases. Returns true
     /// when the session was active.
     func markDeviceLost() -> Bool {
-        let wasActive = state.isActive
+        let wasActive = isActive
         deviceLost = true
         logger.warning("output device lost")
         return wasActive

@@ -462,8 +462,8 @@ final class VoicePlayer {
         let updateCount = clock.updateCount
         let entries = table.entries
         for slot in objectSlots {
-            if (updateCount &+ Int(slot)) % Self.positionReadPeriod != 0,
-               entries.advanceClockOnly(Int(slot), bySeconds: elapsedSeconds, groups: mixer) { continue }
+            let isPositionReadDue = (updateCount &+ Int(slot)) % Self.positionReadPeriod == 0
+            if !isPositionReadDue, entries.advanceClockOnly(Int(slot), bySeconds: elapsedSeconds, groups: mixer) { continue }
             guard let voice = table.voice(inSlot: Int(slot)), !mixer.pauses(voice.groupIndex) else { continue }
             if voice.gainFade != nil || voice.pitchFade != nil {
                 guard advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }
@@ -478,7 +478,7 @@ final class VoicePlayer {
             // Only a one-shot stops by itself: a looping source is stopped by the engine alone.
             if !voice.isLooping, try renderer.hasFinished(voice) {
                 remove(voice)
-            } else if (updateCount &+ Int(slot)) % Self.positionReadPeriod == 0 {
+            } else if isPositionReadDue {
                 try renderer.syncPosition(of: voice)
             } else {
                 // A one-shot past its end stays there until its source reports it stopped.

@@ -567,8 +567,8 @@ extension EngineSuites {
             Thread.sleep(forTimeInterval: 5.0)
             let tries = refusing.connectionCount - firstCount
             // Never reached, so tried again on a backoff that doubles to 4 s: one to three tries
-            // in these 5 s (at most a 0.5 s cap, the one for a server that went away, would make
-            // about ten), and not spinning.
+            // in these 5 s, and not spinning (the 0.5 s cap kept for a server that went away
+            // would make about ten).
             #expect(tries >= 1 && tries <= 4, "\(tries) connection tries in 5 s")
             #expect(probe.stderrText.components(separatedBy: "no audio server connection").count - 1 == 1, "\(probe.stderrText)")
             #expect(probe.lines(matching: "began").isEmpty && probe.lines(matching: "servicesLost").isEmpty)
