@@ -160,25 +160,25 @@ final class EngineCore: @unchecked Sendable {
         try tracks.applyGroupGains()
     }
 
-    /// Renders `frameCount` frames offline, updating every update interval. While the session
-    /// is interrupted or the device is lost, output is stopped: the frames are zeros. Each
-    /// update waits for the decode worker to fill the streams' free buffers, so what plays
-    /// never depends on how fast the worker ran.
-    func render(into output: UnsafeMutableBufferPointer<Float>, frameCount: Int, channelCount: Int) {
-        guard let base = output.baseAddress else { return }
-        clock.render(frameCount: frameCount, intervalFrames: host.updateIntervalFrames, sampleRate: host.sampleRate,
-                     update: { elapsed in _ = update(elapsedSeconds: elapsed, now: .now, waitsForDecode: true) },
-                     mix: { offsetFrames, chunkFrames in
-            let destination = base + offsetFrames * channelCount
+    /// Renders up to `frameCount` frames offline into `output`, no further than the next update
+    /// after the one due now (run first, when due), and returns how many. While the session is
+    /// interrupted or the device is lost, output is stopped: the frames are zeros. Each update
+    /// waits for the decode worker to fill the streams' free buffers, so what plays never
+    /// depends on how fast the worker ran; the caller decodes what it can between stretches,
+    /// outside the lock (``DecodeWorker/decodeOnCallingThread()``), so it rarely waits.
+    func renderStretch(into output: UnsafeMutablePointer<Float>, frameCount: Int, channelCount: Int) -> Int {
+        clock.renderStretch(frameCount: frameCount, intervalFrames: host.updateIntervalFrames, sampleRate: host.sampleRate,
+                            update: { elapsed in _ = update(elapsedSeconds: elapsed, now: .now, waitsForDecode: true) },
+                            mix: { stretchFrames in
             if host.isOpen, controller.isActive {
                 // Changes made since the last update (a render that starts between updates)
                 // are sent before the mix, as the update would have.
                 if player.hasChanges || spatial.hasChanges {
                     gate.run("render") { device in try device.deferringUpdates { sendChanges(on: device) } }
                 }
-                host.render(into: destination, frameCount: chunkFrames)
+                host.render(into: output, frameCount: stretchFrames)
             } else {
-                destination.update(repeating: 0, count: chunkFrames * channelCount)
+                output.update(repeating: 0, count: stretchFrames * channelCount)
             }
         })
     }

@@ -33,6 +33,8 @@ public final class SoundEngine: Sendable {
     private let soundCache = SoundCache()
     /// Writes the snapshots off the lock (nil without ``Configuration/statePath``).
     private let snapshotWriter: SnapshotWriter?
+    /// The core's decode worker, which an offline render also drives from its own thread.
+    private let decodeWorker: DecodeWorker
 
     private static let nextID = Atomic<Int>(1)
 
@@ -49,6 +51,7 @@ public final class SoundEngine: Sendable {
         self.events = events
         let core = try EngineCore(configuration: configuration, engineID: engineID, logger: logger, events: events)
         self.snapshotWriter = core.snapshotWriter
+        self.decodeWorker = core.decodeWorker
         self.core = AnnotatedMutex(core)
         self.driver = AnnotatedMutex(nil)
         if !configuration.output.isOffline && configuration.runsDriverThread {
@@ -80,10 +83,7 @@ public final class SoundEngine: Sendable {
         JobControlSource.shared.detach(self)
         logindWatcher.withLock { watcher -> LogindWatcher? in defer { watcher = nil }; return watcher }?.stop()
         AudioServerSources.detach(self)
-        let decodeWorker = core.withLock { core in
-            core.shutDown()
-            return core.decodeWorker
-        }
+        core.withLock { $0.shutDown() }
         // Outside the lock: a read under way may take a while to return.
         decodeWorker.stop()
         waitForSnapshots()
@@ -202,21 +202,38 @@ public final class SoundEngine: Sendable {
         guard frameCount >= 0 else {
             throw InterludeError(.invalidArgument, "render(frameCount:): frameCount must be >= 0, got \(frameCount)")
         }
-        try withCore("render(frameCount:)") { core in
+        guard let channelCount = try withCore("render(frameCount:)", { core -> Int? in
             // The current format: switchDevice(to:) may have moved to another offline format.
-            guard case .offline(_, let channelCount) = core.device.currentOutput else {
-                samples.removeAll(keepingCapacity: true)
-                return
-            }
-            let sampleCount = frameCount * channelCount
-            if samples.count != sampleCount {
-                // Only a new size is filled first (in the capacity it has): the render writes
-                // every sample.
-                samples.removeAll(keepingCapacity: true)
-                samples.append(contentsOf: repeatElement(0, count: sampleCount))
-            }
-            samples.withUnsafeMutableBufferPointer { output in
-                core.render(into: output, frameCount: frameCount, channelCount: channelCount)
+            guard case .offline(_, let channelCount) = core.device.currentOutput else { return nil }
+            return channelCount
+        }) else {
+            samples.removeAll(keepingCapacity: true)
+            return
+        }
+        let sampleCount = frameCount * channelCount
+        if samples.count != sampleCount {
+            // Only a new size is filled first (in the capacity it has): the render writes
+            // every sample.
+            samples.removeAll(keepingCapacity: true)
+            samples.append(contentsOf: repeatElement(0, count: sampleCount))
+        }
+        try samples.withUnsafeMutableBufferPointer { output in
+            guard let base = output.baseAddress else { return }
+            var renderedFrames = 0
+            while renderedFrames < frameCount {
+                // Off the lock: the next update's chunks, decoded here rather than by the decode
+                // thread in parallel (see DecodeWorker).
+                decodeWorker.decodeOnCallingThread()
+                renderedFrames += try withCore("render(frameCount:)") { core -> Int in
+                    // A switch to another channel count from another thread mid-render: the
+                    // rest of this render is silence in the format it began in.
+                    guard case .offline(_, channelCount) = core.device.currentOutput else {
+                        (base + renderedFrames * channelCount).update(repeating: 0, count: (frameCount - renderedFrames) * channelCount)
+                        return frameCount - renderedFrames
+                    }
+                    return core.renderStretch(into: base + renderedFrames * channelCount, frameCount: frameCount - renderedFrames,
+                                              channelCount: channelCount)
+                }
             }
         }
     }

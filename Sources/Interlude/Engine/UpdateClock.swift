@@ -33,23 +33,21 @@ final class UpdateClock {
         return lastUpdateInstant.map { (ContinuousClock.now - $0).seconds } ?? 0
     }
 
-    /// Offline: renders `frameCount` frames, running `update` (with the seconds since the last)
-    /// every `intervalFrames`, and `mix` for each stretch between updates (its offset in frames
-    /// into the render and its length).
-    func render(frameCount: Int, intervalFrames: Int, sampleRate: Int,
-                update: (Double) -> Void, mix: (_ offsetFrames: Int, _ chunkFrames: Int) -> Void) {
-        var renderedFrames = 0
-        while renderedFrames < frameCount {
-            if framesUntilUpdate == 0 {
-                update(Double(framesSinceUpdate) / Double(sampleRate))
-                framesUntilUpdate = intervalFrames
-                framesSinceUpdate = 0
-            }
-            let chunkFrames = min(frameCount - renderedFrames, framesUntilUpdate)
-            mix(renderedFrames, chunkFrames)
-            renderedFrames += chunkFrames
-            framesUntilUpdate -= chunkFrames
-            framesSinceUpdate += chunkFrames
+    /// Offline: renders up to `frameCount` frames, no further than the next update after this
+    /// one, and returns how many. Runs `update` (with the seconds since the last) first when one
+    /// is due, every `intervalFrames`, then `mix` for the stretch (its length in frames).
+    func renderStretch(frameCount: Int, intervalFrames: Int, sampleRate: Int,
+                       update: (Double) -> Void, mix: (_ stretchFrames: Int) -> Void) -> Int {
+        guard frameCount > 0 else { return 0 }
+        if framesUntilUpdate == 0 {
+            update(Double(framesSinceUpdate) / Double(sampleRate))
+            framesUntilUpdate = intervalFrames
+            framesSinceUpdate = 0
         }
+        let stretchFrames = min(frameCount, framesUntilUpdate)
+        mix(stretchFrames)
+        framesUntilUpdate -= stretchFrames
+        framesSinceUpdate += stretchFrames
+        return stretchFrames
     }
 }

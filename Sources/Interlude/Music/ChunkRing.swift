@@ -97,9 +97,9 @@ final class ChunkRing: @unchecked Sendable {
         workerWake.signal()
     }
 
-    /// The oldest ready chunk, if any. With `waiting` (offline renders), waits for the worker
-    /// to publish one unless the track has ended or nothing was asked yet. The caller uploads
-    /// its samples and then calls ``release(_:)``.
+    /// The oldest ready chunk, if any. With `waiting` (offline renders), wakes the worker and
+    /// waits for it to publish one unless the track has ended or nothing was asked yet. The
+    /// caller uploads its samples and then calls ``release(_:wakesWorker:)``.
     func take(waiting: Bool) -> DecodedChunk? {
         while true {
             let (chunk, mayWait) = state.withLock { state -> (DecodedChunk?, Bool) in
@@ -113,14 +113,17 @@ final class ChunkRing: @unchecked Sendable {
             }
             if let chunk { return chunk }
             guard mayWait else { return nil }
+            workerWake.signal()
             chunkPublished.wait()
         }
     }
 
-    /// Gives a taken chunk's slot back to the worker.
-    func release(_ slot: Int) {
+    /// Gives a taken chunk's slot back to the worker, waking it to fill the slot; an offline
+    /// render's update does not wake it (`wakesWorker` false): the render fills the slot itself
+    /// before its next update (``DecodeWorker/decodeOnCallingThread()``).
+    func release(_ slot: Int, wakesWorker: Bool) {
         state.withLock { $0.freeSlots.append(slot) }
-        workerWake.signal()
+        if wakesWorker { workerWake.signal() }
     }
 
     /// The stream is gone: the worker drops its decoder at its next look.

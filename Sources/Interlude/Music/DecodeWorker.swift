@@ -10,13 +10,22 @@ import Synchronization
 /// wakes it. A read that blocks holds this thread only: the streams play what their queues and
 /// rings hold meanwhile, and underrun if the block outlasts that.
 ///
+/// An offline render decodes on its own thread instead, between updates and outside the engine
+/// lock (``decodeOnCallingThread()``): the slots its updates free do not wake the thread, so the
+/// render does not pay for a second thread decoding in parallel and the switches to it. The
+/// thread still serves what a render's update waits for (a seek, a new track).
+///
 /// Stopping (``stop()``) wakes it and waits for it, outside the engine lock, until its read
 /// under way returns; it then drops every decoder, which closes their files. A read that has
 /// not returned after ``stopWaitSeconds`` is left to finish on its own: the thread then ends
 /// by itself, and shutdown does not hang on a file that never answers.
 final class DecodeWorker: Sendable {
-    /// Readers handed over since the thread last looked.
+    /// Readers handed over since the readers were last stepped. Apart from ``readers`` so that
+    /// handing one over (under the engine lock) never waits behind a read.
     private let inbox = AnnotatedMutex<[TrackReader]>([])
+    /// Every open stream's reader, held by whichever thread steps them (this worker's, or a
+    /// render's) for the whole round: never under the engine lock.
+    private let readers = AnnotatedMutex<[TrackReader]>([])
     private let stopRequested = Atomic<Bool>(false)
     /// Wakes the thread: shared with every ring it serves.
     let wake = DispatchSemaphore(value: 0)
@@ -28,30 +37,43 @@ final class DecodeWorker: Sendable {
     init(logger: Logger) {
         self.logger = logger
         let thread = Thread { [self] in
-            var readers: [TrackReader] = []
             while !stopRequested.load(ordering: .acquiring) {
-                readers += inbox.withLock { inbox -> [TrackReader] in
-                    defer { inbox.removeAll() }
-                    return inbox
-                }
-                var worked = false
-                var index = 0
-                while index < readers.count {
-                    switch readers[index].step() {
-                    case .closed: readers.remove(at: index); continue
-                    case .worked: worked = true
-                    case .idle: break
-                    }
-                    index += 1
-                }
-                if !worked { wake.wait() }
+                if !stepEveryReader() { wake.wait() }
             }
-            readers.removeAll()
+            readers.withLock { $0.removeAll() }
             finished.signal()
         }
         thread.name = "Interlude decode"
         thread.qualityOfService = .userInitiated
         thread.start()
+    }
+
+    /// Fills every ring as far as it goes, on the calling thread: an offline render calls it
+    /// before each update, outside the engine lock. Blocks as long as the reads do.
+    func decodeOnCallingThread() {
+        while !stopRequested.load(ordering: .acquiring) && stepEveryReader() {}
+    }
+
+    /// Takes in the readers handed over, then fills one chunk per stream that has room; drops
+    /// the readers of closed streams. True when any chunk was filled.
+    private func stepEveryReader() -> Bool {
+        readers.withLock { readers -> Bool in
+            readers += inbox.withLock { inbox -> [TrackReader] in
+                defer { inbox.removeAll() }
+                return inbox
+            }
+            var worked = false
+            var index = 0
+            while index < readers.count {
+                switch readers[index].step() {
+                case .closed: readers.remove(at: index); continue
+                case .worked: worked = true
+                case .idle: break
+                }
+                index += 1
+            }
+            return worked
+        }
     }
 
     /// Hands `reader` to the thread; from now on only the thread touches it.

@@ -347,7 +347,7 @@ final class StreamQueue {
     private func queueReadyChunks(waiting: Bool) throws {
         guard let source else { return }
         while !reachedEnd, let buffer = freeBuffers.last, let chunk = ring.take(waiting: waiting) {
-            defer { ring.release(chunk.slot) }
+            defer { ring.release(chunk.slot, wakesWorker: !waiting) }
             loopEndFrame = chunk.loopEndFrame
             if let damage = chunk.skippedDamage {
                 skippedDamage = (skippedDamage?.startFrame ?? damage.startFrame, (skippedDamage?.frameCount ?? 0) + damage.frameCount)

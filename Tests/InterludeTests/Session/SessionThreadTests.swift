@@ -64,7 +64,12 @@ extension EngineSuites {
                 var block = [Float](repeating: 1, count: 256)
                 let wasInterrupted = engine.readCore { core -> Bool in
                     let interrupted = !core.session.state.isActive
-                    block.withUnsafeMutableBufferPointer { core.render(into: $0, frameCount: 256, channelCount: 1) }
+                    block.withUnsafeMutableBufferPointer { block in
+                        var rendered = 0
+                        while rendered < block.count {
+                            rendered += core.renderStretch(into: block.baseAddress! + rendered, frameCount: block.count - rendered, channelCount: 1)
+                        }
+                    }
                     return interrupted
                 }
                 if wasInterrupted && block.contains(where: { $0 != 0 }) { silentWhileInterrupted = false }
