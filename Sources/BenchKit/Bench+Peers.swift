@@ -27,46 +27,52 @@ extension Bench {
         return results
     }
 
-    /// Runs scenario 11: `interlude` against each of `peers`.
-    public func peers(interlude: PeerPlayer, peers: [PeerPlayer], seconds: Double, rounds: Int) throws -> [BenchRow] {
-        let results = try peerResults(players: [interlude] + peers, seconds: seconds, rounds: rounds)
-        return Self.peerRows(interlude: results[0], peers: Array(zip(peers, results.dropFirst())))
+    /// Runs scenario 11: each of `interludes` (Interlude's ways of running) against each of `peers`.
+    public func peers(interludes: [PeerPlayer], peers: [PeerPlayer], seconds: Double, rounds: Int) throws -> [BenchRow] {
+        let results = try peerResults(players: interludes + peers, seconds: seconds, rounds: rounds)
+        let others = Array(zip(peers, results.dropFirst(interludes.count)))
+        return zip(interludes, results).flatMap { interlude, ownResults in
+            Self.peerRows(interlude: interlude, results: ownResults, peers: others)
+        }
     }
 
-    /// The rows of scenario 11: Interlude's own figures (with issue 15's latency goals: the
-    /// soundtrack streams throughout), then for each peer CPU per second of audio (median of
-    /// rounds), peak RSS (largest of rounds) and the position call's latency percentiles (every
-    /// round's calls), with Interlude's figure as the engine column and the ratio Interlude / peer.
-    public static func peerRows(interlude: [PeerResult], peers: [(PeerPlayer, [PeerResult])]) -> [BenchRow] {
+    /// The rows of scenario 11 for one of Interlude's players: its own figures (with issue 15's
+    /// latency goals: the soundtrack streams throughout), then for each peer CPU per second of
+    /// audio (median of rounds), peak RSS (largest of rounds) and the position call's latency
+    /// percentiles (every round's calls), with Interlude's figure as the engine column and the
+    /// ratio Interlude / peer.
+    public static func peerRows(interlude player: PeerPlayer, results interlude: [PeerResult],
+                                peers: [(PeerPlayer, [PeerResult])]) -> [BenchRow] {
         let scenario = "11. Peers"
+        let name = player.name
         let figures = PeerFigures(interlude)
         let goals: [Double: (String, Double)] = [99.9: ("<= 20 µs", 20), 100: ("<= 1 ms", 1_000)]
         var rows = [
-            BenchRow(scenario: scenario, measure: "Interlude: CPU per second of audio, 64 voices moved every 10 ms + Ogg soundtrack, real time, null backend",
+            BenchRow(scenario: scenario, measure: "\(name) (\(player.method)): CPU per second of audio, 64 voices moved every 10 ms + Ogg soundtrack, real time",
                      unit: "s/s", engine: figures.cpuPerAudioSecond, engineSamples: figures.cpuSamples),
-            BenchRow(scenario: scenario, measure: String(format: "Interlude: peak RSS (%.1f MiB at start, before the engine)", figures.startMiB),
+            BenchRow(scenario: scenario, measure: String(format: "\(name): peak RSS (%.1f MiB at start, before the engine)", figures.startMiB),
                      unit: "MiB", engine: figures.peakMiB),
         ]
         rows += PeerFigures.percentiles.map { label, percentile in
             let value = figures.latency(percentile)
             let goal = goals[percentile]
-            return BenchRow(scenario: scenario, measure: "Interlude: setPosition on the game thread while the soundtrack streams, \(label)",
+            return BenchRow(scenario: scenario, measure: "\(name): setPosition on the game thread while the soundtrack streams, \(label)",
                             unit: "µs", engine: value, goal: goal?.0, isGoalMet: goal.map { value <= $0.1 })
         }
         for (peer, results) in peers {
             let other = PeerFigures(results)
             let cpuRatio = figures.cpuPerAudioSecond / other.cpuPerAudioSecond
-            rows.append(BenchRow(scenario: scenario, measure: "vs \(peer.name) (\(peer.method)): CPU per second of audio, 64 voices moved every 10 ms + Ogg soundtrack, real time",
+            rows.append(BenchRow(scenario: scenario, measure: "\(name) vs \(peer.name) (\(peer.method)): CPU per second of audio, 64 voices moved every 10 ms + Ogg soundtrack, real time",
                                  unit: "s/s", engine: figures.cpuPerAudioSecond, baseline: other.cpuPerAudioSecond, ratio: cpuRatio,
-                                 ratioMeaning: "Interlude / \(peer.name)", goal: "< 1", isGoalMet: cpuRatio < 1,
+                                 ratioMeaning: "\(name) / \(peer.name)", goal: "< 1", isGoalMet: cpuRatio < 1,
                                  engineSamples: figures.cpuSamples, baselineSamples: other.cpuSamples))
-            rows.append(BenchRow(scenario: scenario, measure: String(format: "vs \(peer.name): peak RSS (at start, before the library: %.1f vs %.1f MiB)", figures.startMiB, other.startMiB), unit: "MiB", engine: figures.peakMiB,
-                                 baseline: other.peakMiB, ratio: figures.peakMiB / other.peakMiB, ratioMeaning: "Interlude / \(peer.name)"))
+            rows.append(BenchRow(scenario: scenario, measure: String(format: "\(name) vs \(peer.name): peak RSS (at start, before the library: %.1f vs %.1f MiB)", figures.startMiB, other.startMiB), unit: "MiB", engine: figures.peakMiB,
+                                 baseline: other.peakMiB, ratio: figures.peakMiB / other.peakMiB, ratioMeaning: "\(name) / \(peer.name)"))
             for (label, percentile) in PeerFigures.percentiles {
                 let ratio = figures.latency(percentile) / other.latency(percentile)
-                rows.append(BenchRow(scenario: scenario, measure: "vs \(peer.name): one position update on the game thread, \(label)", unit: "µs",
+                rows.append(BenchRow(scenario: scenario, measure: "\(name) vs \(peer.name): one position update on the game thread, \(label)", unit: "µs",
                                      engine: figures.latency(percentile), baseline: other.latency(percentile), ratio: ratio,
-                                     ratioMeaning: "Interlude / \(peer.name)"))
+                                     ratioMeaning: "\(name) / \(peer.name)"))
             }
         }
         return rows

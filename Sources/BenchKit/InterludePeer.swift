@@ -6,16 +6,19 @@ import Foundation
 import Interlude
 
 /// Interlude's side of the peers scenario: the ``PeerScene`` played in real time by an engine on
-/// OpenAL Soft's null backend (its driver thread runs the 10 ms update and the stream refills),
-/// each `setPosition` on this thread timed as the C harnesses time theirs. Runs in its own
-/// process (`InterludeBench --peer-child ...`), so its CPU time and peak RSS are its own.
+/// OpenAL Soft's null backend, each `setPosition` on this thread timed as the C harnesses time
+/// theirs. The 10 ms update (parameters, stream refills) runs on the engine's driver thread, or,
+/// with `updatesOnGameThread`, on the game loop after it moved the voices, as a game that calls
+/// `update()` each frame runs it. Runs in its own process (`InterludeBench --peer-child ...`),
+/// so its CPU time and peak RSS are its own.
 public enum InterludePeer {
     /// Plays `scene` and returns the "key value" lines the C harnesses print (peer_scene.h),
     /// after writing each call's nanoseconds to `samplesPath` as native Int64s.
-    public static func run(_ scene: PeerScene, samplesPath: String) throws -> String {
+    public static func run(_ scene: PeerScene, samplesPath: String, updatesOnGameThread: Bool) throws -> String {
         let startResidentKiB = Measure.residentKiB()
         var configuration = SoundEngine.Configuration(output: .null)
         configuration.mediaRole = nil
+        configuration.runsDriverThread = !updatesOnGameThread
         let engine = try SoundEngine(configuration: configuration)
         defer { engine.shutdown() }
         let sounds = try scene.soundPaths.map { try engine.loadSound(path: $0) }
@@ -41,6 +44,7 @@ public enum InterludePeer {
                 samples[sampleCount] = monotonicNanoseconds() - before
                 sampleCount += 1
             }
+            if updatesOnGameThread { engine.update() }
         }
         let playedSeconds = Double(monotonicNanoseconds() - start) * 1e-9
         let cpuSeconds = Measure.processCPUSeconds() - cpuStart

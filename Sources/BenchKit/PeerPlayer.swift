@@ -23,10 +23,18 @@ public struct PeerPlayer: Sendable {
         self.environment = environment
     }
 
-    /// Interlude, played by `benchExecutable --peer-child`.
-    public static func interlude(benchExecutable: URL) -> PeerPlayer {
-        PeerPlayer(name: "Interlude", method: "setPosition per voice; engine on the OpenAL Soft null backend",
-                   executable: benchExecutable, leadingArguments: ["--peer-child"], environment: ["ALSOFT_DRIVERS": "null"])
+    /// Interlude, played by `benchExecutable --peer-child`: updated by its driver thread, or
+    /// with `updatesOnGameThread` by the game loop calling `update()` after moving the voices
+    /// (`--peer-child-game-update`, the driver thread off).
+    public static func interlude(benchExecutable: URL, updatesOnGameThread: Bool = false) -> PeerPlayer {
+        if updatesOnGameThread {
+            return PeerPlayer(name: "Interlude, game-loop update",
+                              method: "setPosition per voice, then update() on the game thread; no driver thread; OpenAL Soft null backend",
+                              executable: benchExecutable, leadingArguments: ["--peer-child-game-update"],
+                              environment: ["ALSOFT_DRIVERS": "null"])
+        }
+        return PeerPlayer(name: "Interlude", method: "setPosition per voice; driver thread updates; OpenAL Soft null backend",
+                          executable: benchExecutable, leadingArguments: ["--peer-child"], environment: ["ALSOFT_DRIVERS": "null"])
     }
 
     /// The peer harnesses bench/peers/build.sh puts in `folder`, those that exist.

@@ -63,10 +63,11 @@ if arguments.first == "--stall-child" {
 }
 
 /// The peers scenario's Interlude player: `--peer-child SECONDS EMITTERS MUSIC SAMPLES SOUND...`
-/// plays the scene in real time on the null backend and prints its figures.
-if arguments.first == "--peer-child" {
+/// plays the scene in real time on the null backend and prints its figures;
+/// `--peer-child-game-update ...` does so with the update on the game loop.
+if arguments.first == "--peer-child" || arguments.first == "--peer-child-game-update" {
     let (scene, samplesPath) = try PeerScene.parse(Array(arguments.dropFirst()))
-    print(try InterludePeer.run(scene, samplesPath: samplesPath))
+    print(try InterludePeer.run(scene, samplesPath: samplesPath, updatesOnGameThread: arguments.first == "--peer-child-game-update"))
     exit(0)
 }
 
@@ -174,7 +175,8 @@ if runs(9) {
 if runs(11) {
     let benchExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     let peers = peersFolder.map { PeerPlayer.peers(in: URL(fileURLWithPath: $0)) } ?? []
-    rows += try bench.peers(interlude: .interlude(benchExecutable: benchExecutable), peers: peers,
+    rows += try bench.peers(interludes: [.interlude(benchExecutable: benchExecutable),
+                                         .interlude(benchExecutable: benchExecutable, updatesOnGameThread: true)], peers: peers,
                             seconds: isQuick ? 1 : 20, rounds: isQuick ? 1 : 3)
 }
 if runs(12) {
