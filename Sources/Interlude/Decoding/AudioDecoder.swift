@@ -2,7 +2,9 @@
 ///
 /// A decoder owns its open file and reads it incrementally, so a streamed track never decodes
 /// the whole file. Samples come out as interleaved 32-bit float. A decoder is used by one
-/// thread at a time: once a stream opens it, only the engine's decode thread calls it.
+/// thread at a time: once a stream opens it, only the engine's decode thread calls it, or, on an
+/// offline engine, also the thread calling ``SoundEngine/render(frameCount:)``, between updates
+/// and never while the decode thread does.
 public protocol AudioDecoder: AnyObject {
     /// The file being decoded, for error messages.
     var path: String { get }

@@ -25,7 +25,10 @@ extension SoundEngine {
         /// device checks. Offline renders update every this many seconds of rendered audio.
         public var updateIntervalSeconds = 0.010
         /// Runs the realtime driver thread on a real device. Off: the game calls
-        /// ``SoundEngine/update()`` from its own loop.
+        /// ``SoundEngine/update()`` from its own loop, once a frame after moving its voices,
+        /// which saves a thread's wake-up every update interval; a loop that stalls for longer
+        /// than a stream's queue (``streamBufferCount`` x ``streamBufferSeconds``) lets the
+        /// music run dry until its next update.
         public var runsDriverThread = true
         /// What an interruption's end resumes.
         public var resumePolicy: ResumePolicy = .alwaysResume

@@ -76,7 +76,7 @@ final class DecodeWorker: Sendable {
         }
     }
 
-    /// Hands `reader` to the thread; from now on only the thread touches it.
+    /// Hands `reader` to the worker; from now on only the thread stepping the readers touches it.
     func add(_ reader: TrackReader) {
         inbox.withLock { $0.append(reader) }
         wake.signal()

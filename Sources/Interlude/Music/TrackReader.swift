@@ -1,14 +1,16 @@
 /// The decode worker's side of one stream: the track's decoder and where it reads. After the
-/// stream hands it to the ``DecodeWorker``, only the worker's thread touches it (and so the
-/// decoder and its file), outside every lock.
+/// stream hands it to the ``DecodeWorker``, only the thread stepping the worker's readers
+/// touches it (and so the decoder and its file), one at a time under the worker's readers lock,
+/// outside the engine lock: the decode thread, or an offline render between its updates.
 ///
 /// Each chunk is cut the way the engine always cut its stream buffers: `slotFrameCount` frames,
 /// running on across the loop seam, shorter only at the end of a one-shot track or where a read
 /// failed. So the buffers a stream queues, and what a render hears, do not depend on when the
 /// worker ran.
 ///
-/// `@unchecked Sendable`: it crosses to the worker's thread once, through the worker's inbox
-/// lock, and is never touched again by the thread that made it.
+/// `@unchecked Sendable`: it crosses to the worker once, through the worker's inbox lock, and
+/// is never touched again by the thread that made it; after that the worker's readers lock
+/// orders every thread that steps it.
 final class TrackReader: @unchecked Sendable {
     /// What one step did.
     enum Step {
