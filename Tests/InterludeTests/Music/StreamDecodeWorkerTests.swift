@@ -156,6 +156,35 @@ extension EngineSuites {
             #expect(stalling == plain)
         }
 
+        /// An offline render decodes its stream itself, between updates and outside the engine
+        /// lock: in steady state the decode thread sleeps, so a render does not pay for a second
+        /// thread decoding in parallel. What is heard is the track, frame for frame. (Leftover
+        /// wake-ups may let the decode thread read a few chunks: two thirds is the bound, where
+        /// the thread alone would read everything.)
+        @Test func anOfflineRenderDecodesOnItsOwnThreadBetweenUpdates() throws {
+            let folder = try StreamFixtureFolder()
+            let track = Self.liftedTone(frameCount: 12 * Self.rate)
+            let path = try folder.writeWAV("tone.wav", track)
+            let decoder = try ThreadRecordingDecoder(path: path)
+            let engine = try SoundEngine.streamTestEngine()
+            defer { engine.shutdown() }
+            try engine.playMusic(decoder: decoder, isLooping: false)
+            decoder.watchCallingThread()
+            // 10 s in renders of one update interval each, as a game's offline loop renders.
+            var block: [Float] = []
+            var heard: [Float] = []
+            heard.reserveCapacity(20 * Self.rate)
+            for _ in 0..<1_000 {
+                try engine.render(frameCount: Self.rate / 100, into: &block)
+                heard += block
+            }
+            let read = decoder.framesRead
+            let total = read.onWatchedThread + read.elsewhere
+            #expect(total >= 9 * Self.rate, "10 s played, so about as much decoded: \(read)")
+            #expect(3 * read.onWatchedThread >= 2 * total, "the render's thread read \(read.onWatchedThread) of \(total) frames")
+            #expect(StreamMeasure.maximumDifference(heard, from: 0, track, from: 0, frameCount: 10 * Self.rate) <= Self.exact)
+        }
+
         /// A decoder of the game's own with a format the engine cannot play is refused, naming it.
         @Test func decoderWithAnUnplayableFormatThrowsNamingIt() throws {
             final class SixChannels: AudioDecoder, @unchecked Sendable {
