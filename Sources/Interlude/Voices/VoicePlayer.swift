@@ -457,13 +457,12 @@ final class VoicePlayer {
         var objectSlots: [Int32] = []
         swap(&objectSlots, &slotScratch)
         defer { swap(&objectSlots, &slotScratch) }
-        objectSlots.removeAll(keepingCapacity: true)
-        objectSlots.append(contentsOf: table.entries.servicedSlots)
         let updateCount = clock.updateCount
-        let entries = table.entries
+        table.entries.advanceClocks(bySeconds: elapsedSeconds, groups: mixer,
+                                    isPositionReadDue: { (updateCount &+ Int($0)) % Self.positionReadPeriod == 0 },
+                                    others: &objectSlots)
         for slot in objectSlots {
             let isPositionReadDue = (updateCount &+ Int(slot)) % Self.positionReadPeriod == 0
-            if !isPositionReadDue, entries.advanceClockOnly(Int(slot), bySeconds: elapsedSeconds, groups: mixer) { continue }
             guard let voice = table.voice(inSlot: Int(slot)), !mixer.pauses(voice.groupIndex) else { continue }
             if voice.gainFade != nil || voice.pitchFade != nil {
                 guard advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }

@@ -46,17 +46,25 @@ final class VoicePoolStorage {
     /// There are changes to send.
     var hasChanges: Bool { !changed.isEmpty }
 
-    /// Moves on the clock of a serviced voice that needs nothing else from this update: real,
-    /// looping, of a loaded sound (not streamed), with no fade, its group not paused. Returns
-    /// false, moving nothing, for any other voice: the caller then services it through its
-    /// object. Most of a game's real voices are of this kind, so the update skips their objects.
-    @inline(__always)
-    func advanceClockOnly(_ slot: Int, bySeconds seconds: Double, groups: GroupMixer) -> Bool {
+    /// Moves on, in one pass over the entries, the clocks of the serviced voices that need
+    /// nothing else from this update: real, looping, of a loaded sound (not streamed), with no
+    /// fade, their group not paused, and not due to have their position read
+    /// (`isPositionReadDue`). Every other serviced slot goes into `others` (emptied first): the
+    /// caller services those through their objects. Most of a game's real voices are of the
+    /// first kind, so the update skips their objects.
+    func advanceClocks(bySeconds seconds: Double, groups: GroupMixer, isPositionReadDue: (Int32) -> Bool,
+                       others: inout [Int32]) {
+        others.removeAll(keepingCapacity: true)
         entries.withUnsafeMutableBufferPointer { buffer in
-            guard buffer[slot].isLooping, !buffer[slot].hasFade, !buffer[slot].isStreamed, buffer[slot].isReal,
-                  !groups.pauses(buffer[slot].groupIndex) else { return false }
-            _ = buffer[slot].advance(bySeconds: seconds)
-            return true
+            for slot in serviced {
+                let index = Int(slot)
+                guard !isPositionReadDue(slot), buffer[index].isLooping, !buffer[index].hasFade, !buffer[index].isStreamed,
+                      buffer[index].isReal, !groups.pauses(buffer[index].groupIndex) else {
+                    others.append(slot)
+                    continue
+                }
+                _ = buffer[index].advance(bySeconds: seconds)
+            }
         }
     }
 
