@@ -5,7 +5,7 @@ import Synchronization
 /// A real decoder (the bench's Ogg track, opened by `DecoderFactory`) whose reads stall like a
 /// slow disk's: the first read at or after each stall time sleeps `stallSeconds` before it
 /// reads. The first stall falls `firstAfterSeconds` after the open, the next ones
-/// `everySeconds` after the one before ended, at most `stallLimit` in all. Read by the engine's decode thread; the game thread only asks ``isStalling``.
+/// `everySeconds` after the one before ended, at most `stallLimit` in all. Read by the engine's decode thread (scenario 16 plays in real time); the game thread only asks ``isStalling``.
 final class StallingDecoder: AudioDecoder, @unchecked Sendable {
     private let inner: any AudioDecoder
     private let everySeconds: Double

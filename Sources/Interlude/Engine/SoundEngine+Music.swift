@@ -32,7 +32,8 @@ extension SoundEngine {
     /// Streams a track from a decoder of the game's own on `channel`, replacing any: a format
     /// the engine does not read, music generated as it plays, a file read through the game's
     /// own storage. The engine takes the decoder over: from this call on only the engine's
-    /// decode thread calls it, so the game must not touch it again. `decoder.path` names the
+    /// decode thread calls it (on an offline engine, the thread calling ``render(frameCount:)``
+    /// too, never both at once), so the game must not touch it again. `decoder.path` names the
     /// track in errors, logs and events, and is what a ``Snapshot`` saves (restoring opens that
     /// path as a file). Its reads may block (a slow disk, a network): the track then runs dry
     /// (``SessionEvent/musicUnderrun(path:positionInFrames:)``) and plays on from the same frame

@@ -35,7 +35,8 @@ extension SoundEngine {
     /// Starts a streamed voice of a decoder of the game's own (a procedural source, a file read
     /// through the game's archive), as `play(streamFrom:parameters:)` does for a file. The
     /// engine takes the decoder over: from this call on only the engine's decode thread calls
-    /// it, so the game must not touch it again. `decoder.path` names the voice in errors and
+    /// it (on an offline engine, the thread calling ``render(frameCount:)`` too, never both at
+    /// once), so the game must not touch it again. `decoder.path` names the voice in errors and
     /// logs. Throws `.unsupportedFormat` for a format other than 1 or 2 channels at
     /// 1000...384000 Hz, and `.corruptData` for a decoder with no frames. Any thread.
     @discardableResult

@@ -4,8 +4,8 @@ import Dispatch
 /// allocated when the track opens, that the worker fills ahead of playback and the update
 /// uploads into AL buffers.
 ///
-/// Every slot is in one place at a time: free, being filled by the worker (outside any lock),
-/// ready (in order, in ``DecodedChunk``s), or being uploaded by the update. Only those moves
+/// Every slot is in one place at a time: free, being filled by the worker (under the worker's
+/// readers lock only, never the engine's or the ring's), ready (in order, in ``DecodedChunk``s), or being uploaded by the update. Only those moves
 /// take the ring's own lock, and only for a few list operations: neither side ever holds it
 /// across a read, a decode or an AL call, so the update never waits behind the disk.
 ///

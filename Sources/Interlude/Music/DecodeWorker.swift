@@ -7,13 +7,16 @@ import Synchronization
 ///
 /// One per engine. It takes one chunk per stream in turn, and sleeps on its semaphore when
 /// every ring is full, ended or idle; a restart, a released slot, a new track or a closed one
-/// wakes it. A read that blocks holds this thread only: the streams play what their queues and
-/// rings hold meanwhile, and underrun if the block outlasts that.
+/// wakes it. A read that blocks holds this thread and the worker's readers lock only: in real
+/// time the streams play what their queues and rings hold meanwhile, and underrun if the block
+/// outlasts that; an offline render, which needs that lock to decode, waits for it as it waits
+/// for the data.
 ///
 /// An offline render decodes on its own thread instead, between updates and outside the engine
 /// lock (``decodeOnCallingThread()``): the slots its updates free do not wake the thread, so the
 /// render does not pay for a second thread decoding in parallel and the switches to it. The
-/// thread still serves what a render's update waits for (a seek, a new track).
+/// thread still serves any update that waits for a chunk (after a seek, a new track, a voice
+/// given a source) and the slots freed by anything else.
 ///
 /// Stopping (``stop()``) wakes it and waits for it, outside the engine lock, until its read
 /// under way returns; it then drops every decoder, which closes their files. A read that has

@@ -41,7 +41,7 @@ final class MusicStream {
     }
 
     /// Opens the stream on `decoder`, which goes to `worker` with its ring: from here on only
-    /// the worker's thread calls it. The ring holds `bufferCount` chunks, allocated now.
+    /// the thread stepping the worker's readers calls it. The ring holds `bufferCount` chunks, allocated now.
     init(path: String, decoder: any AudioDecoder, worker: DecodeWorker, waitsForDecode: Bool, channel: StreamChannel,
          isLooping: Bool, gain: Float, state: PlayState, bufferCount: Int, bufferSeconds: Double, loopRegion: Range<Int>?,
          logger: Logger) {

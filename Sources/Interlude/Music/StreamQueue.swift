@@ -64,7 +64,7 @@ final class StreamQueue {
     @exclusivity(unchecked) private var skippedDamage: (startFrame: Int, frameCount: Int)?
 
     /// Opens the queue on `decoder`, which goes to `worker` with its ring: from here on only
-    /// the worker's thread calls it. The ring holds `bufferCount` chunks of `bufferFrameCount`
+    /// the thread stepping the worker's readers calls it. The ring holds `bufferCount` chunks of `bufferFrameCount`
     /// frames, allocated now.
     init(path: String, decoder: any AudioDecoder, worker: DecodeWorker, waitsForDecode: Bool, isLooping: Bool,
          bufferCount: Int, bufferFrameCount: Int, loopRegion: Range<Int>?, downmixesToMono: Bool, logger: Logger) {
@@ -256,7 +256,9 @@ final class StreamQueue {
         reachedEnd = false
         restartsBeforePlay = false
         underrunFrame = nil
-        try queueReadyChunks(waiting: waitsForDecode)
+        // Whoever drives the engine next (a render, or an update that never waits) finds the
+        // slots this frees being filled.
+        try queueReadyChunks(waiting: waitsForDecode, wakesWorker: true)
     }
 
     // MARK: Update
@@ -279,7 +281,9 @@ final class StreamQueue {
         }
         let alState = try source.state()
         readPosition(offsetInQueue: alState == .stopped ? nil : try source.sampleOffset())
-        try queueReadyChunks(waiting: waiting)
+        // A render's update leaves the slots it frees to the render, which fills them before its
+        // next update (DecodeWorker.decodeOnCallingThread); any other update wakes the worker.
+        try queueReadyChunks(waiting: waiting, wakesWorker: !waiting)
         if queue.isEmpty && reachedEnd {
             finished = true
             return
@@ -343,11 +347,12 @@ final class StreamQueue {
 
     /// Uploads ready chunks into the free buffers and queues them, oldest first; with
     /// `waiting`, waits for the worker until every free buffer is queued or the track ended.
+    /// Each slot it empties goes back to the worker, waking it when `wakesWorker`.
     /// Acts on what the reads met: damage stepped over, a shorter file, an error that ends it.
-    private func queueReadyChunks(waiting: Bool) throws {
+    private func queueReadyChunks(waiting: Bool, wakesWorker: Bool) throws {
         guard let source else { return }
         while !reachedEnd, let buffer = freeBuffers.last, let chunk = ring.take(waiting: waiting) {
-            defer { ring.release(chunk.slot, wakesWorker: !waiting) }
+            defer { ring.release(chunk.slot, wakesWorker: wakesWorker) }
             loopEndFrame = chunk.loopEndFrame
             if let damage = chunk.skippedDamage {
                 skippedDamage = (skippedDamage?.startFrame ?? damage.startFrame, (skippedDamage?.frameCount ?? 0) + damage.frameCount)

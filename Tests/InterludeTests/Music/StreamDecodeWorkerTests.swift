@@ -185,6 +185,47 @@ extension EngineSuites {
             #expect(StreamMeasure.maximumDifference(heard, from: 0, track, from: 0, frameCount: 10 * Self.rate) <= Self.exact)
         }
 
+        /// Two threads rendering one offline engine at once: each render is a whole, contiguous
+        /// stretch of the timeline, although a render releases the engine lock between update
+        /// intervals to decode. (The track is noise, so a block's first frame finds its place.)
+        @Test func rendersFromTwoThreadsEachGetContiguousFrames() throws {
+            let folder = try StreamFixtureFolder()
+            var generator = SystemRandomNumberGenerator()
+            let track = (0..<(2 * 12 * Self.rate)).map { _ in Float.random(in: 0.1...0.9, using: &generator) }
+            let path = try folder.writeWAV("noise.wav", track)
+            let engine = try SoundEngine.streamTestEngine()
+            defer { engine.shutdown() }
+            try engine.playMusic(path: path, isLooping: false)
+            let blocks = AnnotatedMutex<[[Float]]>([])
+            let failures = AnnotatedMutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                for _ in 0..<8 {
+                    do {
+                        let block = try engine.render(frameCount: Self.rate / 2)
+                        blocks.withLock { $0.append(block) }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty)
+            let rendered = blocks.withLock { $0 }
+            #expect(rendered.count == 16)
+            var starts: [Int] = []
+            for block in rendered {
+                let first = (0..<(track.count / 2)).first { track[2 * $0] == block[0] && track[2 * $0 + 1] == block[1] }
+                guard let first else {
+                    Issue.record("a block's first frame is nowhere in the track")
+                    continue
+                }
+                starts.append(first)
+                let difference = StreamMeasure.maximumDifference(block, from: 0, track, from: first, frameCount: Self.rate / 2)
+                #expect(difference <= Self.exact, "the block from frame \(first) is not the track's next frames")
+            }
+            // Together, the blocks are the first 8 s, each half second once.
+            #expect(starts.sorted() == (0..<16).map { $0 * Self.rate / 2 })
+        }
+
         /// A decoder of the game's own with a format the engine cannot play is refused, naming it.
         @Test func decoderWithAnUnplayableFormatThrowsNamingIt() throws {
             final class SixChannels: AudioDecoder, @unchecked Sendable {
