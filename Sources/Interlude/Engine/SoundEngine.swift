@@ -35,6 +35,9 @@ public final class SoundEngine: Sendable {
     private let snapshotWriter: SnapshotWriter?
     /// The core's decode worker, which an offline render also drives from its own thread.
     private let decodeWorker: DecodeWorker
+    /// Held by an offline render for its whole length: it releases the engine lock between
+    /// update intervals (to decode), and another thread's render must not take its place there.
+    private let renderTurn = AnnotatedMutex<Void>(())
 
     private static let nextID = Atomic<Int>(1)
 
@@ -195,6 +198,11 @@ public final class SoundEngine: Sendable {
     /// is reused: once it has that size, a render allocates nothing and writes each sample once,
     /// for a game or tool rendering chunk after chunk. Throws `.invalidArgument` on a real device
     /// or for a negative `frameCount`, leaving `samples` as it was.
+    ///
+    /// Renders from several threads take turns: each is one contiguous stretch of the timeline.
+    /// Between update intervals a render releases the engine lock, so another thread's call made
+    /// during a long render takes effect at the next interval inside it; the events the render
+    /// raised are delivered when it returns.
     public func render(frameCount: Int, into samples: inout [Float]) throws {
         guard configuration.output.isOffline else {
             throw InterludeError(.invalidArgument, "render(frameCount:): the engine is not offline; use OutputDevice.offline")
@@ -202,11 +210,23 @@ public final class SoundEngine: Sendable {
         guard frameCount >= 0 else {
             throw InterludeError(.invalidArgument, "render(frameCount:): frameCount must be >= 0, got \(frameCount)")
         }
-        guard let channelCount = try withCore("render(frameCount:)", { core -> Int? in
+        // Events raised during the render reach the game when it ends, after the turn, as
+        // they did when a render was one call under the lock.
+        var raised: [SessionEvent] = []
+        defer { deliver(raised) }
+        try renderTurn.withLock { _ in
+            try render(frameCount: frameCount, into: &samples, gathering: &raised)
+        }
+    }
+
+    /// The body of ``render(frameCount:into:)``, in the render's turn: stretch by stretch, each
+    /// under the engine lock, decoding off it in between.
+    private func render(frameCount: Int, into samples: inout [Float], gathering raised: inout [SessionEvent]) throws {
+        guard let output = try withRenderingCore("render(frameCount:)", gathering: &raised, { core -> OutputDevice? in
             // The current format: switchDevice(to:) may have moved to another offline format.
-            guard case .offline(_, let channelCount) = core.device.currentOutput else { return nil }
-            return channelCount
-        }) else {
+            let output = core.device.currentOutput
+            return output.isOffline ? output : nil
+        }), case .offline(_, let channelCount) = output else {
             samples.removeAll(keepingCapacity: true)
             return
         }
@@ -217,17 +237,17 @@ public final class SoundEngine: Sendable {
             samples.removeAll(keepingCapacity: true)
             samples.append(contentsOf: repeatElement(0, count: sampleCount))
         }
-        try samples.withUnsafeMutableBufferPointer { output in
-            guard let base = output.baseAddress else { return }
+        try samples.withUnsafeMutableBufferPointer { samples in
+            guard let base = samples.baseAddress else { return }
             var renderedFrames = 0
             while renderedFrames < frameCount {
                 // Off the lock: the next update's chunks, decoded here rather than by the decode
                 // thread in parallel (see DecodeWorker).
                 decodeWorker.decodeOnCallingThread()
-                renderedFrames += try withCore("render(frameCount:)") { core -> Int in
-                    // A switch to another channel count from another thread mid-render: the
-                    // rest of this render is silence in the format it began in.
-                    guard case .offline(_, channelCount) = core.device.currentOutput else {
+                renderedFrames += try withRenderingCore("render(frameCount:)", gathering: &raised) { core -> Int in
+                    // A switch to another format from another thread mid-render: the rest of
+                    // this render is silence in the format it began in.
+                    guard core.device.currentOutput == output else {
                         (base + renderedFrames * channelCount).update(repeating: 0, count: (frameCount - renderedFrames) * channelCount)
                         return frameCount - renderedFrames
                     }
@@ -236,6 +256,20 @@ public final class SoundEngine: Sendable {
                 }
             }
         }
+    }
+
+    /// Like ``withCore(_:_:)`` for one stretch of a render: the events it raised are added to
+    /// `raised`, which the render delivers when it ends.
+    private func withRenderingCore<Result>(_ call: @autoclosure () -> String, gathering raised: inout [SessionEvent],
+                                           _ body: (EngineCore) throws -> Result) throws -> Result {
+        let (result, stretchEvents) = try core.withLock { core throws -> (Result, [SessionEvent]) in
+            try core.checkAlive(call())
+            // A stretch that throws drops the events it raised with it.
+            defer { core.events.discard() }
+            return (try body(core), core.events.take())
+        }
+        raised += stretchEvents
+        return result
     }
 
     // MARK: Sounds

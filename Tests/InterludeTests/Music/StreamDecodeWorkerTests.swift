@@ -226,6 +226,37 @@ extension EngineSuites {
             #expect(starts.sorted() == (0..<16).map { $0 * Self.rate / 2 })
         }
 
+        /// A switch to another offline format (the same channel count, another rate) made from
+        /// another thread while a long render runs: the render goes on in the format it began
+        /// in, and from the switch on, its frames are silence rather than the new device's mix.
+        @Test func aSwitchFromAnotherThreadMidRenderSilencesTheRestOfIt() throws {
+            let folder = try StreamFixtureFolder()
+            let path = try folder.writeWAV("tone.wav", Self.liftedTone(frameCount: 2 * Self.rate))
+            let engine = try SoundEngine.streamTestEngine()
+            defer { engine.shutdown() }
+            try engine.playMusic(path: path)
+            let frameCount = 60 * Self.rate
+            let rendered = AnnotatedMutex<Result<[Float], any Error>?>(nil)
+            let renderer = Thread {
+                rendered.withLock { $0 = Result { try engine.render(frameCount: frameCount) } }
+            }
+            renderer.start()
+            var switchedAfter = 0
+            try Self.waitUntil("the render is under way") {
+                switchedAfter = engine.musicPositionInFrames() ?? 0
+                return switchedAfter >= Self.rate / 2
+            }
+            try engine.switchDevice(to: .offline(sampleRate: 44_100, channelCount: 2))
+            try Self.waitUntil("the render returned") { rendered.withLock { $0 != nil } }
+            let heard = try #require(try rendered.withLock { $0 }?.get())
+            #expect(heard.count == 2 * frameCount)
+            let lastAudible = try #require((0..<frameCount).last { Self.isAudible(heard, frame: $0) })
+            // Every frame before the position read just before the switch was played.
+            #expect(lastAudible + 1 >= switchedAfter, "the track played up to the switch")
+            #expect(lastAudible < frameCount - Self.rate / 100, "the switch came before the render's last update interval")
+            #expect((0...lastAudible).allSatisfy { Self.isAudible(heard, frame: $0) }, "no gap before the switch")
+        }
+
         /// A decoder of the game's own with a format the engine cannot play is refused, naming it.
         @Test func decoderWithAnUnplayableFormatThrowsNamingIt() throws {
             final class SixChannels: AudioDecoder, @unchecked Sendable {
