@@ -51,6 +51,10 @@ struct RenderState {
             fields += [("event", .string("interruptionEnded")), ("shouldResume", .bool(shouldResume))]
             if logsSources { fields.append(("source", .string(source.rawValue))) }
             closeSpan(at: frame)
+        case .holdAdded where !logsSources, .holdReleased where !logsSources:
+            // Version 1 has no holds: the hand-over of a device lost during an interruption
+            // (see SceneDirector) is not in its log.
+            return
         case .holdAdded(let reason, let source):
             fields += [("event", .string("interruptionHoldAdded")), ("reason", .string(reason.rawValue)),
                        ("source", .string(source.rawValue))]

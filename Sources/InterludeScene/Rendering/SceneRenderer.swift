@@ -109,8 +109,8 @@ public struct SceneRenderer {
         for event in scene.events {
             try renderUntil(min(event.frame, scene.frameCount))
             state.log(event: event)
-            try director.apply(event)
-            for sessionEvent in raised.withLock({ events in defer { events.removeAll() }; return events }) {
+            let sceneRaised = try director.apply(event)
+            for sessionEvent in raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised {
                 state.log(sessionEvent, atFrame: min(event.frame, scene.frameCount), voiceID: director.voiceID(of:))
             }
         }

@@ -69,12 +69,37 @@ public final class SceneDirector {
         voices.first { $0.value == handle }?.key
     }
 
-    /// Applies one event now. Errors name the scene file and the event's index.
-    public func apply(_ event: SceneEvent) throws {
+    /// Applies one event now. Errors name the scene file and the event's index. Returns the
+    /// session events that the scene's own rules raise and the engine does not (an
+    /// `interruption.begin` absorbed by a lost device in a version 1 scene), for the log.
+    @discardableResult
+    public func apply(_ event: SceneEvent) throws -> [SessionEvent] {
         do {
+            if !scene.namesInterruptionSources, let raised = try performVersionOne(event.action) { return raised }
             try perform(event.action, loopRegion: loopRegions[event.index])
+            return []
         } catch let error as InterludeError {
             throw InterludeError(error.code, "\(sceneName): event \(event.index) (\(event.action.name)): \(error.message)")
+        }
+    }
+
+    /// A scene with no `source` key renders and logs as under version 1, where an interruption
+    /// and a device loss never hold the session together: a loss during the game's interruption
+    /// takes its place (the restored device resumes, and the interruption's end is ignored), and
+    /// a begin while the device is lost is absorbed. The engine's holds would keep the session
+    /// until both let go, so the director does version 1's part here: it ends the game's hold as
+    /// the device goes (nothing audible: the device holds on), and absorbs a begin itself.
+    /// Returns nil for the events it leaves to ``perform(_:loopRegion:)``.
+    private func performVersionOne(_ action: SceneAction) throws -> [SessionEvent]? {
+        switch action {
+        case .interruptionBegin(let reason, _) where engine.interruptionHolders.contains(.device):
+            return [.absorbed(reason: InterruptionReason(reason))]
+        case .deviceLost where engine.interruptionHolders.contains(.game):
+            engine.disconnectDevice()
+            engine.endInterruption(shouldResume: true, source: .game)
+            return []
+        default:
+            return nil
         }
     }
 

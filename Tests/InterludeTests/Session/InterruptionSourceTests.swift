@@ -3,7 +3,8 @@ import Testing
 @testable import Interlude
 
 /// Several sources hold the session at once (the scene contract's rules 8 to 11): it is silent
-/// while any holds it, and resumes, on the frame it stopped, only when the last lets go.
+/// while any holds it, and resumes, on the frame it stopped, only when the last lets go. A scene
+/// that names no source renders as version 1 did.
 extension EngineSuites {
     @Suite struct InterruptionSourceTests {
         @Test("A game pause during a call: silent until both let go; the last end decides; the log names the sources")
@@ -60,6 +61,42 @@ extension EngineSuites {
             #expect(lines.contains { $0.event == "interruptionEnded" && $0.frame == f(2.5) && $0.fields["source"] as? String == "phone" })
             #expect(lines.contains { $0.event == "interruptionHoldReleased" && $0.frame == f(3.4) && $0.fields["source"] as? String == "phone" })
             #expect(lines.contains { $0.event == "interruptionEnded" && $0.frame == f(4.0) && $0.fields["source"] as? String == "device" })
+        }
+
+        @Test("Without a source key, a scene keeps version 1's device loss: the restored device resumes during a call, and no holds are logged")
+        func versionOneSceneKeepsItsDeviceLoss() throws {
+            // The scene of deviceLossIsOneMoreHolder, without `source`: as version 1 rendered it
+            // (checked against the version 1 renderer, byte for byte), a loss during the game's
+            // interruption takes its place, and a begin during a loss is absorbed.
+            let render = try SessionSceneRender(json: """
+                { "duration": 5, "sounds": { "sweep": "\(SessionAssets.sweep)" }, "events": [
+                  { "at": 0, "do": "music.play", "sound": "sweep" },
+                  { "at": 0.5, "do": "interruption.begin", "reason": "call" },
+                  { "at": 1.0, "do": "device.lost" },
+                  { "at": 1.5, "do": "device.restored" },
+                  { "at": 2.5, "do": "interruption.end" },
+                  { "at": 3.0, "do": "device.lost" },
+                  { "at": 3.2, "do": "interruption.begin", "reason": "call" },
+                  { "at": 4.0, "do": "device.restored" },
+                  { "at": 4.4, "do": "interruption.end" } ] }
+                """)
+            let f = render.frame
+            #expect(render.isExactlySilent(f(0.5)..<f(1.5)))
+            #expect(render.rms(f(1.51)..<f(2.5)) > 0.2, "the restored device resumes, though the call never ended")
+            #expect(render.isExactlySilent(f(3.0)..<f(4.0)))
+            #expect(render.rms(f(4.01)..<f(5.0)) > 0.2, "the begin during the loss was absorbed")
+            let lines = render.sessionLines
+            func events(at seconds: Double) -> [String] {
+                lines.filter { $0.frame == f(seconds) }.map(\.event).sorted()
+            }
+            #expect(events(at: 1.0) == ["deviceLost"])
+            #expect(events(at: 1.5) == ["deviceRestored", "interruptionEnded", "musicResumed"])
+            #expect(events(at: 2.5) == ["interruptionEndIgnored"])
+            #expect(events(at: 3.2) == ["interruptionAbsorbed"])
+            #expect(events(at: 4.0) == ["deviceRestored", "interruptionEnded", "musicResumed"])
+            #expect(events(at: 4.4) == ["interruptionEndIgnored"])
+            #expect(lines.allSatisfy { $0.fields["source"] == nil }, "no source in a version 1 log")
+            #expect(!lines.contains { $0.event.hasPrefix("interruptionHold") })
         }
 
         @Test("activate ends every hold the game gave, but not a device loss; the API names the holders")
