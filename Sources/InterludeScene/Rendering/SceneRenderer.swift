@@ -14,6 +14,10 @@ public struct SceneRenderer {
 
     /// Frames rendered per engine call between events; bounds memory, not results.
     static let chunkFrames = 4_800
+    /// How long the engine call after a change of gain or position lasts. OpenAL Soft 1.19
+    /// smooths such a change over the whole mixing call it lands in (up to an update interval,
+    /// 10 ms); a short call after the event ends the smoothing within rule 1's 5 ms.
+    static let smoothingSeconds = 0.0025
 
     public init(scene: Scene, sceneName: String) {
         self.scene = scene
@@ -95,9 +99,13 @@ public struct SceneRenderer {
 
         var state = RenderState(scene: scene)
         var block = [Float]()
+        let smoothingFrames = max(1, Int((Double(scene.sampleRate) * Self.smoothingSeconds).rounded()))
+        // The end of the last change's smoothing: the call that renders up to it is short.
+        var smoothedFrame = 0
         func renderUntil(_ frame: Int) throws {
             while state.renderedFrames < frame {
-                let count = min(Self.chunkFrames, frame - state.renderedFrames)
+                var count = min(Self.chunkFrames, frame - state.renderedFrames)
+                if smoothedFrame > state.renderedFrames { count = min(count, smoothedFrame - state.renderedFrames) }
                 block = try engine.render(frameCount: count)
                 state.measure(block)
                 try block.withUnsafeBufferPointer { try output($0) }
@@ -110,12 +118,24 @@ public struct SceneRenderer {
             try renderUntil(min(event.frame, scene.frameCount))
             state.log(event: event)
             let sceneRaised = try director.apply(event)
+            if Self.isSmoothed(event.action) { smoothedFrame = min(event.frame, scene.frameCount) + smoothingFrames }
             for sessionEvent in raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised {
                 state.log(sessionEvent, atFrame: min(event.frame, scene.frameCount), voiceID: director.voiceID(of:))
             }
         }
         try renderUntil(scene.frameCount)
         return Result(logLines: state.logLines, timeline: state.timeline(), sessionEvents: state.sessionEvents)
+    }
+}
+
+extension SceneRenderer {
+    /// The actions whose change OpenAL Soft smooths: a voice's or the listener's gain or
+    /// position, a group's gain. Starts, stops and pauses take effect on their frame.
+    static func isSmoothed(_ action: SceneAction) -> Bool {
+        switch action {
+        case .set, .listener, .group: true
+        default: false
+        }
     }
 }
 

@@ -6,19 +6,23 @@ import Testing
 /// Every scene renders byte-identical across refactors: the SHA-256 of each 16-bit WAV was
 /// recorded with `interlude render SCENE -o OUT.wav; sha256sum OUT.wav` before the scene
 /// renderer left the engine library (commit 8b8937c), and any change to a single byte fails here.
+/// Re-pinned once since, when gain and position changes began to settle within 2.5 ms of their
+/// event (SceneRenderer.smoothingSeconds): the renders differed only in the 10 ms after each
+/// `set`, `listener` and `group` event, and in a reverb tail's memory of those; session.json,
+/// which has none of them, kept its bytes.
 extension EngineSuites {
     @Suite struct SceneRenderHashTests {
         /// Scene (relative to the package root) -> the SHA-256 of its 16-bit render.
         static let pinned: [(scene: String, sha256: String)] = [
             // Music with a fade-in, positioned loops, an orbiting voice, an interruption, a
             // crossfade and a device loss (the Showcase's scene).
-            ("examples/scenes/showcase.json", "144947a5bfa04de43e089ca4ae3395d5edc0d82e2d604f62b37cd80cd54eedeb"),
+            ("examples/scenes/showcase.json", "9155658db3f33cbbb6d86fa3defe28345e585ec021c0d6277fe8203686056a28"),
             // Groups and group fades, pitch, priority, a reverb zone, low-pass, listener moves.
-            ("Tests/Fixtures/scenes/groups.json", "eb3ed25270e192077bba8dcb43fcb69186e350bf0f57aa44c37c8505187f5b53"),
+            ("Tests/Fixtures/scenes/groups.json", "ca6de1886011a3b6e6de31ad31879b09f765c09b79543c63d3d220ffadeea24b"),
             // Session rules: interruptions, dropped and deferred commands, device lost and restored.
             ("Tests/Fixtures/scenes/session.json", "00f154af6222613ab5ee424628f648d4f527c0695779e03cfa7f09aaa756a97b"),
             // Mono at 22.05 kHz, an interruption that is not resumed.
-            ("Tests/Fixtures/scenes/mono.json", "3fa4e519c3a37fd9ff750fa67690dd34cbecc79e06e23ea88da19dd4cc7a036a"),
+            ("Tests/Fixtures/scenes/mono.json", "c53c748c6d91112593c821a9d005cdbf4fda1cddd858987b6bee6aee5f89be8d"),
         ]
 
         @Test("SHA-256 matches a known vector", arguments: [
