@@ -25,11 +25,34 @@ struct InterludeCommand: ParsableCommand {
 
     static func main() {
         bootstrapLogging()
+        let arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            exit(withError: error)
+            let code = exitCode(for: error)
+            guard code != .success, !(error is ExitCode) else {
+                // Help, or a failure the command already reported on its own line.
+                exit(withError: error)
+            }
+            // A bad option fails as everything else does: one line, naming the scene file where
+            // one was given, no usage block (docs/scenes.md).
+            FileHandle.standardError.write(Data((oneLineError(message(for: error), arguments: arguments) + "\n").utf8))
+            Foundation.exit(code.rawValue)
         }
+    }
+
+    /// The line a bad command line gets: the subcommand, the scene file when `render` was given
+    /// one, the problem, and where to find the usage.
+    static func oneLineError(_ message: String, arguments: [String]) -> String {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        let subcommand = arguments.first.flatMap { names.contains($0) ? $0 : nil }
+        var parts = ["interlude" + (subcommand.map { " \($0)" } ?? "")]
+        if subcommand == RenderCommand.configuration.commandName, let scene = RenderCommand.sceneArgument(in: arguments.dropFirst()) {
+            parts.append(scene)
+        }
+        let problem = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        parts.append("\(problem) (see `interlude \(subcommand.map { "\($0) " } ?? "")--help`)")
+        return parts.joined(separator: ": ")
     }
 }

@@ -25,6 +25,20 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Write 32-bit float samples instead of 16-bit PCM.")
     var float = false
 
+    /// The scene file among `arguments` (those after `render`), for an error line when they do
+    /// not parse: the first that is neither an option nor an option's value.
+    static func sceneArgument(in arguments: ArraySlice<String>) -> String? {
+        let takingValues: Set<String> = ["-o", "--output", "--log", "--plot"]
+        var previous: String?
+        for argument in arguments {
+            defer { previous = argument }
+            if argument.hasPrefix("-") { continue }
+            if let previous, takingValues.contains(previous) { continue }
+            return argument
+        }
+        return nil
+    }
+
     func run() throws {
         RenderSignals.install()
         let bar = ProgressBar(label: "rendering \(URL(fileURLWithPath: scene).lastPathComponent)")

@@ -145,6 +145,30 @@ import Testing
         #expect(after == before, "left behind: \(Set(after).subtracting(before).sorted())")
     }
 
+    /// Bad options fail as bad scenes do: one line naming the scene file and the problem, no
+    /// usage block, no output. Each list is the arguments after `render SCENE`.
+    @Test(arguments: [["--output"], ["-o", "out.wav", "--bogus"], [], ["--output", "out.wav", "--float=yes"], ["-o", "out.wav", "extra"]])
+    func badOptionsFailWithOneLineNamingTheScene(_ options: [String]) throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scene = try Self.write(Self.beepAtPlusX, to: folder, name: "level.json")
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let run = try Self.run(["render", scene.path] + options, in: folder)
+        #expect(run.status != 0)
+        let lines = run.standardError.split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(lines.count == 1, "stderr: \(run.standardError)")
+        #expect(lines.first?.hasPrefix("interlude render: \(scene.path): ") == true, "stderr: \(run.standardError)")
+        #expect(run.standardOutput.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+    }
+
+    @Test func aMissingSceneArgumentIsOneLineToo() throws {
+        let run = try Self.run(["render", "--output", "out.wav"])
+        #expect(run.status != 0)
+        #expect(run.standardError.split(separator: "\n").count == 1, "stderr: \(run.standardError)")
+        #expect(run.standardError.contains("<scene>"))
+    }
+
     @Test func infoExitsZeroAndMentionsTheNullBackend() throws {
         let run = try Self.run(["info"])
         #expect(run.status == 0, "\(run.standardError)")
