@@ -19,16 +19,23 @@ public struct SceneLoopPoints: Sendable, Equatable {
     }
 
     /// The loop in frames of a track of `frameCount` frames at `sampleRate`, whose own tags say
-    /// `taggedRegion`: each point is `round(seconds x sampleRate)`. Throws `.badScene` with the
+    /// `taggedRegion`: each point is `round(seconds x sampleRate)`. The contract's bounds are
+    /// checked in seconds, as the scene gives them (`loopStart < loopEnd <= the track's length`),
+    /// and a loop they allow that rounds to no frame at all keeps one. Throws `.badScene` with the
     /// problem (no file or event name) when the loop is empty or runs past the track.
     public func region(sampleRate: Int, frameCount: Int, taggedRegion: Range<Int>?) throws -> Range<Int> {
         let rate = Double(sampleRate)
-        let startFrame = startSeconds.map { Int(($0 * rate).rounded()) } ?? taggedRegion?.lowerBound ?? 0
-        let endFrame = endSeconds.map { Int(($0 * rate).rounded()) } ?? taggedRegion?.upperBound ?? frameCount
+        var startFrame = startSeconds.map { Int(($0 * rate).rounded()) } ?? taggedRegion?.lowerBound ?? 0
+        var endFrame = endSeconds.map { Int(($0 * rate).rounded()) } ?? taggedRegion?.upperBound ?? frameCount
         let trackSeconds = Double(frameCount) / rate
-        guard endFrame <= frameCount else {
+        let isPastTheEnd = endSeconds.map { $0 > trackSeconds } ?? (endFrame > frameCount)
+        guard !isPastTheEnd else {
             let end = endSeconds.map { "loopEnd \($0) s" } ?? "the tagged loop end"
             throw InterludeError(.badScene, "\(end) is past the end of the track (\(trackSeconds) s)")
+        }
+        if let startSeconds, let endSeconds, startSeconds < endSeconds, startFrame >= endFrame {
+            // Both in the track and in order, but closer than half a frame: one frame.
+            if endFrame < frameCount { endFrame = startFrame + 1 } else { startFrame = endFrame - 1 }
         }
         guard startFrame < endFrame else {
             let start = startSeconds.map { "loopStart \($0) s" } ?? "the tagged loop start (\(Double(startFrame) / rate) s)"

@@ -68,4 +68,19 @@ import Testing
             try endOnly.region(sampleRate: 48_000, frameCount: 96_000, taggedRegion: 50_000..<60_000)
         }
     }
+
+    /// The contract's bounds hold in seconds, before any rounding: `loopEnd` a microsecond past
+    /// a 1 s track is a bad scene, and a loop shorter than half a frame keeps one frame.
+    @Test func loopBoundsAreCheckedInSeconds() throws {
+        let pastTheEnd = try #require(throws: InterludeError.self) {
+            try SceneLoopPoints(startSeconds: nil, endSeconds: 1.000001).region(sampleRate: 48_000, frameCount: 48_000, taggedRegion: nil)
+        }
+        #expect(pastTheEnd.code == .badScene && pastTheEnd.message.contains("past the end"), "\(pastTheEnd.message)")
+        #expect(try SceneLoopPoints(startSeconds: nil, endSeconds: 1.0).region(sampleRate: 48_000, frameCount: 48_000, taggedRegion: nil) == 0..<48_000)
+        #expect(try SceneLoopPoints(startSeconds: 0.5, endSeconds: 0.50001).region(sampleRate: 48_000, frameCount: 48_000, taggedRegion: nil) == 24_000..<24_001)
+        #expect(try SceneLoopPoints(startSeconds: 0.99999, endSeconds: 1.0).region(sampleRate: 48_000, frameCount: 48_000, taggedRegion: nil) == 47_999..<48_000)
+        #expect(throws: InterludeError.self) {
+            try SceneLoopPoints(startSeconds: 0.5, endSeconds: 0.5).region(sampleRate: 48_000, frameCount: 48_000, taggedRegion: nil)
+        }
+    }
 }
