@@ -1,4 +1,5 @@
 import COpusFile
+import Logging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -14,6 +15,11 @@ import Musl
 /// state is close to, not the same as, reading through (measured: up to 2 925 LSB off); so a seek
 /// lands 0.5 s early and decodes up to the target, after which the samples are identical (0.2 s
 /// left 2.1 LSB, 0.4 s none). Chained files are accepted when every link has the same channel count.
+///
+/// A damaged or missing page mid-file (libopusfile's `OP_HOLE`) is stepped over, as opusdec does,
+/// instead of ending the stream: the frames the damage took are read as silence, counted from the
+/// granule position of the page after it, so every later frame stays at its exact position, and a
+/// warning is logged (``skippedFrameCount`` counts them).
 ///
 /// Use from one thread at a time.
 public final class OpusDecoder: AudioDecoder {
@@ -34,6 +40,17 @@ public final class OpusDecoder: AudioDecoder {
 
     /// How far before a seek target decoding starts, so the decoder's state matches reading through.
     private static let seekPrerollFrames = 24_000
+
+    private static let logger = Logger(label: "Interlude")
+
+    /// Frames read as silence in place of damaged pages, since open.
+    public private(set) var skippedFrameCount = 0
+    /// The file's frame the next frame read is.
+    private var nextFrame = 0
+    /// Silence still owed for a hole stepped over, before ``heldSamples``.
+    private var owedSilenceFrames = 0
+    /// Samples decoded after a hole, handed out after its silence.
+    private var heldSamples: [Float] = []
 
     /// The only rate Opus decodes at.
     public static let sampleRate = 48_000
@@ -75,21 +92,42 @@ public final class OpusDecoder: AudioDecoder {
     }
 
     /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples
-    /// (`op_read_float`). Returns the frames read; 0 at the end of the stream. Throws
-    /// `.corruptData` at a gap left by a damaged page (`OP_HOLE`), a packet that fails to
-    /// decode, or a file that shrank while open ("file truncated"), `.unreadableFile` when a
-    /// read fails, `.invalidArgument` for a buffer smaller than a frame.
+    /// (`op_read_float`). Returns the frames read; 0 at the end of the stream. A gap left by a
+    /// damaged page (`OP_HOLE`) is read as the silence it stands for (see the type's comment).
+    /// Throws `.corruptData` at a packet that fails to decode, damage nothing after decodes, or
+    /// a file that shrank while open ("file truncated"), `.unreadableFile` when a read fails,
+    /// `.invalidArgument` for a buffer smaller than a frame.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let channelCount = format.channelCount
         guard buffer.count >= channelCount else {
             throw InterludeError(.invalidArgument, "\(path): read buffer of \(buffer.count) samples holds no whole frame")
         }
         let framesWanted = buffer.count / channelCount
+        let output = buffer.baseAddress!
         var framesDone = 0
         while framesDone < framesWanted {
+            // What damage left owed comes first: its silence, then what was decoded after it.
+            if owedSilenceFrames > 0 {
+                let frames = min(owedSilenceFrames, framesWanted - framesDone)
+                (output + framesDone * channelCount).update(repeating: 0, count: frames * channelCount)
+                framesDone += frames
+                owedSilenceFrames -= frames
+                continue
+            }
+            if !heldSamples.isEmpty {
+                let samples = min(heldSamples.count, (framesWanted - framesDone) * channelCount)
+                heldSamples.withUnsafeBufferPointer { (output + framesDone * channelCount).update(from: $0.baseAddress!, count: samples) }
+                heldSamples.removeFirst(samples)
+                framesDone += samples / channelCount
+                continue
+            }
             let sampleCount = Int32(clamping: (framesWanted - framesDone) * channelCount)
-            let result = op_read_float(opusFile, buffer.baseAddress! + framesDone * channelCount, sampleCount, nil)
+            let result = op_read_float(opusFile, output + framesDone * channelCount, sampleCount, nil)
             if result == 0 { break }
+            if result == OP_HOLE {
+                try stepOverHole(atFrame: nextFrame + framesDone)
+                continue
+            }
             guard result > 0 else {
                 // A file truncated while open, inside a page or at a page boundary, fails as a
                 // bad link (libopusfile misses the end-of-stream page and looks for the next
@@ -98,7 +136,32 @@ public final class OpusDecoder: AudioDecoder {
             }
             framesDone += Int(result)
         }
+        nextFrame += framesDone
         return framesDone
+    }
+
+    /// After a damaged page at `holeFrame`: decodes the next block, whose place libopusfile knows
+    /// from its page's granule position, holds it, and owes the silence between. Nothing
+    /// decoding after the damage is `.corruptData`.
+    private func stepOverHole(atFrame holeFrame: Int) throws {
+        let channelCount = format.channelCount
+        var block = [Float](repeating: 0, count: 5_760 * channelCount)
+        var frames: Int32 = OP_HOLE
+        while frames == OP_HOLE {
+            frames = block.withUnsafeMutableBufferPointer { op_read_float(opusFile, $0.baseAddress!, Int32($0.count), nil) }
+        }
+        guard frames > 0 else {
+            if frames == 0 {
+                throw InterludeError(.corruptData, "\(path): damaged Ogg data at frame \(holeFrame), and nothing after it decodes")
+            }
+            throw file.failure(atFrame: holeFrame, of: frameCount) ?? Self.readError(code: frames, path: path)
+        }
+        let blockStart = Int(op_pcm_tell(opusFile)) - Int(frames)
+        let lostFrames = max(0, blockStart - holeFrame)
+        Self.logger.warning("\(path): damaged Ogg data skipped: \(lostFrames) frames from frame \(holeFrame) read as silence")
+        skippedFrameCount += lostFrames
+        owedSilenceFrames = lostFrames
+        heldSamples = Array(block[0..<(Int(frames) * channelCount)])
     }
 
     /// Moves the read position to `frame`, in 0 ... frameCount, sample-exactly: `op_pcm_seek` to
@@ -113,6 +176,9 @@ public final class OpusDecoder: AudioDecoder {
         guard result == 0 else {
             throw InterludeError(.corruptData, "\(path): seek to frame \(frame) failed (libopusfile error \(result))")
         }
+        nextFrame = start
+        owedSilenceFrames = 0
+        heldSamples = []
         guard start < frame else { return }
         var discard = [Float](repeating: 0, count: 4096 * format.channelCount)
         var position = start
