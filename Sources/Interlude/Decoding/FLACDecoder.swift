@@ -1,4 +1,5 @@
 import CFLAC
+import Logging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -15,6 +16,12 @@ import Musl
 /// an encoder fed from a pipe) is decoded once at open to count its frames. Seeking is
 /// sample-exact (`FLAC__stream_decoder_seek_absolute`, through the seek table when there is one).
 /// Loop points come from the VORBIS_COMMENT block (``loopRegion``).
+///
+/// Damage mid-file is stepped over, as `flac -d -F` does, instead of ending the stream: libFLAC
+/// (1.4) reports it (lost sync, a bad header, a CRC mismatch), goes on at the next frame it can
+/// read, and writes the frames it lost, or the one that failed its CRC, as silence, placed by
+/// the frames' sample numbers, so every later frame stays at its exact position. A warning is
+/// logged and ``skippedFrameCount`` counts the silent frames.
 ///
 /// Use from one thread at a time.
 public final class FLACDecoder: AudioDecoder {
@@ -37,6 +44,11 @@ public final class FLACDecoder: AudioDecoder {
     /// What the callbacks share with this decoder: the file, the current block, the last error.
     private let sink: Sink
     private var positionInFrames = 0
+
+    private static let logger = Logger(label: "Interlude")
+
+    /// Frames read as silence in place of damaged data, since open.
+    public private(set) var skippedFrameCount = 0
 
     /// Opens `path` and reads the FLAC metadata.
     ///
@@ -75,10 +87,11 @@ public final class FLACDecoder: AudioDecoder {
     }
 
     /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples.
-    /// Returns the frames read; 0 at the end of the stream. Throws `.corruptData` when libFLAC
-    /// reports a damaged frame (lost sync, bad header, CRC mismatch) or the file ends before
-    /// STREAMINFO's length ("file truncated", also when it shrank while open),
-    /// `.unreadableFile` when a read fails, `.invalidArgument` for a buffer smaller than a frame.
+    /// Returns the frames read; 0 at the end of the stream. Damage is read as silence (see the
+    /// type's comment). Throws `.corruptData` when the file ends before STREAMINFO's length
+    /// ("file truncated", also when it shrank while open, or when nothing after damage decodes)
+    /// or a frame does not fit STREAMINFO, `.unreadableFile` when a read fails,
+    /// `.invalidArgument` for a buffer smaller than a frame.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let channelCount = format.channelCount
         guard buffer.count >= channelCount else {
@@ -87,7 +100,7 @@ public final class FLACDecoder: AudioDecoder {
         let framesWanted = min(buffer.count / channelCount, frameCount - positionInFrames)
         var framesDone = 0
         while framesDone < framesWanted {
-            try throwPendingError()
+            try throwFatalError()
             let frames = sink.drain(into: buffer.baseAddress! + framesDone * channelCount, maximumFrames: framesWanted - framesDone)
             if frames > 0 {
                 framesDone += frames
@@ -100,11 +113,24 @@ public final class FLACDecoder: AudioDecoder {
             }
             guard FLAC__stream_decoder_process_single(decoder) != 0 else {
                 if let failure = file.failure(atFrame: positionInFrames, of: frameCount) { throw failure }
-                try throwPendingError()
+                try throwFatalError()
                 throw InterludeError(.corruptData, "\(path): FLAC decode failed at frame \(positionInFrames) (\(stateName))")
             }
+            try noteDamage()
         }
         return framesDone
+    }
+
+    /// After each frame libFLAC decoded: when it reported damage, counts and logs the silence it
+    /// wrote in place of what was lost.
+    private func noteDamage() throws {
+        let silentFrames = sink.takeSilentFrameCount()
+        let reasons = sink.takeDamage()
+        guard let reason = reasons.first else { return }
+        // A file that shrank while open shows as lost sync at the cut: reported as that.
+        if let failure = file.failure(atFrame: positionInFrames, of: frameCount) { throw failure }
+        skippedFrameCount += silentFrames
+        Self.logger.warning("\(path): damaged FLAC data skipped (\(reason)): \(silentFrames) frames from frame \(positionInFrames) read as silence")
     }
 
     /// Moves the read position to `frame`, in 0 ... frameCount, sample-exactly. Throws
@@ -114,12 +140,13 @@ public final class FLACDecoder: AudioDecoder {
             throw InterludeError(.invalidArgument, "\(path): seek to frame \(frame) outside 0...\(frameCount)")
         }
         sink.discardBlock()
-        _ = sink.takeError()
+        _ = sink.takeDamage()
+        _ = sink.takeSilentFrameCount()
         positionInFrames = frame
         // Reads stop at frameCount without asking libFLAC, which refuses a seek to the very end.
         if frame == frameCount { return }
         guard FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
-            let reason = sink.takeError() ?? stateName
+            let reason = sink.takeFatal() ?? sink.takeDamage().last ?? stateName
             // A failed seek leaves libFLAC in SEEK_ERROR until flushed.
             FLAC__stream_decoder_flush(decoder)
             sink.discardBlock()
@@ -131,10 +158,10 @@ public final class FLACDecoder: AudioDecoder {
         String(cString: interlude_flac_state_name(FLAC__stream_decoder_get_state(decoder)))
     }
 
-    /// Throws the error libFLAC reported, if any: a file that failed under it (truncated while
-    /// open: libFLAC sees lost sync at the cut) is reported as that.
-    private func throwPendingError() throws {
-        if let reason = sink.takeError() {
+    /// Throws when a frame stopped the decode (it did not fit STREAMINFO): a file that failed
+    /// under it is reported as that.
+    private func throwFatalError() throws {
+        if let reason = sink.takeFatal() {
             if let failure = file.failure(atFrame: positionInFrames, of: frameCount) { throw failure }
             throw InterludeError(.corruptData, "\(path): damaged FLAC data near frame \(positionInFrames) (\(reason))")
         }
@@ -191,7 +218,7 @@ extension FLACDecoder {
                 throw InterludeError(.corruptData, "\(path): FLAC stream of unknown length fails to decode at frame \(frames)")
             }
             frames += sink.discardBlock()
-            if let reason = sink.takeError() {
+            if let reason = sink.takeFatal() ?? sink.takeDamage().last {
                 throw InterludeError(.corruptData, "\(path): damaged FLAC data near frame \(frames) (\(reason))")
             }
         }
@@ -248,7 +275,16 @@ extension FLACDecoder {
         private var block: UnsafeMutableBufferPointer<Float> = .init(start: nil, count: 0)
         private var blockFrames = 0
         private var blockOffsetInFrames = 0
-        private var error: String?
+        /// Silence libFLAC wrote in place of frames lost to damage, still to be read, before the
+        /// kept block.
+        private var owedSilentFrames = 0
+        /// Frames written after reported damage, since ``takeSilentFrameCount()``, whose blocks
+        /// were all zero.
+        private var silentFrames = 0
+        /// Damage libFLAC reported through the error callback, in order; it goes on past it.
+        private var damage: [String] = []
+        /// What stopped the decode (a frame that does not fit STREAMINFO).
+        private var fatal: String?
 
         init(file: DecoderFile) {
             byteCount = file.byteCount
@@ -312,14 +348,25 @@ extension FLACDecoder {
             return FLAC__STREAM_DECODER_TELL_STATUS_OK
         }
 
-        /// Keeps a decoded block as interleaved float. A block larger than STREAMINFO allowed, or
-        /// with another channel count, stops the decode as damage.
+        /// Keeps a decoded block as interleaved float, after what is still kept. A block larger
+        /// than STREAMINFO allowed, or with another channel count, stops the decode as damage.
         func receive(_ header: FLAC__FrameHeader, _ channels: UnsafePointer<UnsafePointer<FLAC__int32>?>) -> FLAC__StreamDecoderWriteStatus {
             let frames = Int(header.blocksize)
             let bitsPerSample = Int(header.bits_per_sample)
             guard Int(header.channels) == channelCount, frames * channelCount <= block.count, (1...32).contains(bitsPerSample) else {
-                record("a frame of \(frames) samples in \(header.channels) channels does not fit STREAMINFO")
+                fatal = "a frame of \(frames) samples in \(header.channels) channels does not fit STREAMINFO"
                 return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT
+            }
+            guard blockOffsetInFrames == blockFrames else {
+                fatal = "libFLAC wrote a frame before the last one was read"
+                return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT
+            }
+            // After reported damage, the silence libFLAC writes in place of what it lost (several
+            // frames in one call): counted, not kept, whatever length the damage claims.
+            if !damage.isEmpty, Self.isSilent(channels, channelCount: channelCount, frames: frames) {
+                owedSilentFrames += frames
+                silentFrames += frames
+                return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE
             }
             let scale = 1 / Float(1 << (bitsPerSample - 1))
             for channel in 0..<channelCount {
@@ -333,8 +380,19 @@ extension FLACDecoder {
             return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE
         }
 
-        /// Copies up to `maximumFrames` frames of the kept block to `output`; returns how many.
+        private static func isSilent(_ channels: UnsafePointer<UnsafePointer<FLAC__int32>?>, channelCount: Int, frames: Int) -> Bool {
+            (0..<channelCount).allSatisfy { channel in UnsafeBufferPointer(start: channels[channel]!, count: frames).allSatisfy { $0 == 0 } }
+        }
+
+        /// Copies up to `maximumFrames` frames to `output`: the silence owed for damage, then the
+        /// kept block. Returns how many.
         func drain(into output: UnsafeMutablePointer<Float>, maximumFrames: Int) -> Int {
+            if owedSilentFrames > 0 {
+                let frames = min(maximumFrames, owedSilentFrames)
+                output.update(repeating: 0, count: frames * channelCount)
+                owedSilentFrames -= frames
+                return frames
+            }
             let frames = min(maximumFrames, blockFrames - blockOffsetInFrames)
             guard frames > 0 else { return 0 }
             output.update(from: block.baseAddress! + blockOffsetInFrames * channelCount, count: frames * channelCount)
@@ -342,21 +400,35 @@ extension FLACDecoder {
             return frames
         }
 
-        /// Drops what is left of the kept block; returns how many frames that was.
+        /// Drops what is left of the kept block and the silence owed; returns how many frames
+        /// that was.
         @discardableResult
         func discardBlock() -> Int {
-            defer { blockFrames = 0; blockOffsetInFrames = 0 }
-            return blockFrames - blockOffsetInFrames
+            defer { blockFrames = 0; blockOffsetInFrames = 0; owedSilentFrames = 0 }
+            return blockFrames - blockOffsetInFrames + owedSilentFrames
         }
 
+        /// The silent frames written since the last call.
+        func takeSilentFrameCount() -> Int {
+            defer { silentFrames = 0 }
+            return silentFrames
+        }
+
+        /// Damage libFLAC reported (it goes on at the next frame it can read).
         func record(_ reason: String) {
-            error = reason
+            damage.append(reason)
         }
 
-        /// The error reported since the last call, if any.
-        func takeError() -> String? {
-            defer { error = nil }
-            return error
+        /// The damage reported since the last call, in order.
+        func takeDamage() -> [String] {
+            defer { damage.removeAll(keepingCapacity: true) }
+            return damage
+        }
+
+        /// What stopped the decode since the last call, if anything.
+        func takeFatal() -> String? {
+            defer { fatal = nil }
+            return fatal
         }
     }
 }

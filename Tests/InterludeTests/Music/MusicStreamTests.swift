@@ -198,15 +198,16 @@ extension EngineSuites {
             #expect(engine.musicPositionInFrames() == nil)
         }
 
-        /// Damage a decoder cannot step over (a FLAC frame failing its CRC; a damaged Ogg page is
-        /// stepped over instead, see DamagedOggTests) ends the stream with its error.
+        /// Damage nothing after decodes (a FLAC file garbled from its middle to its end; damage
+        /// followed by frames that decode is stepped over instead, see DamagedFLACTests) ends
+        /// the stream with its error.
         @Test func damagedDataEndsTheStreamAndVoicesPlayOn() throws {
             let folder = try StreamFixtureFolder()
             let wav = try folder.writeWAV("source.wav", StreamTone.stereo(300, frameCount: 8 * Self.rate), sampleType: .int16)
             let ogg = folder.path("corrupt.flac")
             try CodecFixture.run(["flac", "--silent", "--force", "-o", ogg, wav])
             var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ogg)))
-            for index in (bytes.count / 2)..<(bytes.count / 2 + 64) { bytes[index] ^= 0xA5 }
+            for index in (bytes.count / 2)..<bytes.count { bytes[index] ^= 0xA5 }
             try Data(bytes).write(to: URL(fileURLWithPath: ogg))
 
             let engine = try SoundEngine.streamTestEngine()
