@@ -6,28 +6,13 @@ import Testing
 /// steps over the lost page as oggdec and sox do, reads what it took as silence so every later
 /// frame keeps its position, and the soundtrack plays on with an event.
 @Suite struct DamagedOggTests {
-    static let rate = 48_000
-    static let seconds = 6
+    static let rate = DamageFixture.rate
+    static let seconds = DamageFixture.seconds
 
     /// A 6 s stereo tone encoded by oggenc, and a copy with 400 bytes in its middle overwritten.
     static func files(_ folder: StreamFixtureFolder) throws -> (intact: String, damaged: String) {
-        let wav = try folder.writeWAV("tone.wav", StreamTone.stereo(440, frameCount: seconds * rate))
-        let intact = try folder.encodeOgg(wavPath: wav, name: "intact.ogg", quality: 3)
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: intact)))
-        let middle = bytes.count / 2
-        for index in middle..<(middle + 400) { bytes[index] = UInt8(truncatingIfNeeded: index &* 97 &+ 13) }
-        let damaged = folder.path("damaged.ogg")
-        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
-        return (intact, damaged)
-    }
-
-    static func readAll(_ decoder: any AudioDecoder, framesPerRead: Int) throws -> [Float] {
-        var all: [Float] = []
-        var buffer = [Float](repeating: 0, count: framesPerRead * decoder.format.channelCount)
-        while true {
-            let frames = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
-            if frames == 0 { return all }
-            all += buffer[0..<(frames * decoder.format.channelCount)]
+        try DamageFixture.files(folder, fileExtension: "ogg") { wav, output in
+            try FileManager.default.moveItem(atPath: try folder.encodeOgg(wavPath: wav, name: "encoded.ogg", quality: 3), toPath: output)
         }
     }
 
@@ -35,9 +20,9 @@ import Testing
     func theHoleIsReadAsSilenceAndLaterFramesKeepTheirPlace(framesPerRead: Int) throws {
         let folder = try StreamFixtureFolder()
         let (intact, damaged) = try Self.files(folder)
-        let reference = try Self.readAll(VorbisDecoder(path: intact), framesPerRead: 4_096)
+        let reference = try DamageFixture.readAll(VorbisDecoder(path: intact), framesPerRead: 4_096)
         let decoder = try VorbisDecoder(path: damaged)
-        let samples = try Self.readAll(decoder, framesPerRead: framesPerRead)
+        let samples = try DamageFixture.readAll(decoder, framesPerRead: framesPerRead)
         // Every frame is there: the stream did not end at the damage.
         #expect(decoder.frameCount == Self.seconds * Self.rate)
         #expect(samples.count == reference.count)
@@ -57,17 +42,8 @@ import Testing
     @Test func aSeekAfterTheHoleLandsOnTheExactFrame() throws {
         let folder = try StreamFixtureFolder()
         let (intact, damaged) = try Self.files(folder)
-        let target = 5 * Self.rate
-        let reference = try VorbisDecoder(path: intact)
-        try reference.seek(toFrame: target)
-        let decoder = try VorbisDecoder(path: damaged)
-        _ = try Self.readAll(decoder, framesPerRead: 512)
-        try decoder.seek(toFrame: target)
-        var expected = [Float](repeating: 0, count: 2_000)
-        var got = [Float](repeating: 0, count: 2_000)
-        _ = try expected.withUnsafeMutableBufferPointer { try reference.read(into: $0) }
-        _ = try got.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
-        #expect(got == expected)
+        let read = try DamageFixture.framesAfterSeek(intact: VorbisDecoder(path: intact), damaged: VorbisDecoder(path: damaged), to: 5 * Self.rate)
+        #expect(read.got == read.expected)
     }
 }
 
