@@ -37,14 +37,15 @@ struct InterludeCommand: ParsableCommand {
             }
             // A bad option fails as everything else does: one line, naming the scene file where
             // one was given, no usage block (docs/scenes.md).
-            FileHandle.standardError.write(Data((oneLineError(message(for: error), arguments: arguments) + "\n").utf8))
+            let line = oneLineError(message(for: error), arguments: arguments, pointsToHelp: code == .validationFailure)
+            FileHandle.standardError.write(Data((line + "\n").utf8))
             Foundation.exit(code.rawValue)
         }
     }
 
-    /// The line a bad command line gets: the subcommand, the scene file when `render` was given
-    /// one, the problem, and where to find the usage.
-    static func oneLineError(_ message: String, arguments: [String]) -> String {
+    /// The line a failed command gets: the subcommand, the scene file when `render` was given
+    /// one, the problem, and, for a bad command line (`pointsToHelp`), where to find the usage.
+    static func oneLineError(_ message: String, arguments: [String], pointsToHelp: Bool) -> String {
         let names = configuration.subcommands.compactMap { $0.configuration.commandName }
         let subcommand = arguments.first.flatMap { names.contains($0) ? $0 : nil }
         var parts = ["interlude" + (subcommand.map { " \($0)" } ?? "")]
@@ -52,7 +53,7 @@ struct InterludeCommand: ParsableCommand {
             parts.append(scene)
         }
         let problem = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        parts.append("\(problem) (see `interlude \(subcommand.map { "\($0) " } ?? "")--help`)")
+        parts.append(pointsToHelp ? "\(problem) (see `interlude \(subcommand.map { "\($0) " } ?? "")--help`)" : problem)
         return parts.joined(separator: ": ")
     }
 }

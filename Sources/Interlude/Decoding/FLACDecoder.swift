@@ -18,10 +18,12 @@ import Musl
 /// Loop points come from the VORBIS_COMMENT block (``loopRegion``).
 ///
 /// Damage mid-file is stepped over, as `flac -d -F` does, instead of ending the stream: libFLAC
-/// (1.4) reports it (lost sync, a bad header, a CRC mismatch), goes on at the next frame it can
-/// read, and writes the frames it lost, or the one that failed its CRC, as silence, placed by
-/// the frames' sample numbers, so every later frame stays at its exact position. A warning is
-/// logged and ``skippedFrameCount`` counts the silent frames.
+/// (1.4) reports it (lost sync, a bad header, a CRC mismatch) or sees frames missing from their
+/// numbers, goes on at the next frame it can read, and writes the frames it lost as silence,
+/// placed by the frames' sample numbers, so every later frame stays at its exact position. It
+/// silences the frame that failed its CRC, and sometimes the intact frame after it, too. A
+/// warning is logged and ``skippedFrameCount`` counts the silent frames. (So inside damage, a
+/// seek can return the intact frame that reading through gives as silence.)
 ///
 /// Use from one thread at a time.
 public final class FLACDecoder: AudioDecoder {
@@ -125,12 +127,12 @@ public final class FLACDecoder: AudioDecoder {
     /// wrote in place of what was lost.
     private func noteDamage() throws {
         let silentFrames = sink.takeSilentFrameCount()
-        let reasons = sink.takeDamage()
-        guard let reason = reasons.first else { return }
+        let reason = sink.takeDamage().first
+        guard reason != nil || silentFrames > 0 else { return }
         // A file that shrank while open shows as lost sync at the cut: reported as that.
         if let failure = file.failure(atFrame: positionInFrames, of: frameCount) { throw failure }
         skippedFrameCount += silentFrames
-        Self.logger.warning("\(path): damaged FLAC data skipped (\(reason)): \(silentFrames) frames from frame \(positionInFrames) read as silence")
+        Self.logger.warning("\(path): damaged FLAC data skipped (\(reason ?? "frames missing")): \(silentFrames) frames from frame \(positionInFrames) read as silence")
     }
 
     /// Moves the read position to `frame`, in 0 ... frameCount, sample-exactly. Throws
@@ -278,8 +280,8 @@ extension FLACDecoder {
         /// Silence libFLAC wrote in place of frames lost to damage, still to be read, before the
         /// kept block.
         private var owedSilentFrames = 0
-        /// Frames written after reported damage, since ``takeSilentFrameCount()``, whose blocks
-        /// were all zero.
+        /// Frames of the silence libFLAC wrote in place of lost ones, since
+        /// ``takeSilentFrameCount()``.
         private var silentFrames = 0
         /// Damage libFLAC reported through the error callback, in order; it goes on past it.
         private var damage: [String] = []
@@ -357,13 +359,21 @@ extension FLACDecoder {
                 fatal = "a frame of \(frames) samples in \(header.channels) channels does not fit STREAMINFO"
                 return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT
             }
-            guard blockOffsetInFrames == blockFrames else {
-                fatal = "libFLAC wrote a frame before the last one was read"
-                return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT
+            // libFLAC writes several frames in one call only in place of lost ones: after damage
+            // it reported, or (1.4.2) when a frame's number shows frames missing, when it writes
+            // their silence and the frame that showed it as silence too, without a report. That
+            // silence is counted, not kept, whatever length a damaged header claims.
+            let keptFrames = blockFrames - blockOffsetInFrames
+            if keptFrames > 0 {
+                guard isKeptBlockSilent else {
+                    fatal = "libFLAC wrote a frame before the last one was read"
+                    return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT
+                }
+                owedSilentFrames += keptFrames
+                silentFrames += keptFrames
+                discardKeptBlock()
             }
-            // After reported damage, the silence libFLAC writes in place of what it lost (several
-            // frames in one call): counted, not kept, whatever length the damage claims.
-            if !damage.isEmpty, Self.isSilent(channels, channelCount: channelCount, frames: frames) {
+            if !damage.isEmpty || owedSilentFrames > 0, Self.isSilent(channels, channelCount: channelCount, frames: frames) {
                 owedSilentFrames += frames
                 silentFrames += frames
                 return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE
@@ -400,11 +410,21 @@ extension FLACDecoder {
             return frames
         }
 
+        /// The unread part of the kept block is all zero.
+        private var isKeptBlockSilent: Bool {
+            UnsafeBufferPointer(rebasing: block[(blockOffsetInFrames * channelCount)..<(blockFrames * channelCount)]).allSatisfy { $0 == 0 }
+        }
+
+        private func discardKeptBlock() {
+            blockFrames = 0
+            blockOffsetInFrames = 0
+        }
+
         /// Drops what is left of the kept block and the silence owed; returns how many frames
         /// that was.
         @discardableResult
         func discardBlock() -> Int {
-            defer { blockFrames = 0; blockOffsetInFrames = 0; owedSilentFrames = 0 }
+            defer { discardKeptBlock(); owedSilentFrames = 0 }
             return blockFrames - blockOffsetInFrames + owedSilentFrames
         }
 

@@ -19,7 +19,10 @@ import Musl
 /// A damaged or missing page mid-file (libopusfile's `OP_HOLE`) is stepped over, as opusdec does,
 /// instead of ending the stream: the frames the damage took are read as silence, counted from the
 /// granule position of the page after it, so every later frame stays at its exact position, and a
-/// warning is logged (``skippedFrameCount`` counts them).
+/// warning is logged (``skippedFrameCount`` counts them). When nothing decodes after the damage,
+/// the rest of the track is silence. A seek whose 0.5 s pre-roll would start inside the lost
+/// stretch starts at its target instead (its first samples then differ slightly from reading
+/// through).
 ///
 /// Use from one thread at a time.
 public final class OpusDecoder: AudioDecoder {
@@ -94,9 +97,9 @@ public final class OpusDecoder: AudioDecoder {
     /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples
     /// (`op_read_float`). Returns the frames read; 0 at the end of the stream. A gap left by a
     /// damaged page (`OP_HOLE`) is read as the silence it stands for (see the type's comment).
-    /// Throws `.corruptData` at a packet that fails to decode, damage nothing after decodes, or
-    /// a file that shrank while open ("file truncated"), `.unreadableFile` when a read fails,
-    /// `.invalidArgument` for a buffer smaller than a frame.
+    /// Throws `.corruptData` at a packet that fails to decode or a file that shrank while open
+    /// ("file truncated"), `.unreadableFile` when a read fails, `.invalidArgument` for a buffer
+    /// smaller than a frame.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let channelCount = format.channelCount
         guard buffer.count >= channelCount else {
@@ -141,8 +144,10 @@ public final class OpusDecoder: AudioDecoder {
     }
 
     /// After a damaged page at `holeFrame`: decodes the next block, whose place libopusfile knows
-    /// from its page's granule position, holds it, and owes the silence between. Nothing
-    /// decoding after the damage is `.corruptData`.
+    /// from its page's granule position, holds it, and owes the silence between, never past the
+    /// track's length. When nothing decodes after the hole (libopusfile also drops an intact
+    /// last page that follows one, since it cannot trim it), the rest of the track is owed as
+    /// silence.
     private func stepOverHole(atFrame holeFrame: Int) throws {
         let channelCount = format.channelCount
         var block = [Float](repeating: 0, count: 5_760 * channelCount)
@@ -150,18 +155,16 @@ public final class OpusDecoder: AudioDecoder {
         while frames == OP_HOLE {
             frames = block.withUnsafeMutableBufferPointer { op_read_float(opusFile, $0.baseAddress!, Int32($0.count), nil) }
         }
-        guard frames > 0 else {
-            if frames == 0 {
-                throw InterludeError(.corruptData, "\(path): damaged Ogg data at frame \(holeFrame), and nothing after it decodes")
-            }
+        guard frames >= 0 else {
             throw file.failure(atFrame: holeFrame, of: frameCount) ?? Self.readError(code: frames, path: path)
         }
-        let blockStart = Int(op_pcm_tell(opusFile)) - Int(frames)
-        let lostFrames = max(0, blockStart - holeFrame)
+        let blockStart = frames > 0 ? Int(op_pcm_tell(opusFile)) - Int(frames) : frameCount
+        let lostFrames = max(0, min(blockStart, frameCount) - holeFrame)
         Self.logger.warning("\(path): damaged Ogg data skipped: \(lostFrames) frames from frame \(holeFrame) read as silence")
         skippedFrameCount += lostFrames
         owedSilenceFrames = lostFrames
-        heldSamples = Array(block[0..<(Int(frames) * channelCount)])
+        // A block a damaged page places past the track's end is dropped.
+        heldSamples = blockStart < frameCount ? Array(block[0..<(Int(frames) * channelCount)]) : []
     }
 
     /// Moves the read position to `frame`, in 0 ... frameCount, sample-exactly: `op_pcm_seek` to
@@ -171,8 +174,13 @@ public final class OpusDecoder: AudioDecoder {
         guard (0...frameCount).contains(frame) else {
             throw InterludeError(.invalidArgument, "\(path): seek to frame \(frame) outside 0...\(frameCount)")
         }
-        let start = max(0, frame - Self.seekPrerollFrames)
-        let result = op_pcm_seek(opusFile, ogg_int64_t(start))
+        var start = max(0, frame - Self.seekPrerollFrames)
+        var result = op_pcm_seek(opusFile, ogg_int64_t(start))
+        if result != 0 && start < frame {
+            // The pre-roll's start fell in a stretch lost to damage: from the target itself.
+            start = frame
+            result = op_pcm_seek(opusFile, ogg_int64_t(start))
+        }
         guard result == 0 else {
             throw InterludeError(.corruptData, "\(path): seek to frame \(frame) failed (libopusfile error \(result))")
         }

@@ -44,6 +44,38 @@ import Testing
         #expect(read.got == read.expected)
     }
 
+    /// A frame cut out of the file cleanly (no damaged bytes, so libFLAC reports nothing): it
+    /// sees the gap in the frame numbers and writes silence for it, and for the frame after,
+    /// in one call; the decoder reads that silence in place and goes on.
+    @Test func aFrameCutOutIsReadAsSilenceInPlace() throws {
+        let folder = try StreamFixtureFolder()
+        let (intact, _) = try Self.files(folder)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: intact)))
+        // Fixed-blocksize frame headers: FF F8, two bytes the same in every frame, then the frame
+        // number (one byte below 128).
+        let first = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xF8 })
+        func frameStart(_ number: UInt8) -> Int? {
+            (first..<(bytes.count - 5)).first { index in
+                bytes[index] == 0xFF && bytes[index + 1] == 0xF8 && bytes[index + 2] == bytes[first + 2]
+                    && bytes[index + 3] == bytes[first + 3] && bytes[index + 4] == number
+            }
+        }
+        let cutStart = try #require(frameStart(31))
+        let cutEnd = try #require(frameStart(32))
+        bytes.removeSubrange(cutStart..<cutEnd)
+        let cut = folder.path("cut.flac")
+        try Data(bytes).write(to: URL(fileURLWithPath: cut))
+        let reference = try DamageFixture.readAll(FLACDecoder(path: intact), framesPerRead: 4_096)
+        let decoder = try FLACDecoder(path: cut)
+        let samples = try DamageFixture.readAll(decoder, framesPerRead: 1_000)
+        #expect(samples.count == reference.count)
+        #expect(decoder.skippedFrameCount >= 4_096)
+        let missing = 31 * 4_096..<32 * 4_096
+        #expect(samples[(2 * missing.lowerBound)..<(2 * missing.upperBound)].allSatisfy { $0 == 0 }, "the cut frame is silence")
+        let tail = (samples.count / 2 - 2 * Self.rate) * 2
+        #expect(Array(samples[tail...]) == Array(reference[tail...]), "the frames after the cut are in place")
+    }
+
     /// Damage in the first half second: the rest still plays, in place.
     @Test func damageAtTheStartIsSteppedOverToo() throws {
         let folder = try StreamFixtureFolder()

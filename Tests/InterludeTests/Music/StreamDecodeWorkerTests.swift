@@ -229,31 +229,33 @@ extension EngineSuites {
         /// A switch to another offline format (the same channel count, another rate) made from
         /// another thread while a long render runs: the render goes on in the format it began
         /// in, and from the switch on, its frames are silence rather than the new device's mix.
+        /// The track's reads stop at a gate after 3 s for 2 s, so the render waits there, between
+        /// two update intervals with the engine lock released, while the test switches (the
+        /// switch itself then waits for the track's next chunk, which the gate's opening lets
+        /// the render decode).
         @Test func aSwitchFromAnotherThreadMidRenderSilencesTheRestOfIt() throws {
             let folder = try StreamFixtureFolder()
-            let path = try folder.writeWAV("tone.wav", Self.liftedTone(frameCount: 2 * Self.rate))
+            let path = try folder.writeWAV("tone.wav", Self.liftedTone(frameCount: 10 * Self.rate))
+            let decoder = try GatedDecoder(path: path, closesAfterFrames: 3 * Self.rate, reopensAfterSeconds: 2)
             let engine = try SoundEngine.streamTestEngine()
             defer { engine.shutdown() }
-            try engine.playMusic(path: path)
-            let frameCount = 60 * Self.rate
+            try engine.playMusic(decoder: decoder, isLooping: false)
+            let frameCount = 8 * Self.rate
             let rendered = AnnotatedMutex<Result<[Float], any Error>?>(nil)
             let renderer = Thread {
                 rendered.withLock { $0 = Result { try engine.render(frameCount: frameCount) } }
             }
             renderer.start()
-            var switchedAfter = 0
-            try Self.waitUntil("the render is under way") {
-                switchedAfter = engine.musicPositionInFrames() ?? 0
-                return switchedAfter >= Self.rate / 2
-            }
+            try Self.waitUntil("the render waits at the gate") { decoder.blockedReadCount > 0 }
+            let switchedAt = try #require(engine.musicPositionInFrames())
             try engine.switchDevice(to: .offline(sampleRate: 44_100, channelCount: 2))
             try Self.waitUntil("the render returned") { rendered.withLock { $0 != nil } }
             let heard = try #require(try rendered.withLock { $0 }?.get())
             #expect(heard.count == 2 * frameCount)
+            #expect(switchedAt > Self.rate && switchedAt < 3 * Self.rate, "the render stopped at \(switchedAt)")
             let lastAudible = try #require((0..<frameCount).last { Self.isAudible(heard, frame: $0) })
-            // Every frame before the position read just before the switch was played.
-            #expect(lastAudible + 1 >= switchedAfter, "the track played up to the switch")
-            #expect(lastAudible < frameCount - Self.rate / 100, "the switch came before the render's last update interval")
+            // The track played up to the switch (within one update interval), silence after.
+            #expect(abs(lastAudible + 1 - switchedAt) <= Self.rate / 100, "last audible \(lastAudible), switched at \(switchedAt)")
             #expect((0...lastAudible).allSatisfy { Self.isAudible(heard, frame: $0) }, "no gap before the switch")
         }
 
