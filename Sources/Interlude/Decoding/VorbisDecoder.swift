@@ -151,7 +151,8 @@ public final class VorbisDecoder: AudioDecoder {
             }
             let blockStart = Int(ov_pcm_tell(vorbisFile)) - frames
             if blockStart != holeFrame + heldFrames {
-                lostFrames = max(0, blockStart - heldFrames - holeFrame)
+                // Never past the track's length, whatever a damaged page's granule says.
+                lostFrames = max(0, min(blockStart - heldFrames, frameCount) - holeFrame)
                 heldFrames += frames
                 break
             }
