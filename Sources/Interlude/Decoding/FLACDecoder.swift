@@ -127,7 +127,7 @@ public final class FLACDecoder: AudioDecoder {
     /// wrote in place of what was lost.
     private func noteDamage() throws {
         let silentFrames = sink.takeSilentFrameCount()
-        let reason = sink.takeDamage().first
+        let reason = sink.takeDamage()
         guard reason != nil || silentFrames > 0 else { return }
         // A file that shrank while open shows as lost sync at the cut: reported as that.
         if let failure = file.failure(atFrame: positionInFrames, of: frameCount) { throw failure }
@@ -148,7 +148,7 @@ public final class FLACDecoder: AudioDecoder {
         // Reads stop at frameCount without asking libFLAC, which refuses a seek to the very end.
         if frame == frameCount { return }
         guard FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
-            let reason = sink.takeFatal() ?? sink.takeDamage().last ?? stateName
+            let reason = sink.takeFatal() ?? sink.takeDamage() ?? stateName
             // A failed seek leaves libFLAC in SEEK_ERROR until flushed.
             FLAC__stream_decoder_flush(decoder)
             sink.discardBlock()
@@ -220,7 +220,7 @@ extension FLACDecoder {
                 throw InterludeError(.corruptData, "\(path): FLAC stream of unknown length fails to decode at frame \(frames)")
             }
             frames += sink.discardBlock()
-            if let reason = sink.takeFatal() ?? sink.takeDamage().last {
+            if let reason = sink.takeFatal() ?? sink.takeDamage() {
                 throw InterludeError(.corruptData, "\(path): damaged FLAC data near frame \(frames) (\(reason))")
             }
         }
@@ -283,8 +283,9 @@ extension FLACDecoder {
         /// Frames of the silence libFLAC wrote in place of lost ones, since
         /// ``takeSilentFrameCount()``.
         private var silentFrames = 0
-        /// Damage libFLAC reported through the error callback, in order; it goes on past it.
-        private var damage: [String] = []
+        /// The first damage libFLAC reported through the error callback since it was taken; it
+        /// goes on past it.
+        private var damage: String?
         /// What stopped the decode (a frame that does not fit STREAMINFO).
         private var fatal: String?
 
@@ -373,7 +374,7 @@ extension FLACDecoder {
                 silentFrames += keptFrames
                 discardKeptBlock()
             }
-            if !damage.isEmpty || owedSilentFrames > 0, Self.isSilent(channels, channelCount: channelCount, frames: frames) {
+            if damage != nil || owedSilentFrames > 0, Self.isSilent(channels, channelCount: channelCount, frames: frames) {
                 owedSilentFrames += frames
                 silentFrames += frames
                 return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE
@@ -436,12 +437,12 @@ extension FLACDecoder {
 
         /// Damage libFLAC reported (it goes on at the next frame it can read).
         func record(_ reason: String) {
-            damage.append(reason)
+            damage = damage ?? reason
         }
 
-        /// The damage reported since the last call, in order.
-        func takeDamage() -> [String] {
-            defer { damage.removeAll(keepingCapacity: true) }
+        /// The first damage reported since the last call, if any.
+        func takeDamage() -> String? {
+            defer { damage = nil }
             return damage
         }
 

@@ -50,10 +50,8 @@ public final class OpusDecoder: AudioDecoder {
     public private(set) var skippedFrameCount = 0
     /// The file's frame the next frame read is.
     private var nextFrame = 0
-    /// Silence still owed for a hole stepped over, before ``heldSamples``.
-    private var owedSilenceFrames = 0
-    /// Samples decoded after a hole, handed out after its silence.
-    private var heldSamples: [Float] = []
+    /// What stepping over a damaged page left owed.
+    private var skippedDamage = SkippedDamage()
 
     /// The only rate Opus decodes at.
     public static let sampleRate = 48_000
@@ -110,18 +108,10 @@ public final class OpusDecoder: AudioDecoder {
         var framesDone = 0
         while framesDone < framesWanted {
             // What damage left owed comes first: its silence, then what was decoded after it.
-            if owedSilenceFrames > 0 {
-                let frames = min(owedSilenceFrames, framesWanted - framesDone)
-                (output + framesDone * channelCount).update(repeating: 0, count: frames * channelCount)
-                framesDone += frames
-                owedSilenceFrames -= frames
-                continue
-            }
-            if !heldSamples.isEmpty {
-                let samples = min(heldSamples.count, (framesWanted - framesDone) * channelCount)
-                heldSamples.withUnsafeBufferPointer { (output + framesDone * channelCount).update(from: $0.baseAddress!, count: samples) }
-                heldSamples.removeFirst(samples)
-                framesDone += samples / channelCount
+            let paid = skippedDamage.pay(into: output + framesDone * channelCount, maximumFrames: framesWanted - framesDone,
+                                         channelCount: channelCount)
+            if paid > 0 {
+                framesDone += paid
                 continue
             }
             let sampleCount = Int32(clamping: (framesWanted - framesDone) * channelCount)
@@ -162,9 +152,8 @@ public final class OpusDecoder: AudioDecoder {
         let lostFrames = max(0, min(blockStart, frameCount) - holeFrame)
         Self.logger.warning("\(path): damaged Ogg data skipped: \(lostFrames) frames from frame \(holeFrame) read as silence")
         skippedFrameCount += lostFrames
-        owedSilenceFrames = lostFrames
         // A block a damaged page places past the track's end is dropped.
-        heldSamples = blockStart < frameCount ? Array(block[0..<(Int(frames) * channelCount)]) : []
+        skippedDamage.owe(silenceFrames: lostFrames, then: blockStart < frameCount ? Array(block[0..<(Int(frames) * channelCount)]) : [])
     }
 
     /// Moves the read position to `frame`, in 0 ... frameCount, sample-exactly: `op_pcm_seek` to
@@ -185,8 +174,7 @@ public final class OpusDecoder: AudioDecoder {
             throw InterludeError(.corruptData, "\(path): seek to frame \(frame) failed (libopusfile error \(result))")
         }
         nextFrame = start
-        owedSilenceFrames = 0
-        heldSamples = []
+        skippedDamage.forget()
         guard start < frame else { return }
         var discard = [Float](repeating: 0, count: 4096 * format.channelCount)
         var position = start

@@ -39,11 +39,8 @@ public final class VorbisDecoder: AudioDecoder {
     private let vorbisFile: UnsafeMutablePointer<OggVorbis_File>
     /// The file's frame the next frame read is.
     private var nextFrame = 0
-    /// Silence still owed for the frames a damaged page took.
-    private var owedSilenceFrames = 0
-    /// Frames decoded after damage, waiting behind the owed silence (interleaved). Empty except
-    /// just after damage.
-    private var heldSamples: [Float] = []
+    /// What stepping over a damaged page left owed.
+    private var skippedDamage = SkippedDamage()
 
     /// Opens `path` and reads the Vorbis headers.
     ///
@@ -84,20 +81,10 @@ public final class VorbisDecoder: AudioDecoder {
         var framesDone = 0
         while framesDone < framesWanted {
             // What damage left owed comes first: its silence, then what was decoded after it.
-            if owedSilenceFrames > 0 {
-                let frames = min(owedSilenceFrames, framesWanted - framesDone)
-                output.update(repeating: 0, count: frames * channelCount)
-                output += frames * channelCount
-                framesDone += frames
-                owedSilenceFrames -= frames
-                continue
-            }
-            if !heldSamples.isEmpty {
-                let samples = min(heldSamples.count, (framesWanted - framesDone) * channelCount)
-                heldSamples.withUnsafeBufferPointer { output.update(from: $0.baseAddress!, count: samples) }
-                heldSamples.removeFirst(samples)
-                output += samples
-                framesDone += samples / channelCount
+            let paid = skippedDamage.pay(into: output, maximumFrames: framesWanted - framesDone, channelCount: channelCount)
+            if paid > 0 {
+                output += paid * channelCount
+                framesDone += paid
                 continue
             }
             try checkStreamState()
@@ -163,8 +150,7 @@ public final class VorbisDecoder: AudioDecoder {
         }
         Self.logger.warning("\(path): damaged Ogg data skipped: \(lostFrames) frames from frame \(holeFrame) read as silence")
         skippedFrameCount += lostFrames
-        owedSilenceFrames = lostFrames
-        heldSamples = held
+        skippedDamage.owe(silenceFrames: lostFrames, then: held)
     }
 
     /// Writes `frames` of libvorbisfile's per-channel block to `output`, interleaved.
@@ -207,8 +193,7 @@ public final class VorbisDecoder: AudioDecoder {
             throw InterludeError(.corruptData, "\(path): seek to frame \(frame) failed (libvorbisfile error \(result))")
         }
         nextFrame = frame
-        owedSilenceFrames = 0
-        heldSamples = []
+        skippedDamage.forget()
     }
 }
 

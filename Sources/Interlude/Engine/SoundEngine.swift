@@ -109,14 +109,19 @@ public final class SoundEngine: Sendable {
     /// Runs `body` on the core under the lock, then delivers the events it raised.
     /// - Parameter call: names the call in the `.shutDown` error; built only then.
     func withCore<Result>(_ call: @autoclosure () -> String, _ body: (EngineCore) throws -> Result) throws -> Result {
-        let (result, raised) = try core.withLock { core throws -> (Result, [SessionEvent]) in
+        let (result, raised) = try callCore(call(), body)
+        deliver(raised)
+        return result
+    }
+
+    /// Runs `body` on the live core under the lock; returns its result and the events it raised.
+    private func callCore<Result>(_ call: @autoclosure () -> String, _ body: (EngineCore) throws -> Result) throws -> (Result, [SessionEvent]) {
+        try core.withLock { core throws -> (Result, [SessionEvent]) in
             try core.checkAlive(call())
             // A call that throws drops the events it raised with it.
             defer { core.events.discard() }
             return (try body(core), core.events.take())
         }
-        deliver(raised)
-        return result
     }
 
     /// Like ``withCore(_:_:)`` for calls that cannot fail: after shutdown they do nothing.
@@ -262,12 +267,7 @@ public final class SoundEngine: Sendable {
     /// `raised`, which the render delivers when it ends.
     private func withRenderingCore<Result>(_ call: @autoclosure () -> String, gathering raised: inout [SessionEvent],
                                            _ body: (EngineCore) throws -> Result) throws -> Result {
-        let (result, stretchEvents) = try core.withLock { core throws -> (Result, [SessionEvent]) in
-            try core.checkAlive(call())
-            // A stretch that throws drops the events it raised with it.
-            defer { core.events.discard() }
-            return (try body(core), core.events.take())
-        }
+        let (result, stretchEvents) = try callCore(call(), body)
         raised += stretchEvents
         return result
     }

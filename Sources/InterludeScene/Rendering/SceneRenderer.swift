@@ -115,12 +115,13 @@ public struct SceneRenderer {
         }
 
         for event in scene.events {
-            try renderUntil(min(event.frame, scene.frameCount))
+            let frame = min(event.frame, scene.frameCount)
+            try renderUntil(frame)
             state.log(event: event)
             let sceneRaised = try director.apply(event)
-            if Self.isSmoothed(event.action) { smoothedFrame = min(event.frame, scene.frameCount) + smoothingFrames }
+            if Self.isSmoothed(event.action) { smoothedFrame = frame + smoothingFrames }
             for sessionEvent in raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised {
-                state.log(sessionEvent, atFrame: min(event.frame, scene.frameCount), voiceID: director.voiceID(of:))
+                state.log(sessionEvent, atFrame: frame, voiceID: director.voiceID(of:))
             }
         }
         try renderUntil(scene.frameCount)

@@ -14,9 +14,16 @@ import Interlude
     /// Interlude must reject the file with a typed error, both ways it opens Vorbis files.
     @Test func vorbisHeaderPageThatFailsWithAReadErrorIsRejected() throws {
         let path = Self.folder + "/vorbis-eread-header-leak.ogg"
-        #expect(FileManager.default.fileExists(atPath: path))
-        for open in [{ _ = try VorbisDecoder(path: path) }, { _ = try DecoderFactory.decodeAll(path: path) }] as [() throws -> Void] {
-            #expect {
+        Self.expectRefusedAsCorrupt(path, opening: { _ = try VorbisDecoder(path: path) })
+    }
+
+    /// Expects the file at `path` to exist and to be refused with `.corruptData` naming it, both
+    /// by `open` (its format's decoder) and by the whole-file decode.
+    static func expectRefusedAsCorrupt(_ path: String, opening open: @escaping () throws -> Void,
+                                       sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(FileManager.default.fileExists(atPath: path), sourceLocation: sourceLocation)
+        for open in [open, { _ = try DecoderFactory.decodeAll(path: path) }] {
+            #expect(sourceLocation: sourceLocation) {
                 try open()
             } throws: { error in
                 guard let error = error as? InterludeError else { return false }
@@ -30,15 +37,7 @@ import Interlude
     /// suppressed in scripts/lsan.supp). Interlude must reject the file with a typed error.
     @Test func opusHeadersWithBadTimestampsAreRejected() throws {
         let path = Self.folder + "/opus-ebadtimestamp-open-leak.opus"
-        #expect(FileManager.default.fileExists(atPath: path))
-        for open in [{ _ = try OpusDecoder(path: path) }, { _ = try DecoderFactory.decodeAll(path: path) }] as [() throws -> Void] {
-            #expect {
-                try open()
-            } throws: { error in
-                guard let error = error as? InterludeError else { return false }
-                return error.code == .corruptData && error.message.hasPrefix(path)
-            }
-        }
+        Self.expectRefusedAsCorrupt(path, opening: { _ = try OpusDecoder(path: path) })
     }
 
     /// VorbisFuzzer: a crafted 400-frame stream that opens, reads, and seeks (to 0, then 200)
