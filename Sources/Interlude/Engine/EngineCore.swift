@@ -103,15 +103,18 @@ final class EngineCore: @unchecked Sendable {
     /// `waitsForDecode` (an offline render) they wait for it to fill every free buffer. Returns
     /// the reopen attempt due while a real-time device is lost: the caller runs it with the
     /// engine lock released and hands it to ``SessionController/finishReopen(_:now:)``.
+    /// `now` is read only when something needs the wall clock: a device whose output has not
+    /// been seen running yet, or a reopen step.
     @discardableResult
-    func update(elapsedSeconds: Double, now: ContinuousClock.Instant, waitsForDecode: Bool = false) -> DevicePreparation? {
+    func update(elapsedSeconds: Double, now: @autoclosure () -> ContinuousClock.Instant,
+                waitsForDecode: Bool = false) -> DevicePreparation? {
         guard !isShutDown else { return nil }
         if host.isOpen, controller.isActive {
-            if !host.isLoopback && !host.isConnected {
+            if !host.isLoopback && !host.pollConnection(elapsedSeconds: elapsedSeconds) {
                 controller.loseDevice(isReachable: false)
                 return nil
             }
-            if let startSeconds = host.pollOutputStart(now: now) {
+            if let startSeconds = host.pollOutputStart(now: now()) {
                 queue.emit(.outputStarted(afterSeconds: startSeconds))
             }
             clock.countUpdate()
@@ -135,7 +138,7 @@ final class EngineCore: @unchecked Sendable {
         } else if !host.isOpen && !configuration.output.isOffline {
             // Offline, the device comes back only when asked (reconnectDevice): a render must
             // not depend on the wall clock.
-            return controller.reopenStep(now: now)
+            return controller.reopenStep(now: now())
         }
         return nil
     }
@@ -143,8 +146,7 @@ final class EngineCore: @unchecked Sendable {
     /// A real-time update: the clock gives the time since the last. Returns the reopen attempt
     /// to run off the lock, if one is due.
     func updateNow() -> DevicePreparation? {
-        let now = ContinuousClock.now
-        return update(elapsedSeconds: clock.advanceRealTime(to: now), now: now)
+        update(elapsedSeconds: clock.advanceRealTime(), now: .now)
     }
 
     /// Sends what the setters changed since the last update (the voices' parameters after their
