@@ -1,6 +1,6 @@
 import COpenAL
 
-/// Source properties set on many sources and checked once for the whole batch: `alGetError`
+/// Source properties set on (or offsets read from) many sources and checked once for the whole batch: `alGetError`
 /// reports the first error since the batch began, so a failure still surfaces, named for the
 /// batch. (In OpenAL Soft 1.19 every `alGetError` takes a process-wide lock; one per property
 /// set was most of the engine's cost of moving many voices.) Made only by ``run(_:)``.
@@ -44,4 +44,11 @@ struct ALSourceBatch {
     func setMaxDistance(_ source: ALSource, _ distance: Float) { alSourcef(source.name, AL_MAX_DISTANCE, distance) }
     /// AL_ROLLOFF_FACTOR.
     func setRolloffFactor(_ source: ALSource, _ factor: Float) { alSourcef(source.name, AL_ROLLOFF_FACTOR, factor) }
+    /// AL_SAMPLE_OFFSET of the source named `sourceName`; `fallback` when the call fails (it
+    /// writes nothing then, and the batch's check reports the error).
+    func sampleOffset(ofSourceNamed sourceName: UInt32, fallback: Int) -> Int {
+        var offset = ALint(clamping: fallback)
+        alGetSourcei(sourceName, AL_SAMPLE_OFFSET, &offset)
+        return Int(offset)
+    }
 }

@@ -21,8 +21,10 @@ final class VoicePlayer {
     private let worker: DecodeWorker
     /// For the streamed voices' underruns and decode errors.
     private let logger: Logger
-    /// Scratch list of slots for the update, reused so it allocates nothing.
+    /// Scratch lists of slots for the update (serviced through their objects; due for a
+    /// position read), reused so it allocates nothing.
     @exclusivity(unchecked) private var slotScratch: [Int32] = []
+    @exclusivity(unchecked) private var readScratch: [Int32] = []
 
     /// Real voices' positions are read from OpenAL every this many updates (staggered by slot),
     /// and advanced by the clock in between: the reads were a third of the engine's overhead over
@@ -448,19 +450,30 @@ final class VoicePlayer {
     /// One update of the voices. First the voices the entries keep listed (real ones: finished
     /// one-shots, positions read from OpenAL every ``positionReadPeriod`` updates and advanced
     /// by the clock in between; and fading ones): a real looping voice of a sound with no fade
-    /// only has its clock moved, in its entry, and the others are serviced through their object.
+    /// only has its clock moved in its entry, or its position read with the others due in one
+    /// batch of AL calls; the rest are serviced through their object.
     /// Then the pool's one walk over every entry, and its plan for the real sources. Real
     /// streamed voices refill their queues on every update; with `waitsForDecode` (an offline
     /// render) they wait for the decode thread to fill them.
     func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool) throws {
         let scoresCandidates = table.liveVoiceCount > realVoiceBudget
         var objectSlots: [Int32] = []
+        var readSlots: [Int32] = []
         swap(&objectSlots, &slotScratch)
-        defer { swap(&objectSlots, &slotScratch) }
+        swap(&readSlots, &readScratch)
+        defer {
+            swap(&objectSlots, &slotScratch)
+            swap(&readSlots, &readScratch)
+        }
         let updateCount = clock.updateCount
         table.entries.advanceClocks(bySeconds: elapsedSeconds, groups: mixer,
                                     isPositionReadDue: { (updateCount &+ Int($0)) % Self.positionReadPeriod == 0 },
-                                    others: &objectSlots)
+                                    reads: &readSlots, others: &objectSlots)
+        if !readSlots.isEmpty {
+            try ALSourceBatch.run { batch in
+                table.entries.readPositions(ofSlots: readSlots) { batch.sampleOffset(ofSourceNamed: $0, fallback: $1) }
+            }
+        }
         for slot in objectSlots {
             let isPositionReadDue = (updateCount &+ Int(slot)) % Self.positionReadPeriod == 0
             guard let voice = table.voice(inSlot: Int(slot)), !mixer.pauses(voice.groupIndex) else { continue }

@@ -48,22 +48,41 @@ final class VoicePoolStorage {
 
     /// Moves on, in one pass over the entries, the clocks of the serviced voices that need
     /// nothing else from this update: real, looping, of a loaded sound (not streamed), with no
-    /// fade, their group not paused, and not due to have their position read
-    /// (`isPositionReadDue`). Every other serviced slot goes into `others` (emptied first): the
-    /// caller services those through their objects. Most of a game's real voices are of the
-    /// first kind, so the update skips their objects.
+    /// fade, their group not paused. Those due to have their position read from OpenAL
+    /// (`isPositionReadDue`) go into `reads` instead, for the caller to read in one batch
+    /// (``readPositions(ofSlots:_:)``). Every other serviced slot goes into `others`: the caller
+    /// services those through their objects. Most of a game's real voices are of the first
+    /// kind, so the update skips their objects. Both lists are emptied first.
     func advanceClocks(bySeconds seconds: Double, groups: GroupMixer, isPositionReadDue: (Int32) -> Bool,
-                       others: inout [Int32]) {
+                       reads: inout [Int32], others: inout [Int32]) {
+        reads.removeAll(keepingCapacity: true)
         others.removeAll(keepingCapacity: true)
         entries.withUnsafeMutableBufferPointer { buffer in
             for slot in serviced {
                 let index = Int(slot)
-                guard !isPositionReadDue(slot), buffer[index].isLooping, !buffer[index].hasFade, !buffer[index].isStreamed,
+                guard buffer[index].isLooping, !buffer[index].hasFade, !buffer[index].isStreamed,
                       buffer[index].isReal, !groups.pauses(buffer[index].groupIndex) else {
                     others.append(slot)
                     continue
                 }
-                _ = buffer[index].advance(bySeconds: seconds)
+                if isPositionReadDue(slot) {
+                    reads.append(slot)
+                } else {
+                    _ = buffer[index].advance(bySeconds: seconds)
+                }
+            }
+        }
+    }
+
+    /// Sets the positions of the real voices in `slots` to what `read` returns for each one's
+    /// source name and tracked position, dropping the clock's fraction of a frame: the update's
+    /// batch of OpenAL offset reads, in one access to the entries.
+    func readPositions(ofSlots slots: [Int32], _ read: (_ sourceName: UInt32, _ trackedFrames: Int) -> Int) {
+        entries.withUnsafeMutableBufferPointer { buffer in
+            for slot in slots {
+                let index = Int(slot)
+                buffer[index].positionInFrames = read(buffer[index].sourceName, buffer[index].positionInFrames)
+                buffer[index].frameRemainder = 0
             }
         }
     }
