@@ -21,6 +21,8 @@ final class VoicePool {
     /// How many of the candidates scored at least ``candidateFloor``.
     @exclusivity(unchecked) private var candidatesAboveFloor = 0
     @exclusivity(unchecked) private var playingCounts: [Int] = []
+    /// Playing voices without a source, in groups not paused, found by the last walk.
+    @exclusivity(unchecked) private var virtualPlayingCount = 0
     @exclusivity(unchecked) private var ended: [Int32] = []
     @exclusivity(unchecked) private var demoted: [Int32] = []
     @exclusivity(unchecked) private var promoted: [Int32] = []
@@ -64,11 +66,13 @@ final class VoicePool {
         }
         for index in playingCounts.indices { playingCounts[index] = 0 }
         candidateCount = 0
+        virtualPlayingCount = 0
         guard !isPaused[GroupTable.masterIndex] else { return 0 }
         if scoresCandidates && candidates.count < storage.count {
             candidates = Array(repeating: ScoredSlot(score: 0, slot: 0, isReal: false), count: storage.count)
         }
         var playingCount = 0
+        var virtualCount = 0
         var scoredCount = 0
         var aboveFloorCount = 0
         let floor = candidateFloor
@@ -91,6 +95,7 @@ final class VoicePool {
                     }
                     counts[group] += 1
                     playingCount += 1
+                    if !entries[slot].isReal { virtualCount += 1 }
                     if scoresCandidates {
                         let scoring = VoiceScoring(listener: listener, model: model, realBonus: realBonus)
                         let score = scoring.score(of: entries[slot], groupGains: gains)
@@ -109,6 +114,7 @@ final class VoicePool {
         }
         candidateCount = scoredCount
         candidatesAboveFloor = aboveFloorCount
+        virtualPlayingCount = virtualCount
         return playingCount
     }
 
@@ -125,9 +131,10 @@ final class VoicePool {
         let playingCount = knownPlayingCount
             ?? scan(storage, groups: groups, scoring: scoring, elapsedSeconds: 0, scoresCandidates: false)
         if playingCount <= budget {
-            // Everything fits: no scores to compute, only voices still without a source to start.
+            // Everything fits: no scores to compute, only voices still without a source to start
+            // (none when the walk just made found every playing voice real: the steady state).
             let isPaused = groups.isPaused
-            guard !isPaused[GroupTable.masterIndex] else { return }
+            guard !isPaused[GroupTable.masterIndex], knownPlayingCount == nil || virtualPlayingCount > 0 else { return }
             storage.withEntries { entries in
                 for slot in entries.indices where entries[slot].isPlaying && !entries[slot].isReal
                     && !isPaused[entries[slot].groupIndex] {
