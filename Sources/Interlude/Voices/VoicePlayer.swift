@@ -26,10 +26,14 @@ final class VoicePlayer {
     @exclusivity(unchecked) private var slotScratch: [Int32] = []
     @exclusivity(unchecked) private var readScratch: [Int32] = []
 
-    /// Real voices' positions are read from OpenAL every this many updates (staggered by slot),
-    /// and advanced by the clock in between: the reads were a third of the engine's overhead over
-    /// raw OpenAL. Exact positions (interruptions, teardown, queries) still read OpenAL directly.
-    static let positionReadPeriod = 10
+    /// Real voices' positions are read from OpenAL every this many updates (half a second at the
+    /// default interval), all in the same update, and advanced by the clock in between. OpenAL
+    /// Soft 1.19 finds a source's mixing voice by walking all of them, and on the game's thread
+    /// they are not in the cache: reading a tenth of 64 voices on every update, staggered, was a
+    /// fifth of the update (about 11 µs of 55), most of it the first walk of each update. Between
+    /// reads the clock drifts from the device only while the mixer stalls. Exact positions
+    /// (interruptions, teardown, queries) still read OpenAL directly.
+    static let positionReadPeriod = 50
 
     init(configuration: SoundEngine.Configuration, table: VoiceTable, renderer: ALRenderer, mixer: GroupMixer,
          sounds: SoundBank, world: SpatialWorld, clock: UpdateClock, host: DeviceHost, session: AudioSession,
@@ -465,9 +469,8 @@ final class VoicePlayer {
             swap(&objectSlots, &slotScratch)
             swap(&readSlots, &readScratch)
         }
-        let updateCount = clock.updateCount
-        table.entries.advanceClocks(bySeconds: elapsedSeconds, groups: mixer,
-                                    isPositionReadDue: { (updateCount &+ Int($0)) % Self.positionReadPeriod == 0 },
+        let isPositionReadDue = clock.updateCount % Self.positionReadPeriod == 0
+        table.entries.advanceClocks(bySeconds: elapsedSeconds, groups: mixer, readsPositions: isPositionReadDue,
                                     reads: &readSlots, others: &objectSlots)
         if !readSlots.isEmpty {
             try ALSourceBatch.run { batch in
@@ -475,7 +478,6 @@ final class VoicePlayer {
             }
         }
         for slot in objectSlots {
-            let isPositionReadDue = (updateCount &+ Int(slot)) % Self.positionReadPeriod == 0
             guard let voice = table.voice(inSlot: Int(slot)), !mixer.pauses(voice.groupIndex) else { continue }
             if voice.gainFade != nil || voice.pitchFade != nil {
                 guard advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }

@@ -48,12 +48,12 @@ final class VoicePoolStorage {
 
     /// Moves on, in one pass over the entries, the clocks of the serviced voices that need
     /// nothing else from this update: real, looping, of a loaded sound (not streamed), with no
-    /// fade, their group not paused. Those due to have their position read from OpenAL
-    /// (`isPositionReadDue`) go into `reads` instead, for the caller to read in one batch
+    /// fade, their group not paused. When `readsPositions`, those go into `reads` instead, to
+    /// have their position read from OpenAL: the caller reads them in one batch
     /// (``readPositions(ofSlots:_:)``). Every other serviced slot goes into `others`: the caller
     /// services those through their objects. Most of a game's real voices are of the first
     /// kind, so the update skips their objects. Both lists are emptied first.
-    func advanceClocks(bySeconds seconds: Double, groups: GroupMixer, isPositionReadDue: (Int32) -> Bool,
+    func advanceClocks(bySeconds seconds: Double, groups: GroupMixer, readsPositions: Bool,
                        reads: inout [Int32], others: inout [Int32]) {
         reads.removeAll(keepingCapacity: true)
         others.removeAll(keepingCapacity: true)
@@ -65,7 +65,7 @@ final class VoicePoolStorage {
                     others.append(slot)
                     continue
                 }
-                if isPositionReadDue(slot) {
+                if readsPositions {
                     reads.append(slot)
                 } else {
                     _ = buffer[index].advance(bySeconds: seconds)
