@@ -27,10 +27,10 @@ final class VoicePlayer {
     @exclusivity(unchecked) private var readScratch: [Int32] = []
 
     /// Real voices' positions are read from OpenAL every this many updates (half a second at the
-    /// default interval), all in the same update, and advanced by the clock in between. OpenAL
-    /// Soft 1.19 finds a source's mixing voice by walking all of them, and on the game's thread
-    /// they are not in the cache: reading a tenth of 64 voices on every update, staggered, was a
-    /// fifth of the update (about 11 µs of 55), most of it the first walk of each update. Between
+    /// default interval), all in the same update, and advanced by the clock in between. In
+    /// OpenAL Soft 1.19 an offset read waits while the mixer is mid-mix and reads the source's
+    /// mixing voice, which on the game's thread is not in the cache: reading a tenth of 64 voices
+    /// on every update, staggered, was a fifth of the update (about 11 µs of 55). Between
     /// reads the clock drifts from the device only while the mixer stalls. Exact positions
     /// (interruptions, teardown, queries) still read OpenAL directly.
     static let positionReadPeriod = 50
