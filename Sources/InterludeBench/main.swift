@@ -177,7 +177,7 @@ if runs(11) {
     let peers = peersFolder.map { PeerPlayer.peers(in: URL(fileURLWithPath: $0)) } ?? []
     rows += try bench.peers(interludes: [.interlude(benchExecutable: benchExecutable),
                                          .interlude(benchExecutable: benchExecutable, updatesOnGameThread: true)], peers: peers,
-                            seconds: isQuick ? 1 : 20, rounds: isQuick ? 1 : 3)
+                            seconds: isQuick ? 1 : 20, rounds: isQuick ? 1 : 5)
 }
 if runs(12) {
     FileHandle.standardError.write(Data("[bench] 12. async loading\n".utf8))
