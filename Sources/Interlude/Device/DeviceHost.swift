@@ -30,20 +30,11 @@ final class DeviceHost {
     @exclusivity(unchecked) private var reopenEpoch = 0
     /// The epoch of the reopen attempt under way off the lock, if any.
     @exclusivity(unchecked) private var attemptEpoch: Int?
-    /// Update time since ALC_CONNECTED was last read by ``pollConnection(elapsedSeconds:)``.
-    @exclusivity(unchecked) private var secondsSinceConnectionPoll = 0.0
 
     /// The first wait before reopening a lost device; it doubles after each failure.
     static let firstReopenBackoffSeconds = 0.1
     /// The longest wait between two reopen attempts.
     static let longestReopenBackoffSeconds = 2.0
-
-    /// The update reads ALC_CONNECTED at most this often. In OpenAL Soft 1.19 the read waits for
-    /// the device's backend lock, which the null backend's mixer holds while it mixes: read on
-    /// every update it cost the game's thread about 3 µs of the update's 55.
-    /// A lost device shows in ALC_CONNECTED only some 250 ms after its server went anyway, and
-    /// the engine's own server connection sees a server die at once.
-    static let connectionPollSeconds = 0.05
 
     /// Backend periods OpenAL Soft 1.19 buffers by default (``OutputLatency/balanced``).
     static let defaultPeriodCount = 3
@@ -76,15 +67,6 @@ final class DeviceHost {
     var isLoopback: Bool { device?.isLoopback ?? false }
     /// False once a real device reports ALC_CONNECTED = 0.
     var isConnected: Bool { device?.isConnected ?? false }
-
-    /// The update's check of ``isConnected``: reads it once ``connectionPollSeconds`` of updates
-    /// have passed since the last read, and says true (connected, as far as is known) between.
-    func pollConnection(elapsedSeconds: Double) -> Bool {
-        secondsSinceConnectionPoll += elapsedSeconds
-        guard secondsSinceConnectionPoll >= Self.connectionPollSeconds else { return true }
-        secondsSinceConnectionPoll = 0
-        return isConnected
-    }
     /// HRTF is on on the open device.
     var isHRTFEnabled: Bool { device?.isHRTFEnabled ?? false }
     /// AL names alive on the open device, for statistics.

@@ -110,7 +110,9 @@ final class EngineCore: @unchecked Sendable {
                 waitsForDecode: Bool = false) -> DevicePreparation? {
         guard !isShutDown else { return nil }
         if host.isOpen, controller.isActive {
-            if !host.isLoopback && !host.pollConnection(elapsedSeconds: elapsedSeconds) {
+            // Read on every update: on a lost device OpenAL reports every source stopped at offset
+            // 0, and the steps below would act on that (one-shots ended, positions lost).
+            if !host.isLoopback && !host.isConnected {
                 controller.loseDevice(isReachable: false)
                 return nil
             }
