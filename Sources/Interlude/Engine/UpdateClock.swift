@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// The engine's sense of time between updates: wall-clock instants on a real device, rendered
@@ -10,7 +12,7 @@ import Glibc
 /// and `ContinuousClock.now` with its `Duration` arithmetic cost it about 7 µs there, cold.
 final class UpdateClock {
     private let isOffline: Bool
-    /// Updates run while active, for spreading periodic work across updates.
+    /// Updates run while active, for work done every so many updates.
     @exclusivity(unchecked) private var updates = 0
     @exclusivity(unchecked) private var framesUntilUpdate = 0
     @exclusivity(unchecked) private var framesSinceUpdate = 0

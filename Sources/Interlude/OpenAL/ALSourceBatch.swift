@@ -1,17 +1,19 @@
 import COpenAL
 
-/// Source properties set on (or offsets read from) many sources and checked once for the whole batch: `alGetError`
-/// reports the first error since the batch began, so a failure still surfaces, named for the
-/// batch. (In OpenAL Soft 1.19 every `alGetError` takes a process-wide lock; one per property
-/// set was most of the engine's cost of moving many voices.) Made only by ``run(_:)``.
+/// Source properties set on (or offsets read from) many sources and checked once for the whole
+/// batch: `alGetError` reports the first error since the batch began, so a failure still
+/// surfaces, named for the batch. (In OpenAL Soft 1.19 every `alGetError` takes a process-wide
+/// lock; one per property set was most of the engine's cost of moving many voices.) Made only by
+/// ``run(_:_:)``.
 struct ALSourceBatch {
     private init() {}
 
-    /// Runs `body` with a batch, then checks every call it made at once. (Every checked call
-    /// leaves the error clear, so the check reports only the batch's own calls.)
-    static func run(_ body: (ALSourceBatch) throws -> Void) throws {
+    /// Runs `body` with a batch, then checks every call it made at once, naming them `calls` in
+    /// an error. (Every checked call leaves the error clear, so the check reports only the
+    /// batch's own calls.)
+    static func run(_ calls: StaticString = "alSource* in a batch", _ body: (ALSourceBatch) throws -> Void) throws {
         try body(ALSourceBatch())
-        try ALCheck.al("alSource* in a batch")
+        try ALCheck.al(calls)
     }
 
     /// Checks the calls made so far: before a call that is checked on its own, so an earlier
@@ -44,10 +46,10 @@ struct ALSourceBatch {
     func setMaxDistance(_ source: ALSource, _ distance: Float) { alSourcef(source.name, AL_MAX_DISTANCE, distance) }
     /// AL_ROLLOFF_FACTOR.
     func setRolloffFactor(_ source: ALSource, _ factor: Float) { alSourcef(source.name, AL_ROLLOFF_FACTOR, factor) }
-    /// AL_SAMPLE_OFFSET of the source named `sourceName`; `fallback` when the call fails (it
-    /// writes nothing then, and the batch's check reports the error).
-    func sampleOffset(ofSourceNamed sourceName: UInt32, fallback: Int) -> Int {
-        var offset = ALint(clamping: fallback)
+    /// AL_SAMPLE_OFFSET of the source named `sourceName`, in frames; `fallbackFrames` when the
+    /// call fails (it writes nothing then, and the batch's check reports the error).
+    func sampleOffset(ofSourceNamed sourceName: UInt32, fallbackFrames: Int) -> Int {
+        var offset = ALint(clamping: fallbackFrames)
         alGetSourcei(sourceName, AL_SAMPLE_OFFSET, &offset)
         return Int(offset)
     }

@@ -21,9 +21,10 @@ final class VoicePlayer {
     private let worker: DecodeWorker
     /// For the streamed voices' underruns and decode errors.
     private let logger: Logger
-    /// Scratch lists of slots for the update (serviced through their objects; due for a
-    /// position read), reused so it allocates nothing.
+    /// Scratch list of the slots the update services through their objects, reused so it
+    /// allocates nothing.
     @exclusivity(unchecked) private var slotScratch: [Int32] = []
+    /// Scratch list of the slots whose position the update reads from OpenAL, reused likewise.
     @exclusivity(unchecked) private var readScratch: [Int32] = []
 
     /// Real voices' positions are read from OpenAL every this many updates (half a second at the
@@ -31,8 +32,10 @@ final class VoicePlayer {
     /// OpenAL Soft 1.19 an offset read waits while the mixer is mid-mix and reads the source's
     /// mixing voice, which on the game's thread is not in the cache: reading a tenth of 64 voices
     /// on every update, staggered, was a fifth of the update (about 11 µs of 55). Between
-    /// reads the clock drifts from the device only while the mixer stalls. Exact positions
-    /// (interruptions, teardown, queries) still read OpenAL directly.
+    /// reads the clock drifts from the device only while the mixer stalls, so a device lost
+    /// without warning (when no read is possible) resumes a real voice off by the stalls of up
+    /// to the last half second. Exact positions (interruptions, teardown, queries) still read
+    /// OpenAL directly.
     static let positionReadPeriod = 50
 
     init(configuration: SoundEngine.Configuration, table: VoiceTable, renderer: ALRenderer, mixer: GroupMixer,
@@ -473,8 +476,11 @@ final class VoicePlayer {
         table.entries.advanceClocks(bySeconds: elapsedSeconds, groups: mixer, readsPositions: isPositionReadDue,
                                     reads: &readSlots, others: &objectSlots)
         if !readSlots.isEmpty {
-            try ALSourceBatch.run { batch in
-                table.entries.readPositions(ofSlots: readSlots) { batch.sampleOffset(ofSourceNamed: $0, fallback: $1) }
+            // On its own: a failed read leaves the clock's positions and the rest of the service runs.
+            gate.attempt("update: position reads") {
+                try ALSourceBatch.run("alGetSourcei(AL_SAMPLE_OFFSET) in a batch") { batch in
+                    table.entries.readPositions(ofSlots: readSlots) { batch.sampleOffset(ofSourceNamed: $0, fallbackFrames: $1) }
+                }
             }
         }
         for slot in objectSlots {

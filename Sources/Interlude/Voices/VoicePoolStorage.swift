@@ -48,8 +48,9 @@ final class VoicePoolStorage {
 
     /// Moves on, in one pass over the entries, the clocks of the serviced voices that need
     /// nothing else from this update: real, looping, of a loaded sound (not streamed), with no
-    /// fade, their group not paused. When `readsPositions`, those go into `reads` instead, to
-    /// have their position read from OpenAL: the caller reads them in one batch
+    /// fade, their group not paused. When `readsPositions`, those also go into `reads`, to have
+    /// their position read from OpenAL (the clock's stays where a read fails): the caller reads
+    /// them in one batch
     /// (``readPositions(ofSlots:_:)``). Every other serviced slot goes into `others`: the caller
     /// services those through their objects. Most of a game's real voices are of the first
     /// kind, so the update skips their objects. Both lists are emptied first.
@@ -65,18 +66,15 @@ final class VoicePoolStorage {
                     others.append(slot)
                     continue
                 }
-                if readsPositions {
-                    reads.append(slot)
-                } else {
-                    _ = buffer[index].advance(bySeconds: seconds)
-                }
+                _ = buffer[index].advance(bySeconds: seconds)
+                if readsPositions { reads.append(slot) }
             }
         }
     }
 
     /// Sets the positions of the real voices in `slots` to what `read` returns for each one's
-    /// source name and tracked position, dropping the clock's fraction of a frame: the update's
-    /// batch of OpenAL offset reads, in one access to the entries.
+    /// source name and tracked position in frames, dropping the clock's fraction of a frame: the
+    /// update's batch of OpenAL offset reads, in one access to the entries.
     func readPositions(ofSlots slots: [Int32], _ read: (_ sourceName: UInt32, _ trackedFrames: Int) -> Int) {
         entries.withUnsafeMutableBufferPointer { buffer in
             for slot in slots {
