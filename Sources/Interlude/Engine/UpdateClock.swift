@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 
-/// The engine's sense of time between updates: wall-clock instants on a real device, rendered
+/// The engine's sense of time between updates: the system clock on a real device, rendered
 /// frames offline (so a render never depends on how fast the machine is).
 ///
 /// Real time is read from `CLOCK_BOOTTIME` in nanoseconds, the clock `ContinuousClock` reads on

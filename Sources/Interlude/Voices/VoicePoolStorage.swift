@@ -50,10 +50,9 @@ final class VoicePoolStorage {
     /// nothing else from this update: real, looping, of a loaded sound (not streamed), with no
     /// fade, their group not paused. When `readsPositions`, those also go into `reads`, to have
     /// their position read from OpenAL (the clock's stays where a read fails): the caller reads
-    /// them in one batch
-    /// (``readPositions(ofSlots:_:)``). Every other serviced slot goes into `others`: the caller
-    /// services those through their objects. Most of a game's real voices are of the first
-    /// kind, so the update skips their objects. Both lists are emptied first.
+    /// them in one batch (``readPositions(ofSlots:_:)``). Every other serviced slot goes into
+    /// `others`: the caller services those through their objects. Most of a game's real voices
+    /// are of the first kind, so the update skips their objects. Both lists are emptied first.
     func advanceClocks(bySeconds seconds: Double, groups: GroupMixer, readsPositions: Bool,
                        reads: inout [Int32], others: inout [Int32]) {
         reads.removeAll(keepingCapacity: true)
