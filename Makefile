@@ -19,7 +19,7 @@ demo: deps
 
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	bash scripts/run-tests.sh $(SWIFT) $(SWIFT_FLAGS)
 
 # The model-based test (Tests/InterludeTests/Model) as a long campaign from a fresh seed, which it
 # prints; `make test` runs 2,000 sequences from a fixed one. MODEL_SEED=N replays a campaign.
