@@ -9,7 +9,10 @@ import Synchronization
 /// Process is not used: under the test runner its exit monitoring never fired (children stayed
 /// zombies and waitUntilExit hung), and a child inherits the spawning thread's blocked signals,
 /// which would keep SIGINT and SIGTERM from parecord, pulseaudio and the probe. Here the child
-/// starts with an empty signal mask and default handlers.
+/// starts with an empty signal mask and default handlers, and with no descriptor of the test
+/// process but the three it is given: tests run in parallel, and a long-lived child (a tmux
+/// server, a PulseAudio server, a render) that inherited another test's pipe would keep that
+/// pipe's reader from ever seeing its end.
 final class ChildProcess: Sendable {
     let pid: pid_t
     private let exitStatus = AnnotatedMutex<Int32?>(nil)
@@ -26,6 +29,8 @@ final class ChildProcess: Sendable {
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
             }
         }
+        // Every other descriptor closed in the child (the sources above included, once copied).
+        guard Self.addCloseFrom(&actions, 3) == 0 else { throw TestFailure("posix_spawn_file_actions_addclosefrom_np failed") }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -48,6 +53,15 @@ final class ChildProcess: Sendable {
         guard result == 0 else { throw TestFailure("posix_spawnp \(arguments[0]): \(String(cString: strerror(result)))") }
         pid = child
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which its headers
+    /// declare only under _GNU_SOURCE, so Swift's Glibc module does not show it.
+    private static let addCloseFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+            fatalError("glibc without posix_spawn_file_actions_addclosefrom_np (2.34 or later is needed)")
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     deinit {
         if isRunning {
