@@ -54,13 +54,15 @@ final class ChildProcess: Sendable {
         pid = child
     }
 
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which its headers
     /// declare only under _GNU_SOURCE, so Swift's Glibc module does not show it.
-    private static let addCloseFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+    private static let addCloseFrom: AddCloseFrom = {
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
             fatalError("glibc without posix_spawn_file_actions_addclosefrom_np (2.34 or later is needed)")
         }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
     }()
 
     deinit {

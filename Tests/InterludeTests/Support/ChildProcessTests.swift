@@ -36,8 +36,9 @@ import Testing
                                      stdout: descriptor)
         close(descriptor)
         #expect(child.waitForExit(timeoutSeconds: 30))
-        let open = try String(contentsOfFile: listing, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        let openDescriptors = try String(contentsOfFile: listing, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
         // 0-2, and the one ls reads the listing through.
-        #expect(open.filter { $0 > 2 }.count == 1 && Set(open).isSuperset(of: [0, 1, 2]), "open in the child: \(open)")
+        #expect(openDescriptors.filter { $0 > 2 }.count == 1 && Set(openDescriptors).isSuperset(of: [0, 1, 2]),
+                "open in the child: \(openDescriptors)")
     }
 }
