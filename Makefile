@@ -81,13 +81,13 @@ TSAN_TESTS = ModelBasedTests|ModelRegressionTests|LifecycleStressTests|Concurren
 ASAN_TESTS = DecoderTests|DecoderFactoryTests|LoopTagTests|FuzzRegressionTests|PCMConversionTests|WAVFileWriterTests|[./]Scene[A-Za-z0-9]*Tests|DeviceLostReasonTests|RenderPlotTests|ResamplerTests|RenderCommandTests|RenderInterruptionTests
 sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_FLAGS)
-	INTERLUDE_MODEL_SEQUENCES=$(TSAN_MODEL_SEQUENCES) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
-		$(SWIFT_FLAGS) --filter '$(TSAN_TESTS)'
+	INTERLUDE_MODEL_SEQUENCES=$(TSAN_MODEL_SEQUENCES) TEST_LOG=.build-tsan/test-output.log \
+		bash scripts/run-tests.sh $(SWIFT) --sanitize=thread --scratch-path .build-tsan $(SWIFT_FLAGS) --filter '$(TSAN_TESTS)'
 
 sanitize-address: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS)
-	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
-		$(SWIFT_FLAGS) --filter '$(ASAN_TESTS)'
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp TEST_LOG=.build-asan/test-output.log \
+		bash scripts/run-tests.sh $(SWIFT) --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS) --filter '$(ASAN_TESTS)'
 
 # A full engine lifecycle under valgrind memcheck; suppressions in scripts/valgrind.supp.
 leaks: deps
