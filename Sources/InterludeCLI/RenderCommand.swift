@@ -7,7 +7,7 @@ import InterludeScene
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a scene file offline through OpenAL Soft's loopback device (see SCENARIO.md)."
+        abstract: "Render a scene file offline through OpenAL Soft's loopback device (see docs/scenes.md)."
     )
 
     @Argument(help: "The scene file (JSON).")

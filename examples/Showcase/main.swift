@@ -8,7 +8,7 @@
 // lost: every AL object is torn down, and a new device is built from the engine's own state, the
 // soundtrack again resuming on the frame it had reached.
 //
-// The timeline is examples/scenes/showcase.json, a scene file (SCENARIO.md). With a sound device
+// The timeline is examples/scenes/showcase.json, a scene file (docs/scenes.md). With a sound device
 // it plays live; on a headless machine it renders the same timeline offline to a WAV file and an
 // SVG plot, and says where it wrote them. Either way it prints the session's timeline, each
 // interruption with the source that holds it, the same lines live and headless.

@@ -1,7 +1,7 @@
 import Foundation
 import Interlude
 
-/// Reads scene files (SCENARIO.md) strictly: anything the contract does not allow is an
+/// Reads scene files (docs/scenes.md) strictly: anything the contract does not allow is an
 /// error, never a silent skip.
 ///
 /// Errors are `InterludeError`s whose message is one line that starts with the scene file's

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Interlude
 
-/// Renders a ``Scene`` offline through the loopback device, as SCENARIO.md specifies: events
+/// Renders a ``Scene`` offline through the loopback device, as docs/scenes.md specifies: events
 /// take effect at frame round(t x sampleRate), the output has exactly round(duration x
 /// sampleRate) frames, and the same scene always gives the same bytes. On any error nothing is
 /// left behind: the WAV, log and plot are written only when the whole render succeeded.

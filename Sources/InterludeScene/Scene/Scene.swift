@@ -1,6 +1,6 @@
 import Interlude
 
-/// A parsed, validated scene file (SCENARIO.md): the output format, the session's setup and
+/// A parsed, validated scene file (docs/scenes.md): the output format, the session's setup and
 /// a timeline of events for `interlude render`. Made by `SceneParser`.
 ///
 /// A plain value: any thread may use it.

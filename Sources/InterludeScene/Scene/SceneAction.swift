@@ -1,6 +1,6 @@
 import Interlude
 
-/// What a scene event does: one case per `do` of SCENARIO.md, with its fields, defaults
+/// What a scene event does: one case per `do` of docs/scenes.md, with its fields, defaults
 /// applied. Times are in seconds.
 ///
 /// A plain value: any thread may use it.

@@ -53,7 +53,7 @@ private func error(parsing json: String, in folder: borrowing SceneFolder) throw
 
 @Suite("SceneParser")
 struct SceneParserTests {
-    @Test("the example scene of SCENARIO.md parses to the right model")
+    @Test("the example scene of docs/scenes.md parses to the right model")
     func exampleScene() throws {
         let folder = try SceneFolder()
         let parsed = try folder.parse("""

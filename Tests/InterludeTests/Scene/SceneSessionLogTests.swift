@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Interlude
 
-/// The --log lines of SCENARIO.md for every session event, at the frames they belong to.
+/// The --log lines of docs/scenes.md for every session event, at the frames they belong to.
 extension EngineSuites {
     @Suite struct SceneSessionLogTests {
         @Test("The scene log names every session event, with its fields, at its event's frame")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Interlude
 
-/// SCENARIO.md rule 6: device.lost / device.restored is a real teardown and rebuild.
+/// docs/scenes.md rule 6: device.lost / device.restored is a real teardown and rebuild.
 extension EngineSuites {
     @Suite struct DeviceLossTests {
         @Test("Scene: exact silence during the loss, the soundtrack resumes within 5 ms of its tracked frame")

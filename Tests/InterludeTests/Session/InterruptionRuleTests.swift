@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Interlude
 
-/// SCENARIO.md rules 2 to 5, sample by sample through the loopback device (48 kHz stereo).
+/// docs/scenes.md rules 2 to 5, sample by sample through the loopback device (48 kHz stereo).
 extension EngineSuites {
     @Suite struct InterruptionRuleTests {
         /// 50 ms windows for reading the sweep's frequency.
