@@ -38,7 +38,8 @@ extension Bench {
 
     /// The rows of scenario 11 for one of Interlude's players: its own figures (with issue 15's
     /// latency goals: the soundtrack streams throughout), then for each peer CPU per second of
-    /// audio (median of rounds), peak RSS (largest of rounds) and the position call's latency
+    /// audio and the game thread's share of it (medians of rounds), peak RSS (largest of rounds)
+    /// and the position call's latency
     /// percentiles (every round's calls), with Interlude's figure as the engine column and the
     /// ratio Interlude / peer.
     public static func peerRows(interlude player: PeerPlayer, results interlude: [PeerResult],
@@ -50,6 +51,8 @@ extension Bench {
         var rows = [
             BenchRow(scenario: scenario, measure: "\(name) (\(player.method)): CPU per second of audio, 64 voices moved every 10 ms + Ogg soundtrack, real time",
                      unit: "s/s", engine: figures.cpuPerAudioSecond, engineSamples: figures.cpuSamples),
+            BenchRow(scenario: scenario, measure: "\(name): the game thread's share of that CPU (its calls, loop and sleeps)",
+                     unit: "s/s", engine: figures.gameThreadCPUPerAudioSecond, engineSamples: figures.gameThreadCPUSamples),
             BenchRow(scenario: scenario, measure: String(format: "\(name): peak RSS (%.1f MiB at start, before the engine)", figures.startMiB),
                      unit: "MiB", engine: figures.peakMiB),
         ]
@@ -66,6 +69,11 @@ extension Bench {
                                  unit: "s/s", engine: figures.cpuPerAudioSecond, baseline: other.cpuPerAudioSecond, ratio: cpuRatio,
                                  ratioMeaning: "\(name) / \(peer.name)", goal: "< 1", isGoalMet: cpuRatio < 1,
                                  engineSamples: figures.cpuSamples, baselineSamples: other.cpuSamples))
+            rows.append(BenchRow(scenario: scenario, measure: "\(name) vs \(peer.name): the game thread's CPU per second of audio",
+                                 unit: "s/s", engine: figures.gameThreadCPUPerAudioSecond, baseline: other.gameThreadCPUPerAudioSecond,
+                                 ratio: figures.gameThreadCPUPerAudioSecond / other.gameThreadCPUPerAudioSecond,
+                                 ratioMeaning: "\(name) / \(peer.name)",
+                                 engineSamples: figures.gameThreadCPUSamples, baselineSamples: other.gameThreadCPUSamples))
             rows.append(BenchRow(scenario: scenario, measure: String(format: "\(name) vs \(peer.name): peak RSS (at start, before the library: %.1f vs %.1f MiB)", figures.startMiB, other.startMiB), unit: "MiB", engine: figures.peakMiB,
                                  baseline: other.peakMiB, ratio: figures.peakMiB / other.peakMiB, ratioMeaning: "\(name) / \(peer.name)"))
             for (label, percentile) in PeerFigures.percentiles {

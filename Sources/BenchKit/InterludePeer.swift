@@ -33,6 +33,7 @@ public enum InterludePeer {
         var samples = [Int64](repeating: 0, count: scene.positionCallCount)
         var sampleCount = 0
         let cpuStart = Measure.processCPUSeconds()
+        let threadCPUStart = Measure.threadCPUSeconds()
         let start = monotonicNanoseconds()
         for tick in 1...scene.tickCount {
             sleep(untilNanoseconds: start + Int64(tick) * 10_000_000)
@@ -46,12 +47,14 @@ public enum InterludePeer {
             }
             if updatesOnGameThread { engine.update() }
         }
+        let gameThreadCPUSeconds = Measure.threadCPUSeconds() - threadCPUStart
         let playedSeconds = Double(monotonicNanoseconds() - start) * 1e-9
         let cpuSeconds = Measure.processCPUSeconds() - cpuStart
         try samples.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: samplesPath)) }
         let statistics = engine.statistics
         return [
             "cpu_seconds \(cpuSeconds)",
+            "game_thread_cpu_seconds \(gameThreadCPUSeconds)",
             "audio_seconds \(playedSeconds)",
             "peak_rss_kib \(Measure.peakResidentKiB())",
             "start_rss_kib \(startResidentKiB)",

@@ -13,6 +13,13 @@ public enum Measure {
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
     }
 
+    /// CPU time of the calling thread alone, in seconds.
+    public static func threadCPUSeconds() -> Double {
+        var used = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &used)
+        return Double(used.tv_sec) + Double(used.tv_nsec) * 1e-9
+    }
+
     /// Peak resident memory of this process, in KiB: VmHWM from /proc/self/status. (ru_maxrss
     /// is no good in a child: it starts from the parent's resident size at the fork.)
     public static func peakResidentKiB() -> Int {

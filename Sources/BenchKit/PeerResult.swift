@@ -5,6 +5,9 @@ import Histogram
 public struct PeerResult: Sendable {
     /// Process user + system CPU seconds over the played seconds.
     public var cpuSeconds: Double
+    /// The game thread's own CPU seconds over the played seconds: its position calls, its loop and
+    /// its sleeps (and, for a game-loop update, the update), without the library's threads.
+    public var gameThreadCPUSeconds: Double
     /// Wall seconds played.
     public var audioSeconds: Double
     /// VmHWM at the end: the largest resident size of the whole process.
@@ -36,6 +39,7 @@ public struct PeerResult: Sendable {
             return value
         }
         cpuSeconds = try take("cpu_seconds")
+        gameThreadCPUSeconds = try take("game_thread_cpu_seconds")
         audioSeconds = try take("audio_seconds")
         peakResidentKiB = Int(try take("peak_rss_kib"))
         startResidentKiB = Int(try take("start_rss_kib"))
@@ -52,4 +56,6 @@ public struct PeerResult: Sendable {
 
     /// CPU seconds per second of audio played.
     public var cpuPerAudioSecond: Double { cpuSeconds / audioSeconds }
+    /// The game thread's CPU seconds per second of audio played.
+    public var gameThreadCPUPerAudioSecond: Double { gameThreadCPUSeconds / audioSeconds }
 }

@@ -1,4 +1,4 @@
-/* The real-time peer scene, shared by every peer harness of `make bench` (scenario 10).
+/* The real-time peer scene, shared by every peer harness of `make bench` (scenario 11).
  *
  *   HARNESS SECONDS EMITTERS MUSIC.ogg SAMPLES_OUT SOUND.wav...
  *
@@ -6,8 +6,10 @@
  * looping, for SECONDS of wall time, moving every voice every 10 ms on the calling thread (the
  * game thread). Each position call is timed with CLOCK_MONOTONIC; the nanoseconds go to
  * SAMPLES_OUT as native int64s. Prints "key value" lines: cpu_seconds (process user + system
- * time over the played seconds), audio_seconds, peak_rss_kib (VmHWM), start_rss_kib (VmRSS
- * before the library started), position_calls, sample_rate, and whatever the harness adds. Exit status 0 only if everything played.
+ * time over the played seconds), game_thread_cpu_seconds (the game thread's own share of it:
+ * the position calls, the loop and its sleeps), audio_seconds, peak_rss_kib (VmHWM),
+ * start_rss_kib (VmRSS before the library started), position_calls, sample_rate, and whatever
+ * the harness adds. Exit status 0 only if everything played.
  *
  * The emitters move as the bench's raw C baseline moves them (bb_emitter_position). */
 #ifndef PEER_SCENE_H
@@ -34,6 +36,7 @@ typedef struct {
     long sample_count;
     long sample_capacity;
     double cpu_start_seconds;
+    double game_thread_cpu_seconds;
     long start_rss_kib;
 } peer_scene;
 
@@ -99,12 +102,19 @@ static double peer_cpu_seconds(void) {
            (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec * 1e-6;
 }
 
+static double peer_thread_cpu_seconds(void) {
+    struct timespec used;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &used);
+    return (double)used.tv_sec + (double)used.tv_nsec * 1e-9;
+}
+
 /* Runs the game loop: every 10 ms, `move(index, xyz, context)` for each emitter, each call timed.
  * Returns the played wall seconds. */
 static double peer_scene_run(peer_scene *scene, void (*move)(int index, const float xyz[3], void *context),
                              void *context) {
     long ticks = (long)(scene->seconds * 100.0);
     scene->cpu_start_seconds = peer_cpu_seconds();
+    double thread_start_seconds = peer_thread_cpu_seconds();
     int64_t start = peer_now_nanoseconds();
     for (long tick = 1; tick <= ticks; tick++) {
         int64_t due = start + tick * PEER_TICK_NANOSECONDS;
@@ -121,6 +131,7 @@ static double peer_scene_run(peer_scene *scene, void (*move)(int index, const fl
             if (scene->sample_count < scene->sample_capacity) scene->samples[scene->sample_count++] = after - before;
         }
     }
+    scene->game_thread_cpu_seconds = peer_thread_cpu_seconds() - thread_start_seconds;
     return (double)(peer_now_nanoseconds() - start) * 1e-9;
 }
 
@@ -136,6 +147,7 @@ static int peer_scene_report(peer_scene *scene, double played_seconds, int sampl
     fclose(out);
     if (written != (size_t)scene->sample_count) return -1;
     printf("cpu_seconds %.6f\n", cpu);
+    printf("game_thread_cpu_seconds %.6f\n", scene->game_thread_cpu_seconds);
     printf("audio_seconds %.6f\n", played_seconds);
     printf("peak_rss_kib %ld\n", peer_status_kib("VmHWM:"));
     printf("start_rss_kib %ld\n", scene->start_rss_kib);

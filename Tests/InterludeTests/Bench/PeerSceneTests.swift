@@ -28,6 +28,9 @@ extension EngineSuites {
             #expect(result.audioSeconds >= 1.5)
             #expect(result.latency.totalCount == UInt64(scene.positionCallCount))
             #expect(result.peakResidentKiB >= result.startResidentKiB)
+            // The game thread's share: some CPU (its calls and the loop), never more than the process's.
+            #expect(result.gameThreadCPUSeconds > 0)
+            #expect(result.gameThreadCPUSeconds <= result.cpuSeconds, "\(result.gameThreadCPUSeconds) of \(result.cpuSeconds)")
 
             let figures = PeerFigures([result])
             let percentiles = PeerFigures.percentiles.map { figures.latency($0.1) }
@@ -36,9 +39,9 @@ extension EngineSuites {
 
             // The table: Interlude's own rows, then Interlude against itself, every ratio 1.
             let rows = Bench.peerRows(interlude: player, results: [result], peers: [(player, [result])])
-            #expect(rows.count == 2 * (2 + PeerFigures.percentiles.count))
-            #expect(rows.prefix(6).allSatisfy { $0.ratio == nil && $0.baseline == nil })
-            #expect(rows.dropFirst(6).allSatisfy { $0.ratio == 1 })
+            #expect(rows.count == 3 + PeerFigures.percentiles.count + 3 + PeerFigures.percentiles.count)
+            #expect(rows.prefix(7).allSatisfy { $0.ratio == nil && $0.baseline == nil })
+            #expect(rows.dropFirst(7).allSatisfy { $0.ratio == 1 })
             #expect(rows.filter { $0.goal != nil }.count == 2 + 1, "the p99.9 and max goals, and the CPU goal against the one peer")
             let markdown = BenchReport(rounds: 1, isQuick: true, rows: rows, notes: []).markdown
             #expect(markdown.contains("| 11 | Peers | \(player.name) vs \(player.name)"))
@@ -47,6 +50,7 @@ extension EngineSuites {
         @Test func peerOutputIsReadAndCheckedForEveryFigure() throws {
             let output = """
                 cpu_seconds 0.5
+                game_thread_cpu_seconds 0.1
                 audio_seconds 20.0
                 peak_rss_kib 16000
                 start_rss_kib 2000
@@ -58,6 +62,7 @@ extension EngineSuites {
                 """
             let result = try PeerResult(output: output, samplesNanoseconds: [100, 200, 30_000])
             #expect(result.cpuPerAudioSecond == 0.025)
+            #expect(result.gameThreadCPUPerAudioSecond == 0.005)
             #expect(result.extras == ["mixed_frames": 882_000])
             #expect(result.latency.totalCount == 3)
             #expect(result.latency.maxRecorded == 30_000)
