@@ -39,9 +39,8 @@ extension Bench {
     /// The rows of scenario 11 for one of Interlude's players: its own figures (with issue 15's
     /// latency goals: the soundtrack streams throughout), then for each peer CPU per second of
     /// audio and the game thread's share of it (medians of rounds), peak RSS (largest of rounds)
-    /// and the position call's latency
-    /// percentiles (every round's calls), with Interlude's figure as the engine column and the
-    /// ratio Interlude / peer.
+    /// and the position call's latency percentiles (every round's calls), with Interlude's figure
+    /// as the engine column and the ratio Interlude / peer.
     public static func peerRows(interlude player: PeerPlayer, results interlude: [PeerResult],
                                 peers: [(PeerPlayer, [PeerResult])]) -> [BenchRow] {
         let scenario = "11. Peers"
