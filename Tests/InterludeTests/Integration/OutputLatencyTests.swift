@@ -30,7 +30,7 @@ extension EngineSuites {
             }
             let probe = try PulseProbeProcess(environment: environment, arguments: arguments + ["--seconds", "60"])
             defer { _ = probe.closeInputAndWait() }
-            return try #require(probe.waitFor("opened", timeoutSeconds: 20), "\(probe.stderrText)").line
+            return try #require(probe.waitFor("opened"), "\(probe.stderrText)").line
         }
 
         /// The period statistics report for `frames` at `sampleRate`: ALC_REFRESH is a whole

@@ -130,7 +130,7 @@ extension EngineSuites {
                                       "the probe did not open: \(probe.stderrText)")
             #expect(opened.line.bool("outputRunning") == true, "init returned before the output ran: \(opened.line.fields)")
             #expect(opened.line.double("outputStartSeconds") != nil)
-            try #require(probe.waitFor("clicksDone", timeoutSeconds: 20) != nil, "\(probe.allLines.map(\.fields))")
+            try #require(probe.waitFor("clicksDone") != nil, "\(probe.allLines.map(\.fields))")
 
             let rebuildStart = probe.lineCount
             probe.send("rebuild")
@@ -138,7 +138,7 @@ extension EngineSuites {
                                        "\(probe.allLines.map(\.fields))")
             #expect(rebuilt.line.bool("outputRunning") == true, "the rebuild returned before the output ran")
             probe.send("clicks")
-            try #require(probe.waitFor("clicksDone", from: rebuilt.index, timeoutSeconds: 20) != nil)
+            try #require(probe.waitFor("clicksDone", from: rebuilt.index) != nil)
             // The last click's sound reaches the monitor within PulseAudio's buffering.
             Thread.sleep(forTimeInterval: 1)
             PrivatePulseServer.stopRecorder(recorder)
@@ -160,7 +160,7 @@ extension EngineSuites {
             let opened = try #require(probe.waitFor("opened", timeoutSeconds: Self.startTimeoutSeconds + 5), "\(probe.stderrText)")
             #expect(opened.line.bool("outputRunning") == true)
             #expect(opened.line.double("outputStartSeconds") != nil)
-            try #require(probe.waitFor("clicksDone", timeoutSeconds: 20) != nil, "\(probe.allLines.map(\.fields))")
+            try #require(probe.waitFor("clicksDone") != nil, "\(probe.allLines.map(\.fields))")
             probe.send("rebuild")
             let rebuilt = try #require(probe.waitFor("rebuilt", timeoutSeconds: Self.startTimeoutSeconds + 5), "\(probe.allLines.map(\.fields))")
             #expect(rebuilt.line.bool("outputRunning") == true)

@@ -68,7 +68,7 @@ extension EngineSuites {
             let probe = try PulseProbeProcess(environment: environment,
                                               arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "\(seconds)",
                                                           "--tick-ms", "\(tickMilliseconds)"])
-            guard probe.waitFor("opened", timeoutSeconds: 20) != nil else {
+            guard probe.waitFor("opened") != nil else {
                 throw TestFailure("the probe did not open the device: \(probe.allLines.map(\.fields)) \(probe.stderrText)")
             }
             try waitForProgress(probe, from: 0, frames: 1)
@@ -78,7 +78,8 @@ extension EngineSuites {
         /// Waits until the probe reports a music position at least `frames` past `start`
         /// (PulseAudio's buffering delays the first movement by up to about 2 s).
         @discardableResult
-        static func waitForProgress(_ probe: PulseProbeProcess, from start: Int, frames: Int, timeoutSeconds: Double = 20) throws -> ProbeLine {
+        static func waitForProgress(_ probe: PulseProbeProcess, from start: Int, frames: Int,
+                                    timeoutSeconds: Double = PulseProbeProcess.eventTimeoutSeconds) throws -> ProbeLine {
             let index = probe.lineCount
             guard let tick = probe.waitFor("tick", from: index, timeoutSeconds: timeoutSeconds, where: { line in
                 guard let position = line.int("position"), line.string("state") == "active" else { return false }
@@ -113,8 +114,8 @@ extension EngineSuites {
             let recording = server.folder.appendingPathComponent("cycle-\(number).wav")
             let recorder = try server.record(to: recording)
             defer { PrivatePulseServer.stopRecorder(recorder) }
-            guard let reset = probe.waitFor("servicesReset", from: lost.index, timeoutSeconds: 20) else {
-                throw TestFailure("cycle \(number): no servicesReset within 20 s of the restart (the check below wants it within 3 s)")
+            guard let reset = probe.waitFor("servicesReset", from: lost.index) else {
+                throw TestFailure("cycle \(number): no servicesReset within \(PulseProbeProcess.eventTimeoutSeconds) s of the restart (the check below wants it within 3 s)")
             }
             let audioBackMs = milliseconds(reset.line.receivedAt - restartedAt)
             guard let resumed = probe.waitFor("musicResumed", from: lost.index, timeoutSeconds: 1)?.line.int("frame") else {
@@ -290,7 +291,7 @@ extension EngineSuites {
 
             var start = probe.lineCount
             probe.send("switch No Such Device")
-            let failed = try #require(probe.waitFor("switchFailed", from: start, timeoutSeconds: 20)?.line)
+            let failed = try #require(probe.waitFor("switchFailed", from: start)?.line)
             #expect(failed.string("error")?.contains("alcOpenDevice") == true)
             #expect(failed.string("device") == "Null Output")
             try Self.waitForProgress(probe, from: probe.lines(matching: "tick").last?.int("position") ?? 0, frames: 4410)
@@ -302,7 +303,7 @@ extension EngineSuites {
             Thread.sleep(forTimeInterval: 0.3)
             start = probe.lineCount
             probe.send("switch Second")
-            guard let switched = probe.waitFor("switched", from: start, timeoutSeconds: 20)?.line else {
+            guard let switched = probe.waitFor("switched", from: start)?.line else {
                 Issue.record("no switched line: \(probe.allLines.suffix(5).map(\.fields)) \(probe.stderrText)")
                 return
             }

@@ -23,7 +23,7 @@ extension EngineSuites {
             let probe = try PulseProbeProcess(environment: server.clientEnvironment,
                                               arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "90",
                                                           "--tick-ms", "50"] + extraArguments)
-            guard probe.waitFor("opened", timeoutSeconds: 20) != nil else {
+            guard probe.waitFor("opened") != nil else {
                 throw TestFailure("the probe did not open the device: \(probe.allLines.map(\.fields)) \(probe.stderrText)")
             }
             try PulseDeviceLossTests.waitForProgress(probe, from: 0, frames: Int(trackRate * 1.0), timeoutSeconds: 10)

@@ -60,8 +60,14 @@ final class PulseProbeProcess: @unchecked Sendable {
     /// The raw wait status once the probe has exited.
     var exitStatus: Int32? { child.process.status }
 
-    /// The first line at or after `index` with `event` (and passing `where`), waiting up to `timeoutSeconds`.
-    func waitFor(_ event: String, from index: Int = 0, timeoutSeconds: Double,
+    /// How long a wait for an event that must come gives up after: its deadline only matters when
+    /// the event never comes, and on a loaded machine a device's output start alone takes up to
+    /// about 2 s. A test that asserts how soon an event comes checks that separately.
+    static let eventTimeoutSeconds = 20.0
+
+    /// The first line at or after `index` with `event` (and passing `where`), waiting up to
+    /// `timeoutSeconds` (an event that must come: ``eventTimeoutSeconds``).
+    func waitFor(_ event: String, from index: Int = 0, timeoutSeconds: Double = eventTimeoutSeconds,
                  where condition: (ProbeLine) -> Bool = { _ in true }) -> (index: Int, line: ProbeLine)? {
         child.waitFor(from: index, timeoutSeconds: timeoutSeconds) { $0.event == event && condition($0) }
     }

@@ -20,7 +20,7 @@ extension EngineSuites {
             let lost = try #require(probe.waitFor("servicesLost", from: lossStart, timeoutSeconds: 3), "no servicesLost after SIGKILL")
             var suspended = try #require(probe.waitFor("musicSuspended", from: lossStart, timeoutSeconds: 1)?.line.int("frame"))
             probe.send("spin")
-            #expect(probe.waitFor("spinStarted", from: lost.index, timeoutSeconds: 20) != nil, "the game thread started: \(probe.stderrText)")
+            #expect(probe.waitFor("spinStarted", from: lost.index) != nil, "the game thread started: \(probe.stderrText)")
 
             // The server comes back frozen: the next reopen attempt blocks in alcOpenDevice. An
             // attempt that got through in the moment between the restart and the freeze ends
@@ -44,7 +44,7 @@ extension EngineSuites {
                 #expect(probe.waitFor("servicesLost", from: again, timeoutSeconds: 3) != nil)
                 suspended = try #require(probe.waitFor("musicSuspended", from: again, timeoutSeconds: 1)?.line.int("frame"))
                 probe.send("spin")
-                #expect(probe.waitFor("spinStarted", from: again, timeoutSeconds: 20) != nil)
+                #expect(probe.waitFor("spinStarted", from: again) != nil)
             }
             let frozenTick = try #require(stuck, "no 100 game calls completed inside one reopen attempt while the server was frozen: \(probe.allLines.suffix(5).map(\.fields))")
             #expect(frozenTick.string("state") == "interrupted(reason: deviceLost)")
@@ -57,7 +57,7 @@ extension EngineSuites {
             }
             let resumed = try #require(probe.waitFor("musicResumed", from: thawIndex, timeoutSeconds: 2)?.line.int("frame"))
             #expect(resumed == suspended, "resumed at \(resumed), lost at \(suspended)")
-            let done = try #require(probe.waitFor("spinDone", from: lost.index, timeoutSeconds: 20)?.line)
+            let done = try #require(probe.waitFor("spinDone", from: lost.index)?.line)
             Loss.figure("reopen off the lock: \(done.int("calls") ?? -1) game calls during the loss, \(done.int("duringReopen") ?? -1) inside one stuck reopen attempt")
             // The soundtrack plays on the new device, and the looping tone loaded during the loss
             // (after the attempt took its list of sounds) plays on a real source, without errors.

@@ -114,7 +114,7 @@ extension EngineSuites {
             let start = probe.lineCount
             let player = try Self.playPhone(server, phone, sink: "phone")
             defer { player.stop(SIGKILL) }
-            let began = try #require(probe.waitFor("began", from: start, timeoutSeconds: 20)?.line, "no began for the phone stream")
+            let began = try #require(probe.waitFor("began", from: start)?.line, "no began for the phone stream")
             #expect(began.string("reason") == "call")
             #expect(began.string("source") == "phoneStream")
             let suspended = try #require(probe.waitFor("musicSuspended", from: start, timeoutSeconds: 1)?.line.int("frame"))
@@ -122,11 +122,11 @@ extension EngineSuites {
             // activate() while the call goes on: the phone stream's hold stays.
             let beforeActivate = probe.lineCount
             probe.send("activate")
-            let kept = probe.waitFor("holdKept", from: beforeActivate, timeoutSeconds: 20)?.line
+            let kept = probe.waitFor("holdKept", from: beforeActivate)?.line
             #expect(kept?.string("source") == "phoneStream", "activate during the call: \(probe.allLines.suffix(from: beforeActivate).map(\.fields))")
 
             #expect(player.waitForExit(timeoutSeconds: 15), "paplay did not finish")
-            let ended = try #require(probe.waitFor("ended", from: start, timeoutSeconds: 20)?.line, "no end after the phone stream")
+            let ended = try #require(probe.waitFor("ended", from: start)?.line, "no end after the phone stream")
             #expect(ended.string("source") == "phoneStream")
             #expect(ended.bool("shouldResume") == true)
             let resumed = try #require(probe.waitFor("musicResumed", from: start, timeoutSeconds: 1)?.line.int("frame"))
@@ -156,7 +156,7 @@ extension EngineSuites {
             let probe = try PulseProbeProcess(environment: server.clientEnvironment,
                                               arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "60", "--duck-db", "12"])
             defer { probe.kill() }
-            #expect(probe.waitFor("opened", timeoutSeconds: 20) != nil, "\(probe.stderrText)")
+            #expect(probe.waitFor("opened") != nil, "\(probe.stderrText)")
             try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
             // 4 s: a window or two that a loaded machine starves mid-call still leaves 1.5 s in a row.
             let phone = try Self.phoneTone(server, seconds: 4)
@@ -209,7 +209,7 @@ extension EngineSuites {
             let start = probe.lineCount
             let first = try Self.playPhone(server, shortCall, sink: "phone")
             defer { first.stop(SIGKILL) }
-            #expect(probe.waitFor("began", from: start, timeoutSeconds: 20) != nil, "no began for the first phone stream")
+            #expect(probe.waitFor("began", from: start) != nil, "no began for the first phone stream")
             Thread.sleep(forTimeInterval: 0.5)
             let second = try Self.playPhone(server, longCall, sink: "phone")
             defer { second.stop(SIGKILL) }
@@ -218,7 +218,7 @@ extension EngineSuites {
             Thread.sleep(forTimeInterval: 0.3)
             #expect(probe.lines(matching: "ended", from: start).isEmpty, "the session ended while the second phone stream played")
             #expect(second.waitForExit(timeoutSeconds: 15), "the second paplay did not finish")
-            #expect(probe.waitFor("ended", from: start, timeoutSeconds: 20) != nil, "no end after the second phone stream")
+            #expect(probe.waitFor("ended", from: start) != nil, "no end after the second phone stream")
             Thread.sleep(forTimeInterval: 0.3)
             #expect(probe.lines(matching: "began", from: start).count == 1)
             #expect(probe.lines(matching: "ended", from: start).count == 1)
@@ -240,11 +240,11 @@ extension EngineSuites {
             let player = try ChildProcess(["paplay", "--latency-msec=20", "--property=media.role=announcement", "-d", "phone", tone],
                                           environment: server.clientEnvironment)
             defer { player.stop(SIGKILL) }
-            let began = try #require(probe.waitFor("began", from: start, timeoutSeconds: 20)?.line, "the server's mute did not interrupt")
+            let began = try #require(probe.waitFor("began", from: start)?.line, "the server's mute did not interrupt")
             #expect(began.string("source") == "phoneStream")
             let suspended = try #require(probe.waitFor("musicSuspended", from: start, timeoutSeconds: 1)?.line.int("frame"))
             #expect(player.waitForExit(timeoutSeconds: 15), "paplay did not finish")
-            let ended = try #require(probe.waitFor("ended", from: start, timeoutSeconds: 20)?.line, "no end once the server unmuted the game")
+            let ended = try #require(probe.waitFor("ended", from: start)?.line, "no end once the server unmuted the game")
             #expect(ended.string("source") == "phoneStream")
             let resumed = try #require(probe.waitFor("musicResumed", from: start, timeoutSeconds: 1)?.line.int("frame"))
             #expect(resumed == suspended)
@@ -355,18 +355,18 @@ extension EngineSuites {
             let start = probe.lineCount
             let player = try Self.playPhone(server, phone, sink: "phone")
             defer { player.stop(SIGKILL) }
-            #expect(probe.waitFor("began", from: start, timeoutSeconds: 20)?.line.string("source") == "phoneStream")
+            #expect(probe.waitFor("began", from: start)?.line.string("source") == "phoneStream")
             let suspended = try #require(probe.waitFor("musicSuspended", from: start, timeoutSeconds: 1)?.line.int("frame"))
             Thread.sleep(forTimeInterval: 0.3)
             server.kill()
-            let added = probe.waitFor("holdAdded", from: start, timeoutSeconds: 20)?.line
+            let added = probe.waitFor("holdAdded", from: start)?.line
             #expect(added?.string("source") == "device", "the loss during the call is one more hold")
             // The call's stream went with the server: its hold goes, the loss's stays.
-            let released = probe.waitFor("holdReleased", from: start, timeoutSeconds: 20)?.line
+            let released = probe.waitFor("holdReleased", from: start)?.line
             #expect(released?.string("source") == "phoneStream")
             #expect(probe.waitFor("servicesLost", from: start, timeoutSeconds: 3) != nil)
             try server.start()
-            let ended = try #require(probe.waitFor("ended", from: start, timeoutSeconds: 20)?.line, "no rebuild on the new server")
+            let ended = try #require(probe.waitFor("ended", from: start)?.line, "no rebuild on the new server")
             #expect(ended.string("source") == "device")
             let resumed = try #require(probe.waitFor("musicResumed", from: start, timeoutSeconds: 1)?.line.int("frame"))
             #expect(resumed == suspended, "resumed at \(resumed), stopped for the call at \(suspended)")
@@ -409,7 +409,7 @@ extension EngineSuites {
             let start = probe.lineCount
             let changedAt = ContinuousClock.now
             _ = try server.pactl(["set-default-sink", "phone"])
-            let route = try #require(probe.waitFor("routeChanged", from: start, timeoutSeconds: 20)?.line, "no routeChanged: \(probe.stderrText)")
+            let route = try #require(probe.waitFor("routeChanged", from: start)?.line, "no routeChanged: \(probe.stderrText)")
             #expect(route.string("from") == "spk" && route.string("to") == "phone")
             let movedMs = Loss.milliseconds(route.receivedAt - changedAt)
             #expect(probe.lines(matching: "began", from: start).isEmpty, "a move is not an interruption")
@@ -461,7 +461,7 @@ extension EngineSuites {
             let probe = try PulseProbeProcess(environment: server.clientEnvironment,
                                               arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "60",
                                                           "--device", "Second", "--named-loss", namedLoss])
-            let opened = try #require(probe.waitFor("opened", timeoutSeconds: 20)?.line, "\(probe.stderrText)")
+            let opened = try #require(probe.waitFor("opened")?.line, "\(probe.stderrText)")
             #expect(opened.string("device") == "Second")
             try Loss.waitForProgress(probe, from: 0, frames: Int(trackRate * 1.0))
             return (probe, module)
@@ -512,7 +512,7 @@ extension EngineSuites {
             #expect(probe.lines(matching: "servicesReset", from: start).isEmpty, "rebuilt while the named device was gone")
             _ = try Self.loadSecondSink(server)
             let namedRecording = try MonitorRecording(server, name: "named-again", sink: "second")
-            let reset = try #require(probe.waitFor("servicesReset", from: lost.index, timeoutSeconds: 20), "no rebuild once the named device was back")
+            let reset = try #require(probe.waitFor("servicesReset", from: lost.index), "no rebuild once the named device was back")
             let resumed = try #require(probe.waitFor("musicResumed", from: lost.index, timeoutSeconds: 1)?.line.int("frame"))
             #expect(resumed == suspended)
             #expect(probe.lines(matching: "routeChanged", from: start).isEmpty, "a waiting engine does not move")
@@ -539,9 +539,9 @@ extension EngineSuites {
             _ = try server.pactl(["unload-module", module])
             let lost = try #require(probe.waitFor("servicesLost", from: start, timeoutSeconds: 3), "the named device went without a loss")
             let suspended = try #require(probe.waitFor("musicSuspended", from: start, timeoutSeconds: 1)?.line.int("frame"))
-            let route = try #require(probe.waitFor("routeChanged", from: lost.index, timeoutSeconds: 20)?.line, "no routeChanged: \(probe.stderrText)")
+            let route = try #require(probe.waitFor("routeChanged", from: lost.index)?.line, "no routeChanged: \(probe.stderrText)")
             #expect(route.string("from") == "Second" && route.string("to") == "Null Output")
-            let reset = try #require(probe.waitFor("servicesReset", from: lost.index, timeoutSeconds: 20), "no rebuild on the default")
+            let reset = try #require(probe.waitFor("servicesReset", from: lost.index), "no rebuild on the default")
             let resumed = try #require(probe.waitFor("musicResumed", from: lost.index, timeoutSeconds: 1)?.line.int("frame"))
             #expect(resumed == suspended)
             try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5))
@@ -563,7 +563,7 @@ extension EngineSuites {
             let probe = try PulseProbeProcess(environment: environment,
                                               arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "30"])
             defer { probe.kill() }
-            #expect(probe.waitFor("opened", timeoutSeconds: 20)?.line.string("device") == "No Output", "\(probe.stderrText)")
+            #expect(probe.waitFor("opened")?.line.string("device") == "No Output", "\(probe.stderrText)")
             try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
             let firstCount = refusing.connectionCount
             Thread.sleep(forTimeInterval: 5.0)
@@ -589,7 +589,7 @@ extension EngineSuites {
             let probe = try PulseProbeProcess(environment: server.clientEnvironment,
                                               arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "60"])
             defer { probe.kill() }
-            #expect(probe.waitFor("opened", timeoutSeconds: 20) != nil, "\(probe.stderrText)")
+            #expect(probe.waitFor("opened") != nil, "\(probe.stderrText)")
             try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
             let phone = try Self.phoneTone(server, seconds: 2)
             let recording = try MonitorRecording(server, name: "game")
@@ -597,11 +597,11 @@ extension EngineSuites {
             let start = probe.lineCount
             let player = try Self.playPhone(server, phone, sink: "phone")
             defer { player.stop(SIGKILL) }
-            let began = try #require(probe.waitFor("began", from: start, timeoutSeconds: 20)?.line, "no began for the phone stream")
+            let began = try #require(probe.waitFor("began", from: start)?.line, "no began for the phone stream")
             #expect(began.string("source") == "phoneStream")
             let suspended = try #require(probe.waitFor("musicSuspended", from: start, timeoutSeconds: 1)?.line.int("frame"))
             #expect(player.waitForExit(timeoutSeconds: 15), "paplay did not finish")
-            let ended = try #require(probe.waitFor("ended", from: start, timeoutSeconds: 20)?.line, "no end after the phone stream")
+            let ended = try #require(probe.waitFor("ended", from: start)?.line, "no end after the phone stream")
             #expect(ended.string("source") == "phoneStream")
             let resumed = try #require(probe.waitFor("musicResumed", from: start, timeoutSeconds: 1)?.line.int("frame"))
             #expect(resumed == suspended)
@@ -622,7 +622,7 @@ extension EngineSuites {
             let probe = try PulseProbeProcess(environment: environment,
                                               arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "30"])
             defer { probe.kill() }
-            let opened = try #require(probe.waitFor("opened", timeoutSeconds: 20)?.line, "\(probe.stderrText)")
+            let opened = try #require(probe.waitFor("opened")?.line, "\(probe.stderrText)")
             #expect(opened.string("device") == "No Output")
             try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
             // Tries keep failing quietly (100 ms doubling to 4 s): logged once, the session untouched.
