@@ -21,15 +21,15 @@ func fail(_ message: String) -> Never {
 }
 
 /// Opens the engine and leaves it in `box` only; the returned stream ends when it shuts down.
-func openEngine() throws -> AsyncStream<SessionEvent> {
+func openEngine() throws -> AsyncStream<EngineEvent> {
     var configuration = SoundEngine.Configuration(output: .null)
     configuration.mediaRole = nil
     let engine = try SoundEngine(configuration: configuration)
-    let events = engine.sessionEvents()
-    engine.setSessionEventHandler { event in
+    let events = engine.events()
+    engine.setEventHandler { event in
         // Only the driver thread's update reopens a lost device: nothing here calls update()
         // or reconnectDevice().
-        guard case .servicesReset = event else { return }
+        guard case .device(.rebuilt) = event else { return }
         guard !Thread.isMainThread else { fail("servicesReset raised on the main thread") }
         if mainLetGo.load(ordering: .acquiring) {
             print("released on the driver thread")

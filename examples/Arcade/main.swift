@@ -71,10 +71,10 @@ func formatTime(frames: Int, sampleRate: Int) -> String {
 var resumed = false
 if FileManager.default.fileExists(atPath: statePath) {
     do {
-        var snapshot = try Snapshot.read(from: statePath)
+        var snapshot = try SavedState.read(from: statePath)
         snapshot.loopingVoices = []
         try engine.restore(snapshot)
-        if let track = snapshot.tracks.first(where: { $0.channel == .music }), let duration = engine.musicDuration() {
+        if let track = snapshot.tracks.first(where: { $0.channel == .music }), let duration = engine.music().flatMap { engine.duration(of: $0) } {
             header = "resumed at \(formatTime(frames: track.positionInFrames, sampleRate: duration.sampleRate))"
             resumed = true
         }
@@ -88,7 +88,7 @@ if !resumed {
 }
 if isNullBackend { header += "  (no sound device: null backend)" }
 
-try engine.updateListener { $0.position = world.playerPosition }
+try engine.changeListener { $0.position = world.playerPosition }
 for emitter in world.emitters {
     let sound = try engine.loadSound(path: emitter.soundPath)
     var parameters = VoiceParameters(position: ArcadeWorld.position(column: emitter.column, row: emitter.row),
@@ -117,7 +117,7 @@ var message = ""
     }
     let statistics = engine.statistics
     var music = "music -"
-    if let frames = engine.musicPositionInFrames(), let duration = engine.musicDuration() {
+    if let frames = engine.music().flatMap { engine.positionInFrames(of: $0) }, let duration = engine.music().flatMap { engine.duration(of: $0) } {
         music = "music \(formatTime(frames: frames, sampleRate: duration.sampleRate))"
     }
     return "session: \(session) | voices: \(statistics.realVoiceCount) real, "
@@ -146,7 +146,7 @@ while isRunning {
             try engine.beginInterruption(reason: .call)
             message = "incoming call: the game's audio is interrupted (e to hang up)"
         case .character("e"):
-            engine.endInterruption(shouldResume: false)
+            try engine.endInterruption(shouldResume: false)
             message = "call ended: everything resumes where it was"
         case .character("q"):
             isRunning = false
@@ -157,7 +157,7 @@ while isRunning {
         let result = world.step(columns: move.columns, rows: move.rows)
         guard result != .blocked else { continue }
         do {
-            try engine.updateListener { $0.position = world.playerPosition }
+            try engine.changeListener { $0.position = world.playerPosition }
             var step = VoiceParameters(position: world.playerPosition, gain: 0.7, pitch: Float.random(in: 0.9...1.1))
             step.priority = 1
             try engine.play(footstep, parameters: step)

@@ -1,4 +1,4 @@
-/// Where session events go: a callback and any number of AsyncStreams.
+/// Where engine events go: a callback and any number of AsyncStreams.
 ///
 /// A reference of its own, apart from the engine, so that a thread that works for the engine
 /// without holding it (the ``SnapshotWriter``) can deliver events too, even while the engine is
@@ -7,8 +7,8 @@ final class EventSinks: Sendable {
     private let sinks = AnnotatedMutex(Sinks())
 
     private struct Sinks {
-        var handler: (@Sendable (SessionEvent) -> Void)?
-        var continuations: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
+        var handler: (@Sendable (EngineEvent) -> Void)?
+        var continuations: [Int: AsyncStream<EngineEvent>.Continuation] = [:]
         var nextContinuationID = 0
     }
 
@@ -16,13 +16,13 @@ final class EventSinks: Sendable {
     /// may call the engine). Call it with the engine lock released. Inlined for its early return:
     /// most engine calls raise no event, and then they pay no call here.
     @inline(__always)
-    func deliver(_ events: [SessionEvent]) {
+    func deliver(_ events: [EngineEvent]) {
         guard !events.isEmpty else { return }
         deliverRaised(events)
     }
 
     @inline(never)
-    private func deliverRaised(_ events: [SessionEvent]) {
+    private func deliverRaised(_ events: [EngineEvent]) {
         let handler = sinks.withLock { sinks in
             for event in events {
                 for continuation in sinks.continuations.values { continuation.yield(event) }
@@ -33,7 +33,7 @@ final class EventSinks: Sendable {
     }
 
     /// Adds a stream; returns its id for ``remove(_:)``.
-    func add(_ continuation: AsyncStream<SessionEvent>.Continuation) -> Int {
+    func add(_ continuation: AsyncStream<EngineEvent>.Continuation) -> Int {
         sinks.withLock { sinks in
             defer { sinks.nextContinuationID += 1 }
             sinks.continuations[sinks.nextContinuationID] = continuation
@@ -47,7 +47,7 @@ final class EventSinks: Sendable {
     }
 
     /// Replaces the callback (nil: none).
-    func setHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
+    func setHandler(_ handler: (@Sendable (EngineEvent) -> Void)?) {
         sinks.withLock { $0.handler = handler }
     }
 

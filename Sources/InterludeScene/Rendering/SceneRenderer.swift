@@ -31,7 +31,7 @@ public struct SceneRenderer {
         /// The levels and interrupted spans, for the plot.
         public var timeline: RenderTimeline
         /// The session's events, each with the output frame it was raised at.
-        public var sessionEvents: [(frame: Int, event: SessionEvent)]
+        public var sessionEvents: [(frame: Int, event: EngineEvent)]
     }
 
     /// Renders the scene to `outputPath` (16-bit PCM, or 32-bit float), and writes the log and
@@ -92,8 +92,8 @@ public struct SceneRenderer {
         configuration.loggerLabel = "Interlude.render"
         let engine = try SoundEngine(configuration: configuration)
         defer { engine.shutdown() }
-        let raised = AnnotatedMutex<[SessionEvent]>([])
-        engine.setSessionEventHandler { event in raised.withLock { $0.append(event) } }
+        let raised = AnnotatedMutex<[EngineEvent]>([])
+        engine.setEventHandler { event in raised.withLock { $0.append(event) } }
 
         let director = try SceneDirector(scene: scene, sceneName: sceneName, engine: engine)
 
