@@ -74,7 +74,7 @@ if FileManager.default.fileExists(atPath: statePath) {
         var snapshot = try SavedState.read(from: statePath)
         snapshot.loopingVoices = []
         try engine.restore(snapshot)
-        if let track = snapshot.tracks.first(where: { $0.channel == .music }), let duration = engine.music().flatMap { engine.duration(of: $0) } {
+        if let track = snapshot.tracks.first(where: { $0.channel == .music }), let music = engine.music(), let duration = engine.duration(of: music) {
             header = "resumed at \(formatTime(frames: track.positionInFrames, sampleRate: duration.sampleRate))"
             resumed = true
         }
@@ -117,7 +117,7 @@ var message = ""
     }
     let statistics = engine.statistics
     var music = "music -"
-    if let frames = engine.music().flatMap { engine.positionInFrames(of: $0) }, let duration = engine.music().flatMap { engine.duration(of: $0) } {
+    if let track = engine.music(), let frames = engine.positionInFrames(of: track), let duration = engine.duration(of: track) {
         music = "music \(formatTime(frames: frames, sampleRate: duration.sampleRate))"
     }
     return "session: \(session) | voices: \(statistics.realVoiceCount) real, "

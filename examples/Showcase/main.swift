@@ -113,7 +113,7 @@ if !forceOffline, let engine = ExampleOutput.quietly({ try? SoundEngine(configur
             let wait = event.atSeconds - Date().timeIntervalSince(started)
             if wait > 0 { Thread.sleep(forTimeInterval: wait) }
             try director.apply(event)
-            if case .musicPlay = event.action, let rate = engine.music().flatMap { engine.duration(of: $0) }?.sampleRate { printer.setMusicSampleRate(rate) }
+            if case .musicPlay = event.action, let music = engine.music(), let rate = engine.duration(of: music)?.sampleRate { printer.setMusicSampleRate(rate) }
         }
         let remaining = scene.durationSeconds - Date().timeIntervalSince(started)
         if remaining > 0 { Thread.sleep(forTimeInterval: remaining) }
