@@ -18,14 +18,17 @@
 // --device NAME plays to the named device instead of the default, --named-loss wait|follow
 // sets Configuration.whenNamedDeviceDisappears, and --job-control sets
 // Configuration.handlesJobControl (SIGTSTP interrupts and stops, SIGCONT resumes).
+// --default-or-null opens OutputDevice.systemDefaultOrNull instead of .systemDefault, and
+// --log-debug shows the engine's log down to debug level (by default swift-log's: info).
 //
 // Usage: PulseProbe [--music PATH] [--clicks PATH [--click-count N] [--click-ms MS]] [--start-timeout S]
 //                   [--latency L] [--seconds S] [--tick-ms MS] [--duck-db DB] [--device NAME]
-//                   [--named-loss wait|follow] [--job-control]
+//                   [--named-loss wait|follow] [--job-control] [--default-or-null] [--log-debug]
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
+import Logging
 #if DEBUG
 @testable import Interlude
 #else
@@ -68,6 +71,7 @@ var duckDecibels: Float?
 var deviceName: String?
 var namedLoss = NamedDeviceLoss.waitForIt
 var handlesJobControl = false
+var defaultOrNull = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -78,6 +82,13 @@ while let argument = arguments.popFirst() {
     case "--device": deviceName = arguments.popFirst()
     case "--named-loss": namedLoss = arguments.popFirst() == "follow" ? .followSystemDefault : .waitForIt
     case "--job-control": handlesJobControl = true
+    case "--default-or-null": defaultOrNull = true
+    case "--log-debug":
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .debug
+            return handler
+        }
     case "--start-timeout": startTimeoutSeconds = Double(arguments.popFirst() ?? "")
     case "--latency":
         let name = arguments.popFirst() ?? ""
@@ -113,7 +124,7 @@ signal(SIGPIPE, SIG_IGN)
 let roleBefore = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
 let engine: SoundEngine
 do {
-    var configuration = SoundEngine.Configuration(output: deviceName.map { .named($0) } ?? .systemDefault)
+    var configuration = SoundEngine.Configuration(output: deviceName.map { .named($0) } ?? (defaultOrNull ? .systemDefaultOrNull : .systemDefault))
     configuration.whenNamedDeviceDisappears = namedLoss
     if let duckDecibels { configuration.audioServer.callResponse = .duck(byDecibels: duckDecibels) }
     if let startTimeoutSeconds { configuration.outputStartTimeoutSeconds = startTimeoutSeconds }
@@ -145,6 +156,7 @@ func playClicks() {
 }
 emit(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": roleAfter ?? NSNull(),
       "device": engine.statistics.deviceName ?? NSNull(), "sampleRate": engine.statistics.sampleRate,
+      "output": "\(engine.currentOutput)",
       "outputPeriodMs": openedStatistics.outputPeriodMilliseconds ?? NSNull(),
       "alsoftConf": getenv("ALSOFT_CONF").map { String(cString: $0) } ?? NSNull(),
       "outputRunning": openedStatistics.isOutputRunning, "outputStartSeconds": openedStatistics.outputStartSeconds ?? NSNull()])
