@@ -19,7 +19,7 @@ public struct SavedState: Codable, Sendable, Equatable {
         /// It was playing, or held by an interruption (and so would have resumed).
         public var wasPlaying: Bool
         /// The frames that repeat, when the track had an intro before its loop
-        /// (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:)``);
+        /// (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:)``);
         /// nil when the whole track loops. Absent in snapshots written before it existed.
         public var loopRegion: Range<Int>? = nil
     }
