@@ -24,8 +24,7 @@ final class DriverThread: Sendable {
     /// have passed, or sooner when ``wake()`` is called.
     init(tick: @escaping @Sendable () -> Double) {
         let thread = Thread { [self] in
-            // Named from the thread itself (Linux keeps 15 bytes of it, as `top -H` shows).
-            Thread.current.name = Self.threadName
+            ThreadName.set(Self.threadName)
             threadID.withLock { $0 = pthread_self() }
             while !stopRequested.load(ordering: .acquiring) {
                 let waitSeconds = tick()

@@ -20,7 +20,7 @@ extension SoundEngine {
             // A thread of its own: the wait for the output (up to seconds on a sound server)
             // must not hold a thread of Swift's cooperative pool.
             let thread = Thread {
-                Thread.current.name = "IL start"
+                ThreadName.set("IL start")
                 continuation.resume(with: Result { try SoundEngine(configuration: configuration) })
             }
             thread.start()

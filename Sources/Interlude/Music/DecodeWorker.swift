@@ -40,8 +40,7 @@ final class DecodeWorker: Sendable {
     init(logger: Logger) {
         self.logger = logger
         let thread = Thread { [self] in
-            // Named from the thread itself (Linux keeps 15 bytes of it, as `top -H` shows).
-            Thread.current.name = "IL decode"
+            ThreadName.set("IL decode")
             while !stopRequested.load(ordering: .acquiring) {
                 if !stepEveryReader() { wake.wait() }
             }

@@ -53,8 +53,7 @@ final class LogindWatcher: Sendable {
         // The responder (and its weak engine) is made here and lives on the thread only.
         nonisolated(unsafe) let responder = LogindResponder(engine: engine, settings: settings, logger: logger)
         let thread = Thread { [self] in
-            // Named from the thread itself (Linux keeps 15 bytes of it, as `top -H` shows).
-            Thread.current.name = "IL logind"
+            ThreadName.set("IL logind")
             threadID.withLock { $0 = pthread_self() }
             run(responder, address: settings.systemBusAddress, logger: logger)
             finished.signal()
