@@ -69,9 +69,10 @@ if arguments.first == "--start-child", arguments.count == 3, let creation = Star
     exit(0)
 }
 
-/// The idle child: `--idle-child SECONDS` prints its StartAndIdle.IdleFigures.
-if arguments.first == "--idle-child", arguments.count == 2, let seconds = Double(arguments[1]) {
-    print(try StartAndIdle.measureIdleInChild(seconds: seconds).line)
+/// The idle child: `--idle-child SECONDS null|pulse` prints its StartAndIdle.IdleFigures.
+if arguments.first == "--idle-child", arguments.count == 3, let seconds = Double(arguments[1]),
+   let output = StartAndIdle.Output(rawValue: arguments[2]) {
+    print(try StartAndIdle.measureIdleInChild(seconds: seconds, output: output).line)
     exit(0)
 }
 
