@@ -199,7 +199,7 @@ final class EngineCore: @unchecked Sendable {
     /// the device is still connected, so a loss while nothing plays is still seen this soon.
     static let idleCheckIntervalSeconds = 0.25
 
-    /// Hands the core its driver thread, which ``serve(_:)`` wakes.
+    /// Hands the core its driver thread, which ``endCall()`` wakes.
     func attach(driver: DriverThread) {
         self.driver = driver
     }
