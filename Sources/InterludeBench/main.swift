@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 18)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 19)
 //                  [--click-starts N] [--click-players raw,interlude,...] [--click-latencies low,...] (scenario 10)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
@@ -59,6 +59,20 @@ if arguments.first == "--underrun-child", arguments.count == 3, let latency = Ou
 /// BUFFER_SECONDS` plays scenario 16 once on the null backend and prints its figures.
 if arguments.first == "--stall-child" {
     print(try StalledReads.measureInChild(Array(arguments.dropFirst())))
+    exit(0)
+}
+
+/// The start-up child: `--start-child blocking|async null|pulse` prints its StartAndIdle.StartFigures.
+if arguments.first == "--start-child", arguments.count == 3, let creation = StartAndIdle.Creation(rawValue: arguments[1]),
+   let output = StartAndIdle.Output(rawValue: arguments[2]) {
+    print(try StartAndIdle.measureStartInChild(creation: creation, output: output).line)
+    exit(0)
+}
+
+/// The idle child: `--idle-child SECONDS null|pulse` prints its StartAndIdle.IdleFigures.
+if arguments.first == "--idle-child", arguments.count == 3, let seconds = Double(arguments[1]),
+   let output = StartAndIdle.Output(rawValue: arguments[2]) {
+    print(try StartAndIdle.measureIdleInChild(seconds: seconds, output: output).line)
     exit(0)
 }
 
@@ -189,6 +203,10 @@ if runs(13) {
 }
 if runs(14) { rows += try bench.logindSleepRows() }
 if runs(18) { rows += try bench.resamplers() }
+if runs(19) {
+    rows += try bench.startAndIdle(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                                   idleSeconds: isQuick ? 2 : 10)
+}
 
 if runs(10) {
     FileHandle.standardError.write(Data("[bench] 10. click latency\n".utf8))

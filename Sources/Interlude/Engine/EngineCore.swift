@@ -30,6 +30,12 @@ final class EngineCore: @unchecked Sendable {
     private let worker: DecodeWorker
     private let snapshots: SnapshotWriter?
     @exclusivity(unchecked) private var isShutDown = false
+    /// The engine's driver thread (nil offline, without ``SoundEngine/Configuration/runsDriverThread``
+    /// and after shutdown): woken by a call that gives a parked driver work.
+    @exclusivity(unchecked) private var driver: DriverThread?
+    /// The driver thread sleeps for ``idleCheckIntervalSeconds`` at a time: the last update
+    /// found the engine idle (see ``isIdle``).
+    @exclusivity(unchecked) private var isDriverParked = false
 
     /// - Parameter events: where the snapshot writer reports a failed write, from its own thread.
     init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger, events: EventSinks) throws {
@@ -199,6 +205,57 @@ final class EngineCore: @unchecked Sendable {
         })
     }
 
+    // MARK: The driver's pace
+
+    /// How long a parked driver sleeps between two updates of an idle engine: each checks that
+    /// the device is still connected, so a loss while nothing plays is still seen this soon.
+    static let idleCheckIntervalSeconds = 0.25
+
+    /// Hands the core its driver thread, which ``endCall()`` wakes.
+    func attach(driver: DriverThread) {
+        self.driver = driver
+    }
+
+    /// The driver thread is parked: the last update found the engine idle.
+    var isDriverAsleep: Bool { isDriverParked }
+
+    /// Nothing for an update to do but check the device: no voice (playing, paused or held), no
+    /// stream, no fade or ducking under way, no change waiting to be sent, and the output seen
+    /// running; or the session is interrupted with its device open, when the update does nothing
+    /// at all. Never while a real-time device is lost or reopening: those need their steps.
+    private var isIdle: Bool {
+        if isShutDown { return true }
+        guard host.isOpen else { return false }
+        guard controller.isActive else { return true }
+        return host.isOutputRunning && table.liveVoiceCount == 0 && tracks.isEmpty && !player.hasChanges
+            && !spatial.hasChanges && !mixer.isDirty && mixer.isSettled(playingCounts: player.playingCountsByGroup)
+    }
+
+    /// The driver thread's update: runs a real-time update, then parks the driver when the
+    /// engine is idle. Returns the reopen attempt to run off the lock, if one is due, and the
+    /// seconds the driver sleeps before the next (unless a call wakes it).
+    func driverUpdate() -> (attempt: DevicePreparation?, waitSeconds: Double) {
+        let attempt = updateNow()
+        isDriverParked = attempt == nil && isIdle
+        let interval = configuration.updateIntervalSeconds
+        return (attempt, isDriverParked ? max(interval, Self.idleCheckIntervalSeconds) : interval)
+    }
+
+    /// A call begins under the engine lock. While the driver is parked, the update clock
+    /// restarts (as if the driver had just updated: a voice made virtual or a fade begun by the
+    /// call counts its time from now, as it would with the driver ticking).
+    func beginCall() {
+        if isDriverParked { clock.restartRealTime() }
+    }
+
+    /// A call ends under the engine lock (thrown or not): one that left the update work to do
+    /// wakes the parked driver.
+    func endCall() {
+        guard isDriverParked, !isIdle else { return }
+        isDriverParked = false
+        driver?.wakeUp()
+    }
+
     // MARK: Shutdown
 
     /// Saves the snapshot when configured, stops everything, frees every AL name and closes the
@@ -211,6 +268,8 @@ final class EngineCore: @unchecked Sendable {
         table.removeAll()
         tracks.removeAll()
         worker.requestStop()
+        driver = nil
+        isDriverParked = false
         isShutDown = true
     }
 }

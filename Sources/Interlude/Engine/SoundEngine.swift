@@ -58,9 +58,9 @@ public final class SoundEngine: Sendable {
         self.core = AnnotatedMutex(core)
         self.driver = AnnotatedMutex(nil)
         if !configuration.output.isOffline && configuration.runsDriverThread {
-            let thread = DriverThread(intervalSeconds: configuration.updateIntervalSeconds) { [weak self] in
-                self?.update()
-            }
+            let intervalSeconds = configuration.updateIntervalSeconds
+            let thread = DriverThread { [weak self] in self?.driverTick() ?? intervalSeconds }
+            self.core.withLock { $0.attach(driver: thread) }
             driver.withLock { $0 = thread }
         }
         if configuration.handlesJobControl {
@@ -120,6 +120,8 @@ public final class SoundEngine: Sendable {
             try core.checkAlive(call())
             // A call that throws drops the events it raised with it.
             defer { core.events.discard() }
+            core.beginCall()
+            defer { core.endCall() }
             return (try body(core), core.events.take())
         }
     }
@@ -128,7 +130,9 @@ public final class SoundEngine: Sendable {
     func withLiveCore(_ body: (EngineCore) -> Void) {
         let raised = core.withLock { core -> [EngineEvent] in
             guard !core.hasShutDown else { return [] }
+            core.beginCall()
             body(core)
+            core.endCall()
             return core.events.take()
         }
         deliver(raised)

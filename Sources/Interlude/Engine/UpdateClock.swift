@@ -38,6 +38,12 @@ final class UpdateClock {
         return elapsed
     }
 
+    /// Marks now as the latest real-time update without one running: a parked driver's next
+    /// update, or a voice made virtual before it, counts its time from here.
+    func restartRealTime() {
+        lastUpdateNanoseconds = Self.bootNanoseconds()
+    }
+
     /// Time since the last update: rendered frames offline, the clock on a real device.
     func secondsSinceUpdate(sampleRate: Int) -> Double {
         if isOffline { return Double(framesSinceUpdate) / Double(sampleRate) }

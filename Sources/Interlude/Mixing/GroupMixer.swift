@@ -64,6 +64,11 @@ final class GroupMixer {
         table.advance(bySeconds: seconds, playingCounts: playingCounts)
     }
 
+    /// No fade or ducking would move on an update, given the voices playing per group.
+    func isSettled(playingCounts: [Int]) -> Bool {
+        table.isSettled(playingCounts: playingCounts)
+    }
+
     // MARK: Reverb zones
 
     /// The preset of a zone, if it was added.

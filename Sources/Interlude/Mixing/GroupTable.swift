@@ -172,9 +172,7 @@ struct GroupTable {
             changed = true
         }
         for rule in duckRules {
-            let isTriggered = rule.triggerIndex == Self.callTriggerIndex
-                ? isCallOn
-                : rule.triggerIndex < playingCounts.count && playingCounts[rule.triggerIndex] > 0
+            let isTriggered = isTriggered(rule, playingCounts: playingCounts)
             let target = isTriggered ? rule.duckedGain : 1
             let current = duckFactors[rule.targetIndex]
             guard current != target else { continue }
@@ -184,6 +182,22 @@ struct GroupTable {
             changed = true
         }
         if changed { recompute() }
+    }
+
+    /// No fade runs and every ducking has reached its gain, given the voices playing per group:
+    /// ``advance(bySeconds:playingCounts:)`` would change nothing.
+    func isSettled(playingCounts: [Int]) -> Bool {
+        fades.allSatisfy { $0 == nil } && transportFades.allSatisfy { $0 == nil } && pausesDue.isEmpty
+            && duckRules.allSatisfy { rule in
+            duckFactors[rule.targetIndex] == (isTriggered(rule, playingCounts: playingCounts) ? rule.duckedGain : 1)
+        }
+    }
+
+    /// The rule's trigger is on: its group plays, or the call is on.
+    private func isTriggered(_ rule: DuckRule, playingCounts: [Int]) -> Bool {
+        rule.triggerIndex == Self.callTriggerIndex
+            ? isCallOn
+            : rule.triggerIndex < playingCounts.count && playingCounts[rule.triggerIndex] > 0
     }
 
     private mutating func recompute() {

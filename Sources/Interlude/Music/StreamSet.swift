@@ -57,6 +57,9 @@ final class StreamSet {
     /// Every stream, current and outgoing (a new array: not for the update's hot path).
     var allStreams: [MusicStream] { Array(streams.values) + outgoing }
 
+    /// No track plays, waits or fades out on any channel.
+    var isEmpty: Bool { streams.isEmpty && outgoing.isEmpty }
+
     /// How many tracks are on their way out.
     var outgoingCount: Int { outgoing.count }
 

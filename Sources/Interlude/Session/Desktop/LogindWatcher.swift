@@ -53,11 +53,11 @@ final class LogindWatcher: Sendable {
         // The responder (and its weak engine) is made here and lives on the thread only.
         nonisolated(unsafe) let responder = LogindResponder(engine: engine, settings: settings, logger: logger)
         let thread = Thread { [self] in
+            ThreadName.set("IL logind")
             threadID.withLock { $0 = pthread_self() }
             run(responder, address: settings.systemBusAddress, logger: logger)
             finished.signal()
         }
-        thread.name = "Interlude logind"
         thread.start()
     }
 

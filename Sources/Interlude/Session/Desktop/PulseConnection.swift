@@ -92,7 +92,7 @@ final class PulseConnection: @unchecked Sendable {
 
     /// Starts the main loop's thread and the first connection attempt.
     func start() throws {
-        pa_threaded_mainloop_set_name(mainloop, "Interlude pulse")
+        pa_threaded_mainloop_set_name(mainloop, "IL pulse")
         guard pa_threaded_mainloop_start(mainloop) >= 0 else {
             throw InterludeError(.deviceUnavailable, "PulseConnection: pa_threaded_mainloop_start failed")
         }
