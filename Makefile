@@ -40,6 +40,7 @@ BENCH_FLAGS ?=
 bench: deps bench-peers
 	$(SWIFT) build -c release --product InterludeBench $(SWIFT_FLAGS)
 	$(SWIFT) build -c release --product LogindStub $(SWIFT_FLAGS)
+	$(SWIFT) build -c release --product BenchFloor $(SWIFT_FLAGS)
 	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) InterludeBench --peers $(CURDIR)/.build/peers $(BENCH_FLAGS)
 
 # Scenario 11's peers (SFML, SDL2_mixer, ALURE): their -dev packages and their C/C++ harnesses,

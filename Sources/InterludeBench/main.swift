@@ -9,6 +9,12 @@ import MallocCounter
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
+/// The malloc interposer (Sources/MallocCounter), when it is live in this process.
+let counter: AllocationCounter? = malloc_counter_is_active() != 0
+    ? AllocationCounter(start: { malloc_counter_start() }, stop: { UInt64(malloc_counter_stop()) },
+                        netBytes: { Int64(malloc_counter_net_bytes()) })
+    : nil
+
 /// Memory children: `--memory-child idle|stream|full|load|loadPlaced PATH` prints this process's peak RSS in KiB.
 if arguments.first == "--memory-child", arguments.count == 3 {
     let path = arguments[2]
@@ -59,6 +65,22 @@ if arguments.first == "--underrun-child", arguments.count == 3, let latency = Ou
 /// BUFFER_SECONDS` plays scenario 16 once on the null backend and prints its figures.
 if arguments.first == "--stall-child" {
     print(try StalledReads.measureInChild(Array(arguments.dropFirst())))
+    exit(0)
+}
+
+/// The stream-memory child (for the smoke tests, whose process has no malloc counter):
+/// `--stream-memory-child TRACK_SECONDS RENDER_SECONDS` prints its StreamMemory figures.
+if arguments.first == "--stream-memory-child", arguments.count == 3, let trackSeconds = Double(arguments[1]),
+   let renderSeconds = Double(arguments[2]) {
+    guard let counter else { throw BenchError("--stream-memory-child: the malloc counter is not active") }
+    print(try StreamMemory.measure(counter: counter, trackSeconds: trackSeconds, renderSeconds: renderSeconds).line)
+    exit(0)
+}
+
+/// The idle-engine child (scenario 11): `--idle-child` opens an engine, prints "ready" and waits
+/// for its standard input to close.
+if arguments.first == "--idle-child" {
+    try IdleEngine.runInChild()
     exit(0)
 }
 
@@ -118,9 +140,6 @@ while !arguments.isEmpty {
 let selected = only
 @MainActor func runs(_ scenario: Int) -> Bool { selected?.contains(scenario) ?? true }
 
-let counter: AllocationCounter? = malloc_counter_is_active() != 0
-    ? AllocationCounter(start: { malloc_counter_start() }, stop: { UInt64(malloc_counter_stop()) })
-    : nil
 let bench = try Bench(sizes: isQuick ? .quick : .full, allocationCounter: counter) { message in
     FileHandle.standardError.write(Data("[bench] \(message)\n".utf8))
 }
@@ -163,7 +182,7 @@ if runs(7) {
                                      placedKiB: try memoryChild("loadPlaced", wavPath), pcmBytes: try Bench.pcmByteCount(path: wavPath, bytesPerSample: 2)))
     rows.append(bench.placedSoundRow(source: "stereo Ogg Vorbis track", pcmFormat: "32-bit float", idleKiB: idleKiB,
                                      placedKiB: try memoryChild("loadPlaced", path), pcmBytes: try Bench.pcmByteCount(path: path, bytesPerSample: 4)))
-    rows += try StreamedVoiceBench.rows(trackSeconds: 10, renderSeconds: 2)
+    if let counter { rows += StreamMemory.rows(try StreamMemory.measure(counter: counter, trackSeconds: 10, renderSeconds: 2)) }
 }
 if runs(8) { rows += try bench.startup() }
 if runs(9) {
@@ -175,9 +194,14 @@ if runs(9) {
 if runs(11) {
     let benchExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     let peers = peersFolder.map { PeerPlayer.peers(in: URL(fileURLWithPath: $0)) } ?? []
+    // BenchFloor is built next to the bench; floor-peer by bench/peers/build.sh.
+    let floors = PeerPlayer.floors(swiftFolder: benchExecutable.deletingLastPathComponent(),
+                                   peersFolder: peersFolder.map { URL(fileURLWithPath: $0) })
     rows += try bench.peers(interludes: [.interlude(benchExecutable: benchExecutable),
                                          .interlude(benchExecutable: benchExecutable, updatesOnGameThread: true)], peers: peers,
-                            seconds: isQuick ? 1 : 20, rounds: isQuick ? 1 : 5)
+                            floors: floors, seconds: isQuick ? 1 : 20, rounds: isQuick ? 1 : 5)
+    FileHandle.standardError.write(Data("[bench] 11. an idle engine\n".utf8))
+    rows += IdleEngine.rows(try IdleEngine.measure(executable: benchExecutable, seconds: isQuick ? 1 : 10))
 }
 if runs(12) {
     FileHandle.standardError.write(Data("[bench] 12. async loading\n".utf8))
