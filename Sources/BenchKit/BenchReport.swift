@@ -79,6 +79,18 @@ public struct BenchReport: Codable, Sendable {
         var lines = [
             "Machine: \(cpuModel), \(coreCount) cores. Medians of \(rounds) rounds per side, engine and baseline alternating; CPU time is the process's user + system time. Each ratio is median / median, with min / min (each side's best round) beside it.",
             "",
+        ] + Self.tableLines(rows)
+        if !notes.isEmpty {
+            lines.append("")
+            lines += notes.map { "- \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `rows` as a Markdown table: number, scenario, measure, both sides, the ratio of medians
+    /// and of minimums, the goal and whether it was met.
+    static func tableLines(_ rows: [BenchRow]) -> [String] {
+        var lines = [
             "| # | Scenario | Measure | Engine | C baseline or peer | Ratio, median / median | min / min | Goal | Met |",
             "|---|---|---|---:|---:|---:|---:|---|---|",
         ]
@@ -90,11 +102,7 @@ public struct BenchReport: Codable, Sendable {
             let title = row.scenario.dropFirst(number.count).drop { $0 == "." || $0 == " " }
             lines.append("| \(number) | \(title) | \(row.measure) | \(row.engine.map { Self.format($0) + " " + row.unit } ?? "") | \(row.baseline.map { Self.format($0) + " " + row.unit } ?? "") | \(ratio) | \(row.minRatio.map(Self.format) ?? "") | \(row.goal ?? "") | \(met) |")
         }
-        if !notes.isEmpty {
-            lines.append("")
-            lines += notes.map { "- \($0)" }
-        }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     static func format(_ value: Double) -> String {

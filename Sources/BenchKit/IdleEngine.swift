@@ -7,9 +7,10 @@ import Interlude
 /// nonvoluntary context switches from its status, over a stretch in which the child's main thread
 /// waits in a read of its standard input.
 public enum IdleEngine {
-    /// One thread's (or one name's threads') cost over the measured stretch.
+    /// One thread's cost over the measured stretch.
     public struct ThreadFigures: Sendable, Equatable {
-        /// The thread's name (/proc/PID/task/TID/comm), with the count when several share it.
+        /// "main thread", or the thread's name (/proc/PID/task/TID/comm; a thread nobody named
+        /// has the process's), numbered when several share it.
         public var name: String
         /// CPU time, in percent of one core.
         public var cpuPercent: Double
@@ -25,7 +26,7 @@ public enum IdleEngine {
         public var cpuPercent: Double
         /// Context switches of every thread per second.
         public var wakeupsPerSecond: Double
-        /// Per thread name, the costliest first.
+        /// Every thread, the one that wakes most first.
         public var threads: [ThreadFigures]
     }
 
@@ -68,7 +69,7 @@ public enum IdleEngine {
         let after = sample(pid: process.processIdentifier)
         let wall = Measure.wallSeconds() - start
         guard process.isRunning, !after.isEmpty else { throw BenchError("idle engine child (\(executable.path)) ended while measured") }
-        return figures(before: before, after: after, seconds: wall)
+        return figures(before: before, after: after, seconds: wall, mainThread: String(process.processIdentifier))
     }
 
     /// One reading of a thread: its name, CPU nanoseconds and context switches so far.
@@ -97,20 +98,23 @@ public enum IdleEngine {
     }
 
     /// The figures between two samples `seconds` apart; a thread born in between counts from zero.
-    static func figures(before: [String: Reading], after: [String: Reading], seconds: Double) -> Figures {
-        var byName: [String: (count: Int, cpu: Double, switches: Double)] = [:]
-        for (tid, reading) in after {
+    /// `mainThread` is the process's id, its main thread's.
+    static func figures(before: [String: Reading], after: [String: Reading], seconds: Double, mainThread: String) -> Figures {
+        let unnamed = after.map { tid, reading in
             let start = before[tid] ?? Reading(name: reading.name, cpuNanoseconds: 0, switches: 0)
-            var entry = byName[reading.name] ?? (0, 0, 0)
-            entry.count += 1
-            entry.cpu += reading.cpuNanoseconds - start.cpuNanoseconds
-            entry.switches += reading.switches - start.switches
-            byName[reading.name] = entry
-        }
-        let threads = byName.map { name, entry in
-            ThreadFigures(name: entry.count > 1 ? "\(name) (x\(entry.count))" : name,
-                          cpuPercent: entry.cpu * 1e-9 / seconds * 100, wakeupsPerSecond: entry.switches / seconds)
+            return ThreadFigures(name: tid == mainThread ? "main thread" : reading.name,
+                                 cpuPercent: (reading.cpuNanoseconds - start.cpuNanoseconds) * 1e-9 / seconds * 100,
+                                 wakeupsPerSecond: (reading.switches - start.switches) / seconds)
         }.sorted { ($0.wakeupsPerSecond, $0.cpuPercent, $1.name) > ($1.wakeupsPerSecond, $1.cpuPercent, $0.name) }
+        // Threads that share a name are numbered, the one that wakes most first.
+        var seen: [String: Int] = [:]
+        let threads = unnamed.map { thread in
+            guard unnamed.filter({ $0.name == thread.name }).count > 1 else { return thread }
+            seen[thread.name, default: 0] += 1
+            var numbered = thread
+            numbered.name += " #\(seen[thread.name]!)"
+            return numbered
+        }
         return Figures(seconds: seconds, cpuPercent: threads.map(\.cpuPercent).reduce(0, +),
                        wakeupsPerSecond: threads.map(\.wakeupsPerSecond).reduce(0, +), threads: threads)
     }

@@ -1,6 +1,7 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
 //   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 18)
 //                  [--click-starts N] [--click-players raw,interlude,...] [--click-latencies low,...] (scenario 10)
+//   InterludeBench --tables [--check]   (the docs' tables from docs/bench-results.json; make bench-tables)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Interlude
@@ -75,6 +76,24 @@ if arguments.first == "--stream-memory-child", arguments.count == 3, let trackSe
     guard let counter else { throw BenchError("--stream-memory-child: the malloc counter is not active") }
     print(try StreamMemory.measure(counter: counter, trackSeconds: trackSeconds, renderSeconds: renderSeconds).line)
     exit(0)
+}
+
+/// The docs' tables: `--tables [--check]` rewrites (or only checks) the tables between
+/// `<!-- bench:NAME:begin/end -->` markers in docs/performance.md and README.md from
+/// docs/bench-results.json, in the current folder (the repository's root).
+if arguments.first == "--tables" {
+    let checkOnly = arguments.dropFirst().contains("--check")
+    let changed: [String]
+    do {
+        changed = try BenchTables.update(root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), checkOnly: checkOnly)
+    } catch {
+        FileHandle.standardError.write(Data("InterludeBench --tables: \(error)\n".utf8))
+        exit(2)
+    }
+    for path in changed {
+        FileHandle.standardError.write(Data("\(path): \(checkOnly ? "its bench tables differ from" : "bench tables rewritten from") \(BenchTables.snapshotPath)\n".utf8))
+    }
+    exit(checkOnly && !changed.isEmpty ? 1 : 0)
 }
 
 /// The idle-engine child (scenario 11): `--idle-child` opens an engine, prints "ready" and waits

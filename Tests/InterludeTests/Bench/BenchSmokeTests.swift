@@ -202,7 +202,8 @@ extension EngineSuites {
                                                  settleSeconds: 0.1)
             // The main thread waiting on its input, and at least OpenAL Soft's mixer.
             #expect(figures.threads.count >= 2, "\(figures.threads)")
-            #expect(figures.threads.contains { $0.name.hasPrefix("InterludeBench") }, "\(figures.threads)")
+            #expect(figures.threads.filter { $0.name == "main thread" }.count == 1, "\(figures.threads)")
+            #expect(Set(figures.threads.map(\.name)).count == figures.threads.count, "every thread its own row: \(figures.threads)")
             #expect(abs(figures.wakeupsPerSecond - figures.threads.map(\.wakeupsPerSecond).reduce(0, +)) < 1e-9)
             #expect(figures.cpuPercent >= 0 && figures.wakeupsPerSecond >= 0)
             let rows = IdleEngine.rows(figures)
