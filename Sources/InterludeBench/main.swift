@@ -69,6 +69,13 @@ if arguments.first == "--stall-child" {
     exit(0)
 }
 
+/// `--malloc-counter-active` prints 1 when the malloc interposer is live, 0 when it stands aside
+/// (under a sanitizer, whose runtime owns the allocator).
+if arguments.first == "--malloc-counter-active" {
+    print(counter == nil ? 0 : 1)
+    exit(0)
+}
+
 /// The stream-memory child (for the smoke tests, whose process has no malloc counter):
 /// `--stream-memory-child TRACK_SECONDS RENDER_SECONDS` prints its StreamMemory figures.
 if arguments.first == "--stream-memory-child", arguments.count == 3, let trackSeconds = Double(arguments[1]),
