@@ -36,6 +36,7 @@ extension Bench {
         let others = Array(zip(peers, results.dropFirst(interludes.count)))
         let floorResults = Array(zip(floors, results.suffix(floors.count)))
         var rows = floorResults.flatMap { floor, results in Self.ownRows(floor, PeerFigures(results)) }
+        rows += others.flatMap { peer, results in Self.ownRows(peer, PeerFigures(results), floors: floorResults) }
         rows += zip(interludes, results).flatMap { interlude, ownResults in
             Self.peerRows(interlude: interlude, results: ownResults, peers: others, floors: floorResults)
         }
@@ -45,8 +46,9 @@ extension Bench {
         return rows
     }
 
-    /// A player's own rows: CPU per second of audio, its game thread's share, peak RSS, threads.
-    static func ownRows(_ player: PeerPlayer, _ figures: PeerFigures) -> [BenchRow] {
+    /// A player's own rows: CPU per second of audio, its game thread's share, peak RSS, threads,
+    /// and peak RSS above its language's floor among `floors`.
+    static func ownRows(_ player: PeerPlayer, _ figures: PeerFigures, floors: [(PeerPlayer, [PeerResult])] = []) -> [BenchRow] {
         let scenario = "11. Peers"
         let name = player.name
         var rows = [
@@ -62,6 +64,10 @@ extension Bench {
             rows.append(BenchRow(scenario: scenario, measure: "\(name): threads at the end of the scene", unit: "",
                                  engine: Measure.median(figures.threadSamples), engineSamples: figures.threadSamples,
                                  key: "peers/threads/\(name)"))
+        }
+        if let (floor, floorResults) = floors.first(where: { $0.0.language == player.language }) {
+            rows.append(BenchRow(scenario: scenario, measure: "\(name): peak RSS above the \(floor.name) (\(floor.method))",
+                                 unit: "MiB", engine: figures.peakMiB(above: PeerFigures(floorResults)), key: "peers/rss-above-floor/\(name)"))
         }
         return rows
     }
@@ -80,11 +86,7 @@ extension Bench {
         let floorFigures = floors.map { ($0.0, PeerFigures($0.1)) }
         func floor(of player: PeerPlayer) -> (PeerPlayer, PeerFigures)? { floorFigures.first { $0.0.language == player.language } }
         let goals: [Double: (String, Double)] = [99.9: ("<= 20 µs", 20), 100: ("<= 1 ms", 1_000)]
-        var rows = ownRows(player, figures)
-        if let (floorPlayer, floorFigures) = floor(of: player) {
-            rows.append(BenchRow(scenario: scenario, measure: "\(name): peak RSS above the \(floorPlayer.name) (\(floorPlayer.method))",
-                                 unit: "MiB", engine: figures.peakMiB(above: floorFigures), key: "peers/rss-above-floor/\(name)"))
-        }
+        var rows = ownRows(player, figures, floors: floors)
         rows += PeerFigures.percentiles.map { label, percentile in
             let value = figures.latency(percentile)
             let goal = goals[percentile]

@@ -134,14 +134,7 @@ public struct BenchTables: Sendable {
                      "| --- | ---: | ---: | ---: | ---: | ---: |"]
         for cpu in report.rows where cpu.key?.hasPrefix("peers/cpu/") == true {
             let name = String(cpu.key!.dropFirst("peers/cpu/".count))
-            let above: String
-            if name.hasSuffix("floor") {
-                above = "(the floor)"
-            } else if let own = row("peers/rss-above-floor/\(name)") {
-                above = value(own.engine)
-            } else {
-                above = value(row("peers/vs/Interlude/\(name)/rss-above-floor")?.baseline)
-            }
+            let above = name.hasSuffix("floor") ? "(the floor)" : value(row("peers/rss-above-floor/\(name)")?.engine)
             lines.append("| \(name) | \(value(cpu.engine)) | \(value(row("peers/game-thread-cpu/\(name)")?.engine)) | \(value(row("peers/rss/\(name)")?.engine)) | \(above) | \(value(row("peers/threads/\(name)")?.engine)) |")
         }
         return lines
