@@ -44,9 +44,9 @@ public enum StreamMemory {
         let path = try BenchAssets.track(seconds: trackSeconds)
         let renderFrames = Int(renderSeconds * Double(BenchAssets.outputSampleRate))
         let soundtrackBytes: Int64 = try counted(counter) { engine in
-            try engine.playMusic(path: path)
+            let music = try engine.playMusic(path: path)
             _ = try engine.render(frameCount: renderFrames)
-            guard engine.isMusicPlaying() else {
+            guard engine.isPlaying(music) else {
                 throw InterludeError(.invalidArgument, "stream memory: the soundtrack \(path) stopped playing")
             }
         }
