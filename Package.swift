@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "InterludeScene", targets: ["InterludeScene"]),
         .executable(name: "interlude", targets: ["InterludeCLI"]),
         .executable(name: "InterludeBench", targets: ["InterludeBench"]),
+        .executable(name: "BenchFloor", targets: ["BenchFloor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -102,10 +103,15 @@ let package = Package(
         .target(
             name: "MallocCounter"
         ),
+        // The peer scene's game loop and /proc readings, Foundation alone: shared by Interlude's
+        // player in the bench and the Swift floor program, which links no audio library.
+        .target(name: "PeerLoop"),
+        // Scenario 11's Swift floor: the peer scene's loop with no audio library.
+        .executableTarget(name: "BenchFloor", dependencies: ["PeerLoop"]),
         // The bench scenarios, shared by the bench executable and the smoke tests.
         .target(
             name: "BenchKit",
-            dependencies: ["Interlude", "InterludeScene", "BenchBaseline",
+            dependencies: ["Interlude", "InterludeScene", "BenchBaseline", "PeerLoop",
                            .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .executableTarget(

@@ -1,6 +1,7 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
 //   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 19)
 //                  [--click-starts N] [--click-players raw,interlude,...] [--click-latencies low,...] (scenario 10)
+//   InterludeBench --tables [--check]   (the docs' tables from docs/bench-results.json; make bench-tables)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Interlude
@@ -8,6 +9,12 @@ import Foundation
 import MallocCounter
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+
+/// The malloc interposer (Sources/MallocCounter), when it is live in this process.
+let counter: AllocationCounter? = malloc_counter_is_active() != 0
+    ? AllocationCounter(start: { malloc_counter_start() }, stop: { UInt64(malloc_counter_stop()) },
+                        netBytes: { Int64(malloc_counter_net_bytes()) })
+    : nil
 
 /// Memory children: `--memory-child idle|stream|full|load|loadPlaced PATH` prints this process's peak RSS in KiB.
 if arguments.first == "--memory-child", arguments.count == 3 {
@@ -76,6 +83,47 @@ if arguments.first == "--idle-child", arguments.count == 3, let seconds = Double
     exit(0)
 }
 
+/// `--malloc-counter-active` prints 1 when the malloc interposer is live, 0 when it stands aside
+/// (under a sanitizer, whose runtime owns the allocator).
+if arguments.first == "--malloc-counter-active" {
+    print(counter == nil ? 0 : 1)
+    exit(0)
+}
+
+/// The stream-memory child (for the smoke tests, whose process has no malloc counter):
+/// `--stream-memory-child TRACK_SECONDS RENDER_SECONDS` prints its StreamMemory figures.
+if arguments.first == "--stream-memory-child", arguments.count == 3, let trackSeconds = Double(arguments[1]),
+   let renderSeconds = Double(arguments[2]) {
+    guard let counter else { throw BenchError("--stream-memory-child: the malloc counter is not active") }
+    print(try StreamMemory.measure(counter: counter, trackSeconds: trackSeconds, renderSeconds: renderSeconds).line)
+    exit(0)
+}
+
+/// The docs' tables: `--tables [--check]` rewrites (or only checks) the tables between
+/// `<!-- bench:NAME:begin/end -->` markers in docs/performance.md and README.md from
+/// docs/bench-results.json, in the current folder (the repository's root).
+if arguments.first == "--tables" {
+    let checkOnly = arguments.dropFirst().contains("--check")
+    let changed: [String]
+    do {
+        changed = try BenchTables.update(root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), checkOnly: checkOnly)
+    } catch {
+        FileHandle.standardError.write(Data("InterludeBench --tables: \(error)\n".utf8))
+        exit(2)
+    }
+    for path in changed {
+        FileHandle.standardError.write(Data("\(path): \(checkOnly ? "its bench tables differ from" : "bench tables rewritten from") \(BenchTables.snapshotPath)\n".utf8))
+    }
+    exit(checkOnly && !changed.isEmpty ? 1 : 0)
+}
+
+/// The idle-engine child (scenario 11): `--idle-engine-child` opens an engine, prints "ready"
+/// and waits for its standard input to close.
+if arguments.first == "--idle-engine-child" {
+    try IdleEngine.runInChild()
+    exit(0)
+}
+
 /// The peers scenario's Interlude player: `--peer-child SECONDS EMITTERS MUSIC SAMPLES SOUND...`
 /// plays the scene in real time on the null backend and prints its figures;
 /// `--peer-child-game-update ...` does so with the update on the game loop.
@@ -132,9 +180,6 @@ while !arguments.isEmpty {
 let selected = only
 @MainActor func runs(_ scenario: Int) -> Bool { selected?.contains(scenario) ?? true }
 
-let counter: AllocationCounter? = malloc_counter_is_active() != 0
-    ? AllocationCounter(start: { malloc_counter_start() }, stop: { UInt64(malloc_counter_stop()) })
-    : nil
 let bench = try Bench(sizes: isQuick ? .quick : .full, allocationCounter: counter) { message in
     FileHandle.standardError.write(Data("[bench] \(message)\n".utf8))
 }
@@ -177,7 +222,7 @@ if runs(7) {
                                      placedKiB: try memoryChild("loadPlaced", wavPath), pcmBytes: try Bench.pcmByteCount(path: wavPath, bytesPerSample: 2)))
     rows.append(bench.placedSoundRow(source: "stereo Ogg Vorbis track", pcmFormat: "32-bit float", idleKiB: idleKiB,
                                      placedKiB: try memoryChild("loadPlaced", path), pcmBytes: try Bench.pcmByteCount(path: path, bytesPerSample: 4)))
-    rows += try StreamedVoiceBench.rows(trackSeconds: 10, renderSeconds: 2)
+    if let counter { rows += StreamMemory.rows(try StreamMemory.measure(counter: counter, trackSeconds: 10, renderSeconds: 2)) }
 }
 if runs(8) { rows += try bench.startup() }
 if runs(9) {
@@ -189,9 +234,14 @@ if runs(9) {
 if runs(11) {
     let benchExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     let peers = peersFolder.map { PeerPlayer.peers(in: URL(fileURLWithPath: $0)) } ?? []
+    // BenchFloor is built next to the bench; floor-peer by bench/peers/build.sh.
+    let floors = PeerPlayer.floors(swiftFolder: benchExecutable.deletingLastPathComponent(),
+                                   peersFolder: peersFolder.map { URL(fileURLWithPath: $0) })
     rows += try bench.peers(interludes: [.interlude(benchExecutable: benchExecutable),
                                          .interlude(benchExecutable: benchExecutable, updatesOnGameThread: true)], peers: peers,
-                            seconds: isQuick ? 1 : 20, rounds: isQuick ? 1 : 5)
+                            floors: floors, seconds: isQuick ? 1 : 20, rounds: isQuick ? 1 : 5)
+    FileHandle.standardError.write(Data("[bench] 11. an idle engine\n".utf8))
+    rows += IdleEngine.rows(try IdleEngine.measure(executable: benchExecutable, seconds: isQuick ? 1 : 10))
 }
 if runs(12) {
     FileHandle.standardError.write(Data("[bench] 12. async loading\n".utf8))
