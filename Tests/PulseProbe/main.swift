@@ -190,6 +190,7 @@ engine.setSessionEventHandler { event in
     case .musicRecovered(_, let frame): fields["event"] = "musicRecovered"; fields["frame"] = frame
     case .soundLost(let name, _): fields["event"] = "soundLost"; fields["name"] = name
     case .snapshotWriteFailed(_, let error): fields["event"] = "snapshotWriteFailed"; fields["message"] = error.message
+    case .design: fields["event"] = "design"
     }
     emit(fields)
 }

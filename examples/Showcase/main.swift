@@ -90,7 +90,7 @@ final class TimelinePrinter: Sendable {
             return "sound lost on the new device: \(reason)"
         case .snapshotWriteFailed(_, let error):
             return "state not saved (\(error.message)): the previous snapshot is kept, playing on"
-        case .activated, .absorbed, .ignored, .voiceResumed, .outputStarted:
+        case .activated, .absorbed, .ignored, .voiceResumed, .outputStarted, .design:
             return nil
         }
     }

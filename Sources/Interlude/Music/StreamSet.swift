@@ -20,6 +20,9 @@ final class StreamSet {
     /// The decode error that ended each channel's last track, kept after the track is released
     /// so the game can still read it; cleared when the channel plays another track.
     @exclusivity(unchecked) private var endingErrors: [StreamChannel: InterludeError] = [:]
+    /// The low-pass filter the mix snapshots put on streams, on the current device, made on
+    /// first use.
+    @exclusivity(unchecked) private var lowPassFilter: UInt32?
 
     init(configuration: SoundEngine.Configuration, logger: Logger, mixer: GroupMixer, host: DeviceHost,
          session: AudioSession, gate: ALGate, events: EventQueue, worker: DecodeWorker) {
@@ -54,6 +57,38 @@ final class StreamSet {
 
     private func groupGain(of stream: MusicStream) -> Float {
         mixer.effectiveGain(of: stream.channel.groupIndex)
+    }
+
+    /// Makes a stream's source and buffers, with its group's gain and low-pass.
+    private func attach(_ stream: MusicStream, on device: ALDevice) throws {
+        try stream.attach(to: device, groupGain: groupGain(of: stream))
+        let lowPass = mixer.effectiveLowPass(of: stream.channel.groupIndex)
+        if lowPass < 1 { try applyLowPass(lowPass, to: stream, on: device) }
+    }
+
+    /// Sends every stream's low-pass after a mix snapshot changed its group's.
+    func applyGroupLowPasses(on device: ALDevice) throws {
+        for stream in streams.values {
+            try applyLowPass(mixer.effectiveLowPass(of: stream.channel.groupIndex), to: stream, on: device)
+        }
+        for stream in outgoing {
+            try applyLowPass(mixer.effectiveLowPass(of: stream.channel.groupIndex), to: stream, on: device)
+        }
+    }
+
+    /// Filters an attached stream's source with `lowPass` (its high-frequency gain; 1 removes
+    /// the filter). Without ALC_EXT_EFX this does nothing.
+    private func applyLowPass(_ lowPass: Float, to stream: MusicStream, on device: ALDevice) throws {
+        guard let source = stream.alSource, let efx = device.efx else { return }
+        guard lowPass < 1 else {
+            try source.setDirectFilter(0)
+            return
+        }
+        if lowPassFilter == nil { lowPassFilter = try device.makeLowPassFilter() }
+        guard let filter = lowPassFilter else { return }
+        // OpenAL copies the filter's settings into the source when attached: one filter serves all.
+        try efx.setLowPass(filter, gainHF: lowPass)
+        try source.setDirectFilter(filter)
     }
 
     // MARK: Commands
@@ -99,7 +134,7 @@ final class StreamSet {
         endingErrors[channel] = nil
         if isActive {
             gate.run(command) { device in
-                try stream.attach(to: device, groupGain: groupGain(of: stream))
+                try attach(stream, on: device)
                 if stream.state == .playing { try stream.play() }
             }
         } else if !startsPaused {
@@ -155,7 +190,7 @@ final class StreamSet {
                 for stream in resuming {
                     stream.state = .playing
                     if !stream.isAttached {
-                        try stream.attach(to: device, groupGain: groupGain(of: stream))
+                        try attach(stream, on: device)
                     }
                     try stream.play()
                 }
@@ -238,7 +273,7 @@ final class StreamSet {
         for stream in streams.values where stream.state == .playing && !stream.isAttached {
             // Its attach failed (no source or buffer could be made): try again, as a voice
             // without a source waits for one.
-            try stream.attach(to: device, groupGain: groupGain(of: stream))
+            try attach(stream, on: device)
             if !mixer.pauses(stream.channel.groupIndex) { try stream.play() }
         }
         for stream in streams.values { try service(stream, elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode) }
@@ -288,7 +323,7 @@ final class StreamSet {
     /// queue made ready where it was held.
     func prepareToResume(_ stream: MusicStream, on device: ALDevice) throws {
         if !stream.isAttached {
-            try stream.attach(to: device, groupGain: groupGain(of: stream))
+            try attach(stream, on: device)
         } else {
             try stream.applyGain(groupGain: groupGain(of: stream))
             try stream.prepareToResume()
@@ -297,6 +332,7 @@ final class StreamSet {
 
     /// Every stream forgets its AL names; fading-out tracks end with the device.
     func forgetDevice() {
+        lowPassFilter = nil
         for stream in allStreams { stream.forgetDevice() }
         outgoing.removeAll { $0.stopsWhenFadeEnds }
     }

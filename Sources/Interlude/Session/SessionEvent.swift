@@ -75,6 +75,9 @@ public enum SessionEvent: Sendable, Equatable {
     /// sound's samples (it decodes the file again). Its voices ended, silent; playing it throws
     /// `.fileNotFound`. Load it again to play the file as it is now. `reason` names the file.
     case soundLost(name: String, reason: String)
+    /// What the sound-design layer did: a cue play's draws, a dropped play, a snapshot stop
+    /// that changed nothing.
+    case design(DesignEvent)
 }
 
 /// What resumed when a session became active again.

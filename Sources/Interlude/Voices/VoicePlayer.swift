@@ -70,9 +70,9 @@ final class VoicePlayer {
     /// one-shot is dropped (its handle is already stale). When every real source is taken, the
     /// voice takes the source of the least important real voice if it matters more, and is
     /// virtual otherwise. `startFrame` and `startsPaused` serve snapshot restores: a paused
-    /// voice gets its source on its first resume.
+    /// voice gets its source on its first resume. `factors` are a cue voice's curves' at its start.
     func play(_ sound: Sound, parameters: VoiceParameters, isSystemSound: Bool, command: String,
-              startFrame: Int = 0, startsPaused: Bool = false) throws -> VoiceHandle {
+              startFrame: Int = 0, startsPaused: Bool = false, factors: CurveFactors = .unity) throws -> VoiceHandle {
         guard table.isOwnEngine(sound.engineID), sounds.contains(sound) else {
             throw InterludeError(.foreignObject, "\(command): \(sound.name) was not loaded by this engine, or was unloaded")
         }
@@ -91,7 +91,7 @@ final class VoicePlayer {
         }
         let voice = Voice(handle: handle, media: .loaded(sound), parameters: parameters, groupIndex: groupIndex,
                           state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
-                          isSystemSound: isSystemSound, entries: table.entries)
+                          isSystemSound: isSystemSound, entries: table.entries, factors: factors)
         voice.positionInFrames = max(0, startFrame) % max(1, sound.frameCount)
         table.insert(voice)
         if startsPaused {

@@ -88,6 +88,7 @@ public struct SceneRenderer {
         configuration.resumePolicy = scene.policy
         configuration.distanceModel = scene.distanceModel
         configuration.resampler = scene.resampler
+        configuration.seed = scene.seed
         configuration.mediaRole = nil
         configuration.loggerLabel = "Interlude.render"
         let engine = try SoundEngine(configuration: configuration)
@@ -120,9 +121,11 @@ public struct SceneRenderer {
             state.log(event: event)
             let sceneRaised = try director.apply(event)
             if Self.isSmoothed(event.action) { smoothedFrame = frame + smoothingFrames }
-            for sessionEvent in raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised {
-                state.log(sessionEvent, atFrame: frame, voiceID: director.voiceID(of:))
+            let eventRaised = raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised
+            for sessionEvent in eventRaised {
+                state.log(sessionEvent, atFrame: frame, voiceID: director.voiceID(of:), variantName: director.variantName(ofCue:at:))
             }
+            state.logOutcome(of: event.action, raised: eventRaised, atFrame: frame)
         }
         try renderUntil(scene.frameCount)
         return Result(logLines: state.logLines, timeline: state.timeline(), sessionEvents: state.sessionEvents)

@@ -124,7 +124,7 @@ struct ModelHarness {
             // The model writes no snapshot that fails: one reported is a mismatch.
             case .snapshotWriteFailed(let path, _): "snapshotWriteFailed(\(path))"
             case .commandDeferred, .commandDropped, .musicSuspended, .musicResumed, .voiceResumed,
-                 .routeChanged, .outputStarted, .musicDamageSkipped, .musicUnderrun, .musicRecovered, .soundLost: nil
+                 .routeChanged, .outputStarted, .musicDamageSkipped, .musicUnderrun, .musicRecovered, .soundLost, .design: nil
             }
         }
 

@@ -173,6 +173,7 @@ extension SessionEvent {
         case .holdKept: "interruptionHoldKept"
         case .routeChanged: "routeChanged"
         case .snapshotWriteFailed: "snapshotWriteFailed"
+        case .design: "design"
         }
     }
 }
