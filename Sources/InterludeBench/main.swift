@@ -189,6 +189,10 @@ if runs(13) {
 }
 if runs(14) { rows += try bench.logindSleepRows() }
 if runs(18) { rows += try bench.resamplers() }
+if runs(19) {
+    FileHandle.standardError.write(Data("[bench] 19. sound design\n".utf8))
+    rows += try SoundDesignBench.rows(plays: isQuick ? 2_000 : 20_000, updates: isQuick ? 500 : 5_000, rounds: bench.sizes.rounds)
+}
 
 if runs(10) {
     FileHandle.standardError.write(Data("[bench] 10. click latency\n".utf8))
