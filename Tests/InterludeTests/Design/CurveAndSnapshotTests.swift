@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Interlude
+import InterludeScene
 
 extension EngineSuites {
     /// Parameters, the curves that follow them, and mix snapshots, heard in offline renders.
@@ -152,6 +153,29 @@ extension EngineSuites {
             try engine.start(muffled)
             let closed = level(try engine.render(frameCount: 4_800), 960..<4_800)
             #expect(closed < 0.4 * open, "\(closed) of \(open)")
+        }
+
+        @Test func aSnapshotOnTheMusicGroupMufflesTheSoundtrackThroughARebuild() throws {
+            let folder = try ScratchFolder(prefix: "snapshot-music")
+            let writer = try WAVFileWriter(path: folder.path("high.wav"), format: AudioFormat(sampleRate: 48_000, channelCount: 1),
+                                           sampleType: .float32)
+            try writer.append(TestEngine.sineSamples(frequency: 12_000, frameCount: 96_000))
+            try writer.finish()
+            let engine = try TestEngine.offline()
+            try engine.playMusic(path: folder.path("high.wav"))
+            let open = level(try engine.render(frameCount: 4_800))
+            let muffled = try engine.makeMixSnapshot(named: "underwater", groups: [.music: GroupMix(lowPassGainHF: 0.1)])
+            try engine.start(muffled)
+            let closed = level(try engine.render(frameCount: 4_800), 960..<4_800)
+            #expect(open > 0.1)
+            #expect(closed < 0.4 * open, "\(closed) of \(open)")
+            engine.disconnectDevice()
+            try engine.reconnectDevice()
+            let rebuilt = level(try engine.render(frameCount: 9_600), 4_800..<9_600)
+            // The rebuilt device's new source gets the same filter.
+            #expect(abs(rebuilt / closed - 1) < 0.05, "after the rebuild: \(rebuilt), before: \(closed)")
+            try engine.stop(muffled)
+            #expect(abs(level(try engine.render(frameCount: 4_800), 960..<4_800) / open - 1) < 0.02)
         }
 
         @Test func badParametersAndSnapshotsThrowNamingThem() throws {
