@@ -209,7 +209,7 @@ public enum SceneParser {
     }
 
     /// The `sounds` object's entries in file order, each path made absolute.
-    private static func sounds(_ value: JSONValue, folder: String, top: SceneFieldReader) throws -> [(name: String, path: String)] {
+    static func sounds(_ value: JSONValue, folder: String, top: SceneFieldReader) throws -> [(name: String, path: String)] {
         guard case .object(let entries) = value else {
             throw top.error("\"sounds\" must be an object of name -> path, got \(SceneFieldReader.excerpt(of: value))")
         }
@@ -297,7 +297,7 @@ public enum SceneParser {
     }
 
     /// Throws unless a regular file exists at `path`; messages start with `prefix`.
-    private static func checkFile(atPath path: String, prefix: String) throws {
+    static func checkFile(atPath path: String, prefix: String) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw InterludeError(.fileNotFound, "\(prefix)no such file: \(path)")

@@ -35,7 +35,7 @@ public final class SceneDirector {
             default: break
             }
         }
-        for cue in scene.cues.values { voiceSounds.formUnion(cue.variants) }
+        voiceSounds.formUnion(CueBank(scene: scene).variantSounds)
         var tracks: [String: any AudioDecoder] = [:]
         for name in scene.sounds.keys.sorted() {
             let path = scene.sounds[name]!
@@ -71,32 +71,9 @@ public final class SceneDirector {
     /// Makes the scene's parameters, cues and snapshots (version 3), each in name order, with
     /// the groups they name. Errors name the scene file and the cue, parameter or snapshot.
     private func makeSoundDesign() throws {
-        for (name, parameter) in scene.parameters.sorted(by: { $0.key < $1.key }) {
-            try naming("parameter", name) {
-                try engine.makeParameter(named: name, range: parameter.min...parameter.max, defaultValue: parameter.defaultValue)
-            }
-        }
-        for (name, cue) in scene.cues.sorted(by: { $0.key < $1.key }) {
-            try naming("cue", name) {
-                cues[name] = try engine.makeCue(named: name, cue.definition(sounds: sounds, group: try engine.makeGroup(named: cue.group)))
-            }
-        }
-        for (name, snapshot) in scene.snapshots.sorted(by: { $0.key < $1.key }) {
-            try naming("snapshot", name) {
-                var groups: [GroupID: GroupMix] = [:]
-                for (group, mix) in snapshot.groups { groups[try engine.makeGroup(named: group)] = mix }
-                snapshots[name] = try engine.makeMixSnapshot(named: name, groups: groups)
-            }
-        }
-    }
-
-    /// Runs `body`, naming the scene file and the `kind` called `name` in its error.
-    private func naming(_ kind: String, _ name: String, _ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as InterludeError {
-            throw InterludeError(error.code, "\(sceneName): \(kind) \(JSONValue.string(name).jsonText): \(error.message)")
-        }
+        let made = try CueBank(scene: scene).apply(to: engine, sounds: sounds, fileName: sceneName)
+        cues = made.cues
+        snapshots = made.snapshots
     }
 
     /// The scene name of a cue's variant, for logs.
