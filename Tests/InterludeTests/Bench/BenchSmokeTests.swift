@@ -72,7 +72,7 @@ extension EngineSuites {
             #expect(streamedRows.count == 1 && streamedRows.allSatisfy { $0.isGoalMet == true && ($0.engine ?? 0) > 0 })
             rows += try CodecDecodeBench.rows(seconds: 1, rounds: 1)
             let design = try SoundDesignBench.rows(plays: 20, updates: 5, rounds: 1)
-            #expect(design.count == 2 && design.allSatisfy { ($0.ratio ?? 0) > 0 })
+            #expect(design.count == 3 && design.allSatisfy { ($0.ratio ?? 0) > 0 })
             rows += design
             for row in rows {
                 #expect(row.engine.map { $0.isFinite && $0 >= 0 } ?? false, "\(row.scenario): \(row.measure)")
