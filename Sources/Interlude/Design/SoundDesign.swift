@@ -86,7 +86,7 @@ final class SoundDesign {
             return drop(cue, reason: .cooldown)
         }
         if definition.maxVoices > 0 {
-            var count = cue.countLiveVoices { table.voice(for: $0) != nil }
+            var count = cue.countLiveVoices { player.isLiveNow($0) }
             if count >= definition.maxVoices {
                 guard definition.steal == .oldest else { return drop(cue, reason: .maxVoices) }
                 while count >= definition.maxVoices, let oldest = cue.takeOldestVoice() {

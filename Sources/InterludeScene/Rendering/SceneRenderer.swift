@@ -134,10 +134,11 @@ public struct SceneRenderer {
 
 extension SceneRenderer {
     /// The actions whose change OpenAL Soft smooths: a voice's or the listener's gain or
-    /// position, a group's gain. Starts, stops and pauses take effect on their frame.
+    /// position, a group's gain, a parameter that curves follow, a snapshot's gains and
+    /// low-passes. Starts, stops and pauses take effect on their frame.
     static func isSmoothed(_ action: SceneAction) -> Bool {
         switch action {
-        case .set, .listener, .group: true
+        case .set, .listener, .group, .parameter, .snapshotStart, .snapshotStop: true
         default: false
         }
     }

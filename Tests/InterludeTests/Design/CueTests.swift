@@ -161,6 +161,25 @@ extension EngineSuites {
             #expect(engine.statistics.voiceCount == 4)
         }
 
+        @Test func aOneShotThatPlayedItsLastFrameNoLongerCountsAtOnce() throws {
+            let engine = try TestEngine.offline()
+            let log = DesignEventLog(engine)
+            var definition = CueDefinition(variants: [try TestEngine.sine(engine, frequency: 500, frameCount: 4_800)])
+            definition.maxVoices = 1
+            definition.steal = .none
+            let cue = try engine.makeCue(named: "single", definition)
+            try engine.play(cue: cue)
+            _ = try engine.render(frameCount: 4_799)
+            #expect(!engine.isPlaying(try engine.play(cue: cue)))
+            // Its last frame is out, and no update has run since: the next play still plays.
+            _ = try engine.render(frameCount: 1)
+            let next = try engine.play(cue: cue)
+            #expect(engine.isPlaying(next))
+            #expect(log.drops == [.maxVoices])
+            let samples = try engine.render(frameCount: 4_800)
+            #expect(SignalMeasure.rms(samples, channel: 0, channelCount: 2, frames: 0..<4_800) > 0.2)
+        }
+
         @Test func badCuesAndPlaysThrowNamingTheCall() throws {
             let engine = try TestEngine.offline()
             let tone = try TestEngine.sine(engine, frameCount: 480)
