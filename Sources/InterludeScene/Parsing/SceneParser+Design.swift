@@ -28,7 +28,7 @@ extension SceneParser {
             let min = try fields.require("min") { try fields.number($0, finite) { Float($0).isFinite } }
             let max = try fields.require("max") { try fields.number($0, finite) { Float($0).isFinite } }
             guard Float(min) < Float(max) else { throw fields.error("\"min\" (\(min)) must be less than \"max\" (\(max))") }
-            let defaultValue = try fields.number("default", "a number in \(min)...\(max)") { Float(min) <= Float($0) && Float($0) <= Float(max) }
+            let defaultValue = try fields.number("default", "a number in \(JSONValue.number(min).jsonText)...\(JSONValue.number(max).jsonText)") { Float(min) <= Float($0) && Float($0) <= Float(max) }
             parameters[name] = SceneParameter(min: Float(min), max: Float(max), defaultValue: Float(defaultValue ?? min))
         }
         return parameters
