@@ -257,6 +257,10 @@ if runs(19) {
     rows += try bench.startAndIdle(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
                                    idleSeconds: isQuick ? 2 : 10)
 }
+if runs(20) {
+    FileHandle.standardError.write(Data("[bench] 20. sound design\n".utf8))
+    rows += try SoundDesignBench.rows(plays: isQuick ? 2_000 : 20_000, updates: isQuick ? 500 : 5_000, rounds: bench.sizes.rounds)
+}
 
 if runs(10) {
     FileHandle.standardError.write(Data("[bench] 10. click latency\n".utf8))

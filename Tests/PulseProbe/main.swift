@@ -226,6 +226,7 @@ engine.setEventHandler { event in
     case .device(.soundLost(let name, _)): fields["event"] = "soundLost"; fields["name"] = name
     case .savedStateWriteFailed(_, let error): fields["event"] = "snapshotWriteFailed"; fields["message"] = error.message
     case .voice(.finished): return
+    case .design: fields["event"] = "design"
     }
     emit(fields)
 }

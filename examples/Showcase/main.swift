@@ -91,7 +91,7 @@ final class TimelinePrinter: Sendable {
             return "sound lost on the new device: \(reason)"
         case .savedStateWriteFailed(_, let error):
             return "state not saved (\(error.message)): the previous snapshot is kept, playing on"
-        case .session(.activated), .session(.absorbed), .session(.ignored), .voice(.resumed), .voice(.finished), .device(.outputStarted):
+        case .session(.activated), .session(.absorbed), .session(.ignored), .voice(.resumed), .voice(.finished), .device(.outputStarted), .design:
             return nil
         }
     }

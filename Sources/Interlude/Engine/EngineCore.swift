@@ -29,6 +29,7 @@ final class EngineCore: @unchecked Sendable {
     private let controller: SessionController
     private let worker: DecodeWorker
     private let snapshots: SnapshotWriter?
+    private let design: SoundDesign
     @exclusivity(unchecked) private var isShutDown = false
     /// The engine's driver thread (nil offline, without ``SoundEngine/Configuration/runsDriverThread``
     /// and after shutdown): woken by a call that gives a parked driver work.
@@ -54,6 +55,8 @@ final class EngineCore: @unchecked Sendable {
                              worker: worker, logger: logger)
         tracks = StreamSet(configuration: configuration, logger: logger, mixer: mixer, host: host, session: session,
                            gate: gate, events: queue, worker: worker)
+        design = SoundDesign(seed: configuration.seed, table: table, player: player, mixer: mixer, sounds: bank,
+                             session: session, events: queue, clock: clock, host: host)
         snapshots = configuration.statePath.map { SnapshotWriter(path: $0, logger: logger, events: events) }
         controller = SessionController(configuration: configuration, logger: logger, session: session, host: host,
                                        gate: gate, events: queue, table: table, voices: player, renderer: renderer,
@@ -80,6 +83,8 @@ final class EngineCore: @unchecked Sendable {
     var voices: VoicePlayer { player }
     var streams: StreamSet { tracks }
     var session: SessionController { controller }
+    /// Cues, parameters and mix snapshots.
+    var soundDesign: SoundDesign { design }
     /// The snapshot writer (nil without a state path): the facade waits on it outside the lock.
     var snapshotWriter: SnapshotWriter? { snapshots }
     /// Runs AL work when the session is active and a device is open.
@@ -115,6 +120,8 @@ final class EngineCore: @unchecked Sendable {
     func update(elapsedSeconds: Double, now: @autoclosure () -> ContinuousClock.Instant,
                 waitsForDecode: Bool = false) -> DevicePreparation? {
         guard !isShutDown else { return nil }
+        // Parameters and snapshots are state, not sound: they move while interrupted too.
+        design.advance(bySeconds: elapsedSeconds)
         if host.isOpen, controller.isActive {
             // Read on every update: on a lost device OpenAL reports every source stopped at offset
             // 0, and the steps below would act on that (one-shots ended, positions lost).
@@ -137,6 +144,9 @@ final class EngineCore: @unchecked Sendable {
                         if mixer.isDirty {
                             gate.attempt("update: group gains") { try applyGroupGains() }
                         }
+                        if mixer.isLowPassDirty {
+                            gate.attempt("update: group low-passes") { try applyGroupLowPasses(on: device) }
+                        }
                         gate.attempt("update: streams") {
                             try tracks.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode)
                         }
@@ -144,6 +154,7 @@ final class EngineCore: @unchecked Sendable {
                 }
             }
             mixer.clearDirty()
+            mixer.clearLowPassDirty()
         } else if !host.isOpen && !configuration.output.isOffline {
             // Offline, the device comes back only when asked (reconnectDevice): a render must
             // not depend on the wall clock.
@@ -180,6 +191,12 @@ final class EngineCore: @unchecked Sendable {
     func applyGroupGains() throws {
         try player.applyGroupGains()
         try tracks.applyGroupGains()
+    }
+
+    /// Sends every real voice's and stream's low-pass after a mix snapshot changed a group's.
+    func applyGroupLowPasses(on device: ALDevice) throws {
+        try player.applyEffects(on: device)
+        try tracks.applyGroupLowPasses(on: device)
     }
 
     /// Renders up to `frameCount` frames offline into `output`, no further than the next update

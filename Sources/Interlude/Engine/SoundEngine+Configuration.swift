@@ -21,6 +21,9 @@ extension SoundEngine {
         /// (linear in 1.19, or what alsoft.conf says), with no call made. A resampler the
         /// library lacks makes the engine's creation throw `.unsupportedFormat`.
         public var resampler: Resampler?
+        /// Seeds the engine's random choices (a cue's variants, its drawn gains and pitches):
+        /// the same seed and the same calls give the same choices on every run and platform.
+        public var seed: UInt64 = 0
         /// How often the realtime driver updates: stream refills, fades, completions,
         /// device checks. Offline renders update every this many seconds of rendered audio.
         public var updateIntervalSeconds = 0.010

@@ -22,6 +22,9 @@ final class StreamSet {
     @exclusivity(unchecked) private var endingErrors: [StreamChannel: InterludeError] = [:]
     /// The number the next track gets, for its ``MusicHandle``.
     @exclusivity(unchecked) private var nextTrackID = 1
+    /// The low-pass filter the mix snapshots put on streams, on the current device, made on
+    /// first use.
+    @exclusivity(unchecked) private var lowPassFilter: UInt32?
 
     init(configuration: SoundEngine.Configuration, logger: Logger, mixer: GroupMixer, host: DeviceHost,
          session: AudioSession, gate: ALGate, events: EventQueue, worker: DecodeWorker) {
@@ -72,6 +75,38 @@ final class StreamSet {
         mixer.effectiveGain(of: stream.channel.groupIndex)
     }
 
+    /// Makes a stream's source and buffers, with its group's gain and low-pass.
+    private func attach(_ stream: MusicStream, on device: ALDevice) throws {
+        try stream.attach(to: device, groupGain: groupGain(of: stream))
+        let lowPass = mixer.effectiveLowPass(of: stream.channel.groupIndex)
+        if lowPass < 1 { try applyLowPass(lowPass, to: stream, on: device) }
+    }
+
+    /// Sends every stream's low-pass after a mix snapshot changed its group's.
+    func applyGroupLowPasses(on device: ALDevice) throws {
+        for stream in streams.values {
+            try applyLowPass(mixer.effectiveLowPass(of: stream.channel.groupIndex), to: stream, on: device)
+        }
+        for stream in outgoing {
+            try applyLowPass(mixer.effectiveLowPass(of: stream.channel.groupIndex), to: stream, on: device)
+        }
+    }
+
+    /// Filters an attached stream's source with `lowPass` (its high-frequency gain; 1 removes
+    /// the filter). Without ALC_EXT_EFX this does nothing.
+    private func applyLowPass(_ lowPass: Float, to stream: MusicStream, on device: ALDevice) throws {
+        guard let source = stream.alSource, let efx = device.efx else { return }
+        guard lowPass < 1 else {
+            try source.setDirectFilter(0)
+            return
+        }
+        if lowPassFilter == nil { lowPassFilter = try device.makeLowPassFilter() }
+        guard let filter = lowPassFilter else { return }
+        // OpenAL copies the filter's settings into the source when attached: one filter serves all.
+        try efx.setLowPass(filter, gainHF: lowPass)
+        try source.setDirectFilter(filter)
+    }
+
     // MARK: Commands
 
     /// Starts `decoder`'s track on `channel`, replacing any. The decoder goes to the decode
@@ -118,7 +153,7 @@ final class StreamSet {
         endingErrors[channel] = nil
         if isActive {
             gate.run(call) { device in
-                try stream.attach(to: device, groupGain: groupGain(of: stream))
+                try attach(stream, on: device)
                 if stream.state == .playing { try stream.play() }
             }
         } else if !startsPaused {
@@ -195,7 +230,7 @@ final class StreamSet {
                 for stream in resuming {
                     stream.state = .playing
                     if !stream.isAttached {
-                        try stream.attach(to: device, groupGain: groupGain(of: stream))
+                        try attach(stream, on: device)
                     } else if stream.fade != nil {
                         try stream.applyGain(groupGain: groupGain(of: stream))
                     }
@@ -314,7 +349,7 @@ final class StreamSet {
         for stream in streams.values where stream.state == .playing && !stream.isAttached {
             // Its attach failed (no source or buffer could be made): try again, as a voice
             // without a source waits for one.
-            try stream.attach(to: device, groupGain: groupGain(of: stream))
+            try attach(stream, on: device)
             if !mixer.pauses(stream.channel.groupIndex) { try stream.play() }
         }
         for stream in streams.values { try service(stream, elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode) }
@@ -364,7 +399,7 @@ final class StreamSet {
     /// queue made ready where it was held.
     func prepareToResume(_ stream: MusicStream, on device: ALDevice) throws {
         if !stream.isAttached {
-            try stream.attach(to: device, groupGain: groupGain(of: stream))
+            try attach(stream, on: device)
         } else {
             try stream.applyGain(groupGain: groupGain(of: stream))
             try stream.prepareToResume()
@@ -373,6 +408,7 @@ final class StreamSet {
 
     /// Every stream forgets its AL names; fading-out tracks end with the device.
     func forgetDevice() {
+        lowPassFilter = nil
         for stream in allStreams { stream.forgetDevice() }
         outgoing.removeAll { $0.stopsWhenFadeEnds }
     }

@@ -74,9 +74,9 @@ struct SceneFieldReader {
         return bool
     }
 
-    func integer(_ key: String, in range: ClosedRange<Int>? = nil) throws -> Int? {
+    func integer(_ key: String, in range: ClosedRange<Int>? = nil, expectation named: String? = nil) throws -> Int? {
         guard let value = members[key] else { return nil }
-        let expectation = range.map { "an integer in \($0.lowerBound)...\($0.upperBound)" } ?? "an integer"
+        let expectation = named ?? range.map { "an integer in \($0.lowerBound)...\($0.upperBound)" } ?? "an integer"
         guard case .number(let number) = value, let integer = Int(exactly: number), range?.contains(integer) ?? true else {
             throw mismatch(key, expectation, value)
         }

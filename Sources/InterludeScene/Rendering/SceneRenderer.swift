@@ -88,6 +88,7 @@ public struct SceneRenderer {
         configuration.resumePolicy = scene.policy
         configuration.distanceModel = scene.distanceModel
         configuration.resampler = scene.resampler
+        configuration.seed = scene.seed
         configuration.mediaRole = nil
         configuration.loggerLabel = "Interlude.render"
         let engine = try SoundEngine(configuration: configuration)
@@ -120,9 +121,11 @@ public struct SceneRenderer {
             state.log(event: event)
             let sceneRaised = try director.apply(event)
             if Self.isSmoothed(event.action) { smoothedFrame = frame + smoothingFrames }
-            for sessionEvent in raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised {
-                state.log(sessionEvent, atFrame: frame, voiceID: director.voiceID(of:))
+            let eventRaised = raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised
+            for sessionEvent in eventRaised {
+                state.log(sessionEvent, atFrame: frame, voiceID: director.voiceID(of:), variantName: director.variantName(ofCue:at:))
             }
+            state.logOutcome(of: event.action, raised: eventRaised, atFrame: frame)
         }
         try renderUntil(scene.frameCount)
         return Result(logLines: state.logLines, timeline: state.timeline(), sessionEvents: state.sessionEvents)
@@ -131,10 +134,11 @@ public struct SceneRenderer {
 
 extension SceneRenderer {
     /// The actions whose change OpenAL Soft smooths: a voice's or the listener's gain or
-    /// position, a group's gain. Starts, stops and pauses take effect on their frame.
+    /// position, a group's gain, a parameter that curves follow, a snapshot's gains and
+    /// low-passes. Starts, stops and pauses take effect on their frame.
     static func isSmoothed(_ action: SceneAction) -> Bool {
         switch action {
-        case .set, .listener, .group: true
+        case .set, .listener, .group, .parameter, .snapshotStart, .snapshotStop: true
         default: false
         }
     }

@@ -46,6 +46,15 @@ extension SceneAction {
             return [("shouldResume", .bool(shouldResume))] + (source.map { [("source", .string($0))] } ?? [])
         case .musicPause, .musicResume, .musicStop, .sessionActivate, .deviceLost, .deviceRestored:
             return []
+        case .cue(let play):
+            var fields: [(key: String, value: JSONValue)] = [("cue", .string(play.cue))]
+            if let id = play.id { fields.append(("id", .string(id))) }
+            if let position = play.position { fields.append(("position", JSONValue(position))) }
+            return fields + [("gain", JSONValue(play.gain))]
+        case .parameter(let name, let value, let durationSeconds):
+            return [("name", .string(name)), ("value", JSONValue(value)), ("duration", .number(durationSeconds))]
+        case .snapshotStart(let name, let fadeSeconds), .snapshotStop(let name, let fadeSeconds):
+            return [("name", .string(name)), ("fade", .number(fadeSeconds))]
         }
     }
 

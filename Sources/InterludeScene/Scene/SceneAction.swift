@@ -43,6 +43,14 @@ public enum SceneAction: Sendable, Equatable {
     case deviceLost
     /// `device.restored`: a device can be opened again.
     case deviceRestored
+    /// `cue` (version 3): play a cue.
+    case cue(SceneCuePlay)
+    /// `parameter` (version 3): move a parameter to `value` over `durationSeconds` (0: at once).
+    case parameter(name: String, value: Float, durationSeconds: Double)
+    /// `snapshot.start` (version 3): move a snapshot's intensity to 1 over `fadeSeconds`.
+    case snapshotStart(name: String, fadeSeconds: Double)
+    /// `snapshot.stop` (version 3): move it to 0 over `fadeSeconds`.
+    case snapshotStop(name: String, fadeSeconds: Double)
 
     /// The action's `do` string in a scene file, e.g. "music.play".
     public var name: String {
@@ -65,6 +73,10 @@ public enum SceneAction: Sendable, Equatable {
         case .sessionActivate: "session.activate"
         case .deviceLost: "device.lost"
         case .deviceRestored: "device.restored"
+        case .cue: "cue"
+        case .parameter: "parameter"
+        case .snapshotStart: "snapshot.start"
+        case .snapshotStop: "snapshot.stop"
         }
     }
 }

@@ -10,6 +10,8 @@ public final class SceneDirector {
     private var sounds: [String: Sound] = [:]
     private var voices: [String: VoiceHandle] = [:]
     private var zones: [String: ReverbZoneID] = [:]
+    private var cues: [String: CueID] = [:]
+    private var snapshots: [String: MixSnapshotID] = [:]
     /// The loop regions, in frames of their tracks, of the music events that give `loopStart` or
     /// `loopEnd`, by event index.
     private var loopRegions: [Int: Range<Int>] = [:]
@@ -33,6 +35,7 @@ public final class SceneDirector {
             default: break
             }
         }
+        voiceSounds.formUnion(CueBank(scene: scene).variantSounds)
         var tracks: [String: any AudioDecoder] = [:]
         for name in scene.sounds.keys.sorted() {
             let path = scene.sounds[name]!
@@ -59,9 +62,24 @@ public final class SceneDirector {
         for (zone, preset) in scene.reverbZones.sorted(by: { $0.key < $1.key }) {
             zones[zone] = try engine.makeReverbZone(named: zone, preset: ReverbPreset.named[preset]!)
         }
+        try makeSoundDesign()
         if let listener = scene.listener {
             try engine.changeListener { listener.apply(to: &$0) }
         }
+    }
+
+    /// Makes the scene's parameters, cues and snapshots (version 3), each in name order, with
+    /// the groups they name. Errors name the scene file and the cue, parameter or snapshot.
+    private func makeSoundDesign() throws {
+        let made = try CueBank(scene: scene).apply(to: engine, sounds: sounds, fileName: sceneName)
+        cues = made.cues
+        snapshots = made.snapshots
+    }
+
+    /// The scene name of a cue's variant, for logs.
+    public func variantName(ofCue cue: CueID, at index: Int) -> String? {
+        guard let variants = scene.cues[cue.name]?.variants, variants.indices.contains(index) else { return nil }
+        return variants[index]
     }
 
     /// The scene id of a voice, for logs.
@@ -162,6 +180,15 @@ public final class SceneDirector {
             engine.disconnectDevice()
         case .deviceRestored:
             try engine.reconnectDevice()
+        case .cue(let play):
+            let handle = try engine.play(cue: cues[play.cue]!, at: play.position, gain: play.gain)
+            if let id = play.id { voices[id] = handle }
+        case .parameter(let name, let value, let durationSeconds):
+            try engine.setParameter(value, of: name, fadeSeconds: durationSeconds)
+        case .snapshotStart(let name, let fadeSeconds):
+            try engine.start(snapshots[name]!, fadeSeconds: fadeSeconds)
+        case .snapshotStop(let name, let fadeSeconds):
+            try engine.stop(snapshots[name]!, fadeSeconds: fadeSeconds)
         }
     }
 }

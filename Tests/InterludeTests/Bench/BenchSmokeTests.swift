@@ -69,6 +69,9 @@ extension EngineSuites {
             rows += try AsyncLoadBench.rows(trackSeconds: 0.2, rounds: 1)
             rows += try CodecDecodeBench.rows(seconds: 1, rounds: 1)
             rows += try bench.resamplers()
+            let design = try SoundDesignBench.rows(plays: 20, updates: 5, rounds: 1)
+            #expect(design.count == 3 && design.allSatisfy { ($0.ratio ?? 0) > 0 })
+            rows += design
             for row in rows {
                 #expect(row.engine.map { $0.isFinite && $0 >= 0 } ?? false, "\(row.scenario): \(row.measure)")
                 // Every ratio has min / min beside it.
