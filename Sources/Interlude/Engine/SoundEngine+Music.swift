@@ -11,22 +11,30 @@ extension SoundEngine {
     ///     once. nil: the file's own loop tags (Vorbis `LOOPSTART`/`LOOPLENGTH`/`LOOPEND`, a WAV
     ///     `smpl` loop; see ``AudioDecoder/loopRegion``), else the whole track.
     ///   - fadeInSeconds: an equal-power fade in.
+    ///   - loudnessLUFS: a loudness target in LUFS, in -70...0: the track plays with the extra
+    ///     gain `10^((target - measured) / 20)` (above 1 too), on top of its other gains, so that
+    ///     on its own it measures the target. The track's integrated loudness is measured (see
+    ///     ``Loudness``) on the calling thread before it starts, the first time a target asks
+    ///     for it, and cached while the file is unchanged (``measureLoudness(ofTrackAt:)``). A
+    ///     silent track gets no extra gain. nil: no target.
     /// Any thread.
     public func playMusic(path: String, channel: StreamChannel = .music, isLooping: Bool = true, gain: Float = 1,
-                          fadeInSeconds: Double = 0, loopRegion: Range<Int>? = nil) throws {
+                          fadeInSeconds: Double = 0, loopRegion: Range<Int>? = nil, loudnessLUFS: Double? = nil) throws {
         try playStream(path: path, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: fadeInSeconds,
-                       loopRegion: loopRegion, crossfadeSeconds: nil, command: "music.play", call: "music.play(\(path))")
+                       loopRegion: loopRegion, crossfadeSeconds: nil, command: "music.play", call: "music.play(\(path))",
+                       loudnessLUFS: loudnessLUFS)
     }
 
     /// Crossfades `channel` to another track over `durationSeconds`, equal-power: the combined
-    /// level stays steady. `loopRegion` is the new track's, as in
-    /// ``playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:)``: nil uses its loop
-    /// tags. Any thread.
+    /// level stays steady. `loopRegion` and `loudnessLUFS` are the new track's, as in
+    /// ``playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:loudnessLUFS:)``: a nil
+    /// `loopRegion` uses its loop tags. Any thread.
     public func crossfadeMusic(toPath path: String, durationSeconds: Double, channel: StreamChannel = .music,
-                               isLooping: Bool = true, gain: Float = 1, loopRegion: Range<Int>? = nil) throws {
+                               isLooping: Bool = true, gain: Float = 1, loopRegion: Range<Int>? = nil,
+                               loudnessLUFS: Double? = nil) throws {
         try playStream(path: path, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: 0,
                        loopRegion: loopRegion, crossfadeSeconds: durationSeconds, command: "music.crossfade",
-                       call: "music.crossfade(\(path))")
+                       call: "music.crossfade(\(path))", loudnessLUFS: loudnessLUFS)
     }
 
     /// Streams a track from a decoder of the game's own on `channel`, replacing any: a format
@@ -39,47 +47,71 @@ extension SoundEngine {
     /// (``SessionEvent/musicUnderrun(path:positionInFrames:)``) and plays on from the same frame
     /// when they return, and no engine call waits for them. Throws `.unsupportedFormat` for a
     /// format other than 1 or 2 channels at 1000...384000 Hz. The other parameters are
-    /// ``playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:)``'s. Any thread.
+    /// ``playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:loudnessLUFS:)``'s; with a
+    /// `loudnessLUFS` target the decoder is read whole from frame 0 on the calling thread to
+    /// measure it (not cached), then moved back to frame 0. Any thread.
     public func playMusic(decoder: sending any AudioDecoder, channel: StreamChannel = .music, isLooping: Bool = true,
-                          gain: Float = 1, fadeInSeconds: Double = 0, loopRegion: Range<Int>? = nil) throws {
-        try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: nil, command: "music.play")
+                          gain: Float = 1, fadeInSeconds: Double = 0, loopRegion: Range<Int>? = nil,
+                          loudnessLUFS: Double? = nil) throws {
+        try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: nil, loudnessLUFS: loudnessLUFS,
+                           command: "music.play")
         let format = decoder.format
         guard (1...2).contains(format.channelCount), (1_000...384_000).contains(format.sampleRate), decoder.frameCount >= 0 else {
             throw InterludeError(.unsupportedFormat, "music.play(\(decoder.path)): \(format.channelCount) channels at \(format.sampleRate) Hz, \(decoder.frameCount) frames is not supported (1 or 2 channels, 1000...384000 Hz)")
         }
         let path = decoder.path
+        var loudnessGain: Float = 1
+        if let loudnessLUFS {
+            try decoder.seek(toFrame: 0)
+            loudnessGain = try Loudness.measure(decoder: decoder).gain(toTarget: loudnessLUFS)
+            try decoder.seek(toFrame: 0)
+        }
         try playStream(decoder: decoder, path: path, channel: channel, isLooping: isLooping, gain: gain,
                        fadeInSeconds: fadeInSeconds, loopRegion: loopRegion, crossfadeSeconds: nil, command: "music.play",
-                       call: "music.play(\(path))")
+                       call: "music.play(\(path))", loudness: loudnessLUFS.map { StreamLoudness(targetLUFS: $0, gain: loudnessGain) })
     }
 
-    /// Opens the track (outside the engine's lock) and starts it on `channel`.
+    /// The integrated loudness of the track file at `path` (see ``Loudness``), as a loudness
+    /// target of ``playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:loudnessLUFS:)``
+    /// uses it: measured on the calling thread (decoding the file whole) the first time, then
+    /// cached while the file is unchanged. Throws like ``DecoderFactory/open(path:)``, and
+    /// `.corruptData` for damage found while decoding. Any thread; never takes the engine's lock.
+    public func measureLoudness(ofTrackAt path: String) throws -> Loudness {
+        try trackLoudness(ofPath: path)
+    }
+
+    /// Opens the track (outside the engine's lock), measures it for a loudness target (also
+    /// outside), and starts it on `channel`.
     func playStream(path: String, channel: StreamChannel, isLooping: Bool, gain: Float, fadeInSeconds: Double,
                     loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String, call: String,
-                    startFrame: Int = 0, startsPaused: Bool = false) throws {
-        try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: crossfadeSeconds, command: command)
+                    loudnessLUFS: Double? = nil, startFrame: Int = 0, startsPaused: Bool = false) throws {
+        try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: crossfadeSeconds,
+                           loudnessLUFS: loudnessLUFS, command: command)
         try ensureAlive(call)
         let decoder = try DecoderFactory.open(path: path)
+        let loudness = try loudnessLUFS.map { StreamLoudness(targetLUFS: $0, gain: try trackLoudness(ofPath: path).gain(toTarget: $0)) }
         try playStream(decoder: decoder, path: path, channel: channel, isLooping: isLooping, gain: gain,
                        fadeInSeconds: fadeInSeconds, loopRegion: loopRegion, crossfadeSeconds: crossfadeSeconds,
-                       command: command, call: call, startFrame: startFrame, startsPaused: startsPaused)
+                       command: command, call: call, loudness: loudness, startFrame: startFrame, startsPaused: startsPaused)
     }
 
     /// Starts an open decoder's track on `channel`; the decoder goes to the decode thread.
     private func playStream(decoder: any AudioDecoder, path: String, channel: StreamChannel, isLooping: Bool, gain: Float,
                             fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String,
-                            call: String, startFrame: Int = 0, startsPaused: Bool = false) throws {
+                            call: String, loudness: StreamLoudness?, startFrame: Int = 0, startsPaused: Bool = false) throws {
         try withCore(call) { core in
             try core.streams.play(path: path, decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
                                   fadeInSeconds: fadeInSeconds, loopRegion: loopRegion, crossfadeSeconds: crossfadeSeconds,
-                                  command: command, startFrame: startFrame, startsPaused: startsPaused)
+                                  command: command, loudness: loudness, startFrame: startFrame, startsPaused: startsPaused)
         }
     }
 
-    private func validateStream(gain: Float, fadeInSeconds: Double, crossfadeSeconds: Double?, command: String) throws {
+    private func validateStream(gain: Float, fadeInSeconds: Double, crossfadeSeconds: Double?, loudnessLUFS: Double?,
+                                command: String) throws {
         try Validate.gain(gain, in: command)
         try Validate.seconds(fadeInSeconds, "fadeIn", in: command)
         if let crossfadeSeconds { try Validate.seconds(crossfadeSeconds, "duration", in: command) }
+        if let loudnessLUFS { try Validate.loudness(loudnessLUFS, in: command) }
     }
 
     /// Pauses the track at its frame. Tracked while interrupted: it stays silent at the end.

@@ -29,7 +29,8 @@ extension SoundEngine {
             attempt {
                 try playStream(path: track.path, channel: track.channel, isLooping: track.isLooping,
                                gain: track.gain, fadeInSeconds: 0, loopRegion: nil, crossfadeSeconds: nil,
-                               command: "music.play", call: "restore(\(track.path))", startFrame: track.positionInFrames,
+                               command: "music.play", call: "restore(\(track.path))", loudnessLUFS: track.loudnessLUFS,
+                               startFrame: track.positionInFrames,
                                startsPaused: !track.wasPlaying)
             }
         }

@@ -61,13 +61,14 @@ final class StreamSet {
     /// Starts `decoder`'s track on `channel`, replacing any. The decoder goes to the decode
     /// worker: nothing here calls it after this. While interrupted it starts when
     /// the session is active. `loopRegion` overrides the file's own loop tags; nil uses them
-    /// (and without tags the whole track loops).
+    /// (and without tags the whole track loops). `loudness`: the track's loudness target and
+    /// the extra gain it measured to.
     func play(path: String, decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float,
               fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String,
-              startFrame: Int = 0, startsPaused: Bool = false) throws {
+              loudness: StreamLoudness? = nil, startFrame: Int = 0, startsPaused: Bool = false) throws {
         let region = loopRegion ?? decoder.loopRegion
         let stream = MusicStream(path: path, decoder: decoder, worker: worker, waitsForDecode: configuration.output.isOffline,
-                                 channel: channel, isLooping: isLooping, gain: gain,
+                                 channel: channel, isLooping: isLooping, gain: gain, loudness: loudness,
                                  state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
                                  bufferCount: configuration.streamBufferCount,
                                  bufferSeconds: configuration.streamBufferSeconds,

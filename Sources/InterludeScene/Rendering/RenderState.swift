@@ -19,6 +19,9 @@ struct RenderState {
     private var markers: [RenderTimeline.Marker] = []
     /// The scene names interruption sources: the log carries them.
     private let logsSources: Bool
+    /// The musicNormalized line of a track whose start an interruption deferred: logged when
+    /// the session is active again and the track starts.
+    private var deferredNormalized: [(key: String, value: JSONValue)]?
 
     init(scene: Scene) {
         self.scene = scene
@@ -35,6 +38,34 @@ struct RenderState {
         write([("frame", .number(Double(frame))), ("event", .string(event.action.name)), ("do", .string(event.action.name))]
               + event.action.logFields)
         markers.append(RenderTimeline.Marker(seconds: Double(frame) / Double(scene.sampleRate), label: event.action.name))
+    }
+
+    /// musicNormalized {measuredLUFS, gainDecibels} (version 3) for a track started with a
+    /// loudness target: now, or, when its start was `deferred` by an interruption, when it
+    /// starts. `measuredLUFS` is null for a silent track (it gets no gain).
+    mutating func noteMusicNormalized(_ loudness: Loudness, targetLUFS: Double, atFrame frame: Int, deferred: Bool) {
+        func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+        let fields: [(key: String, value: JSONValue)] = [
+            ("event", .string("musicNormalized")),
+            ("measuredLUFS", loudness.isSilent ? .null : .number(hundredths(loudness.integratedLUFS))),
+            ("gainDecibels", .number(hundredths(loudness.gainDecibels(toTarget: targetLUFS)))),
+        ]
+        if deferred {
+            deferredNormalized = fields
+        } else {
+            deferredNormalized = nil
+            write([("frame", .number(Double(frame)))] + fields)
+        }
+    }
+
+    /// A music.stop during the interruption: the deferred track never starts.
+    mutating func dropDeferredMusicNormalized() {
+        deferredNormalized = nil
+    }
+
+    /// musicDamageSkipped {startFrame, skippedFrames} at the frame its stretch plays.
+    mutating func logDamage(_ fields: [(key: String, value: JSONValue)], atFrame frame: Int) {
+        write([("frame", .number(Double(frame)))] + fields)
     }
 
     mutating func log(_ event: SessionEvent, atFrame frame: Int, voiceID: (VoiceHandle) -> String?) {
@@ -97,11 +128,20 @@ struct RenderState {
         case .servicesReset:
             fields += [("event", .string("deviceRestored"))]
             closeSpan(at: frame)
-        case .musicDamageSkipped, .outputStarted, .musicUnderrun, .musicRecovered, .soundLost, .snapshotWriteFailed:
+        case .outputStarted, .musicDamageSkipped, .musicUnderrun, .musicRecovered, .soundLost, .snapshotWriteFailed:
             // Not one of the scene log's events; the engine's own log has the warning.
             return
         }
         write(fields)
+        switch event {
+        case .ended(_, let resumed, _), .activated(let resumed):
+            if resumed.music, let normalized = deferredNormalized {
+                write([("frame", .number(Double(frame)))] + normalized)
+                deferredNormalized = nil
+            }
+        default:
+            break
+        }
     }
 
     private mutating func write(_ fields: [(key: String, value: JSONValue)]) {

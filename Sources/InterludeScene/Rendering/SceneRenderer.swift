@@ -88,6 +88,7 @@ public struct SceneRenderer {
         configuration.resumePolicy = scene.policy
         configuration.distanceModel = scene.distanceModel
         configuration.resampler = scene.resampler
+        configuration.limiter = scene.limiter
         configuration.mediaRole = nil
         configuration.loggerLabel = "Interlude.render"
         let engine = try SoundEngine(configuration: configuration)
@@ -98,6 +99,7 @@ public struct SceneRenderer {
         let director = try SceneDirector(scene: scene, sceneName: sceneName, engine: engine)
 
         var state = RenderState(scene: scene)
+        var damage = RenderDamageLog(sampleRate: scene.sampleRate)
         var block = [Float]()
         let smoothingFrames = max(1, Int((Double(scene.sampleRate) * Self.smoothingSeconds).rounded()))
         // The end of the last change's smoothing: the call that renders up to it is short.
@@ -110,6 +112,15 @@ public struct SceneRenderer {
                 state.measure(block)
                 try block.withUnsafeBufferPointer { try output($0) }
                 state.renderedFrames += count
+                // Damage the soundtrack stepped over is logged where its stretch plays.
+                let skipped = raised.withLock { events in
+                    defer { events.removeAll { if case .musicDamageSkipped = $0 { true } else { false } } }
+                    return events.filter { if case .musicDamageSkipped = $0 { true } else { false } }
+                }
+                for (damageFrame, fields) in damage.played(inChunkEndingAt: state.renderedFrames, chunkFrames: count,
+                                                           newlyRaised: skipped, engine: engine) {
+                    state.logDamage(fields, atFrame: damageFrame)
+                }
                 progress(Double(state.renderedFrames) / Double(max(1, scene.frameCount)))
             }
         }
@@ -120,7 +131,19 @@ public struct SceneRenderer {
             state.log(event: event)
             let sceneRaised = try director.apply(event)
             if Self.isSmoothed(event.action) { smoothedFrame = frame + smoothingFrames }
-            for sessionEvent in raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised {
+            let sessionEvents = raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised
+            damage.noteMusicCommand(event.action)
+            if let normalization = try director.musicNormalization(for: event) {
+                state.noteMusicNormalized(normalization.loudness, targetLUFS: normalization.targetLUFS, atFrame: frame,
+                                          deferred: sessionEvents.contains(.commandDeferred(command: event.action.name)))
+            } else if case .musicStop = event.action {
+                state.dropDeferredMusicNormalized()
+            }
+            for sessionEvent in sessionEvents {
+                if case .musicDamageSkipped = sessionEvent {
+                    damage.add(sessionEvent, engine: engine)
+                    continue
+                }
                 state.log(sessionEvent, atFrame: frame, voiceID: director.voiceID(of:))
             }
         }

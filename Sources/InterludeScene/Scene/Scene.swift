@@ -28,6 +28,8 @@ public struct Scene: Sendable, Equatable {
     public var reverbZones: [String: String] = [:]
     /// How every source resamples (top-level `resampler`, version 2); nil: the engine's default.
     public var resampler: Resampler?
+    /// The output passes through OpenAL Soft's peak limiter (top-level `limiter`, version 3).
+    public var limiter = false
 
     /// Frames rendered: `round(durationSeconds x sampleRate)`.
     public var frameCount: Int { frame(ofSeconds: durationSeconds) }
