@@ -320,9 +320,16 @@ final class ALDevice {
     // MARK: Rendering (loopback only)
 
     /// `alcRenderSamplesSOFT`: mixes `frameCount` frames of float samples into `destination`.
+    /// With the limiter on, no sample passes full scale.
     func render(into destination: UnsafeMutablePointer<Float>, frameCount: Int) {
         guard let device, let render = extensions.renderSamples, frameCount > 0 else { return }
         render(device, destination, ALCsizei(frameCount))
+        if attributes.limiter, case .loopback(let format) = kind {
+            // OpenAL Soft's limiter holds full scale only to within float rounding: the last
+            // ulp above it is cut here, so a limited render never exceeds 1.
+            let samples = UnsafeMutableBufferPointer(start: destination, count: frameCount * format.channelCount)
+            for index in samples.indices { samples[index] = min(1, max(-1, samples[index])) }
+        }
     }
 
     // MARK: Names (context must be current)
