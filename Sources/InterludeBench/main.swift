@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 18)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 18, 21)
 //                  [--click-starts N] [--click-players raw,interlude,...] [--click-latencies low,...] (scenario 10)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
@@ -189,6 +189,10 @@ if runs(13) {
 }
 if runs(14) { rows += try bench.logindSleepRows() }
 if runs(18) { rows += try bench.resamplers() }
+if runs(21) {
+    FileHandle.standardError.write(Data("[bench] 21. loudness\n".utf8))
+    rows += try LoudnessBench.rows(seconds: isQuick ? 10 : 180, rounds: isQuick ? 1 : bench.sizes.rounds)
+}
 
 if runs(10) {
     FileHandle.standardError.write(Data("[bench] 10. click latency\n".utf8))

@@ -71,6 +71,9 @@ extension EngineSuites {
             let streamedRows = rows.filter { $0.measure.hasPrefix("PCM in flight per streamed voice") }
             #expect(streamedRows.count == 1 && streamedRows.allSatisfy { $0.isGoalMet == true && ($0.engine ?? 0) > 0 })
             rows += try CodecDecodeBench.rows(seconds: 1, rounds: 1)
+            let loudnessRows = try LoudnessBench.rows(seconds: 1, rounds: 1)
+            #expect(loudnessRows.count == 3)
+            rows += loudnessRows
             for row in rows {
                 #expect(row.engine.map { $0.isFinite && $0 >= 0 } ?? false, "\(row.scenario): \(row.measure)")
             }
