@@ -66,6 +66,34 @@ extension EngineSuites {
             #expect(abs(measured.integratedLUFS - -20) <= 0.5, "rendered \(measured.integratedLUFS) LUFS after the crossfade")
         }
 
+        @Test func aGamesDecoderIsMeasuredFromItsStartAndPlaysFromIt() throws {
+            let folder = try StreamFixtureFolder()
+            let track = try Self.encodedTone(folder, amplitude: 0.05, channelCount: 2, name: "tone")
+            let heard = try Self.renderedLoudness { engine in
+                // Handed over a second in: measured from frame 0 all the same, and played from it.
+                let decoder = try DecoderFactory.open(path: track)
+                var skipped = [Float](repeating: 0, count: 2 * Self.rate)
+                _ = try skipped.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+                try engine.playMusic(decoder: decoder, isLooping: false, loudnessLUFS: -15)
+            }
+            #expect(abs(heard.integratedLUFS - -15) <= 0.5, "rendered \(heard.integratedLUFS) LUFS")
+        }
+
+        @Test func aSnapshotKeepsTheTargetAndARestoredTrackMeetsIt() throws {
+            let folder = try StreamFixtureFolder()
+            let track = try Self.encodedTone(folder, amplitude: 0.05, channelCount: 2, name: "tone")
+            let engine = try TestEngine.offline()
+            defer { engine.shutdown() }
+            try engine.playMusic(path: track, isLooping: false, loudnessLUFS: -17)
+            _ = try engine.render(frameCount: Self.rate / 10)
+            let snapshot = try engine.snapshot()
+            #expect(snapshot.tracks.first?.loudnessLUFS == -17)
+            var restoredSnapshot = snapshot
+            restoredSnapshot.tracks[0].positionInFrames = 0
+            let heard = try Self.renderedLoudness { try $0.restore(restoredSnapshot) }
+            #expect(abs(heard.integratedLUFS - -17) <= 0.5, "rendered \(heard.integratedLUFS) LUFS after the restore")
+        }
+
         @Test func aTrackIsMeasuredOnceUntilItsFileChanges() throws {
             let folder = try StreamFixtureFolder()
             let track = try Self.encodedTone(folder, amplitude: 0.3, channelCount: 2, name: "tone")
