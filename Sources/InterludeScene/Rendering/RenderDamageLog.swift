@@ -12,8 +12,8 @@ import Interlude
 /// some damage waits: a scene without damage renders exactly as before.
 struct RenderDamageLog {
     private struct Stretch {
+        var event: SessionEvent
         var startFrame: Int
-        var skippedFrames: Int
     }
 
     private let sampleRate: Int
@@ -27,9 +27,9 @@ struct RenderDamageLog {
 
     /// Damage raised by a scene event's command: it plays from the next chunk on.
     mutating func add(_ event: SessionEvent, engine: SoundEngine) {
-        guard case .musicDamageSkipped(_, let startFrame, let skippedFrames) = event else { return }
+        guard case .musicDamageSkipped(_, let startFrame, _) = event else { return }
         if lastPosition == nil { lastPosition = engine.musicPositionInFrames() }
-        waiting.append(Stretch(startFrame: startFrame, skippedFrames: skippedFrames))
+        waiting.append(Stretch(event: event, startFrame: startFrame))
     }
 
     /// A music event replaced or stopped the track: the damage still waiting was the old one's.
@@ -44,13 +44,13 @@ struct RenderDamageLog {
     }
 
     /// After a chunk of `chunkFrames` frames ending at output frame `end`, with the damage
-    /// events the engine raised while rendering it: the log lines of the stretches heard in it,
-    /// each with its output frame.
+    /// events the engine raised while rendering it: the events of the stretches heard in it,
+    /// each with its output frame, in frame order.
     mutating func played(inChunkEndingAt end: Int, chunkFrames: Int, newlyRaised: [SessionEvent],
-                         engine: SoundEngine) -> [(frame: Int, fields: [(key: String, value: JSONValue)])] {
+                         engine: SoundEngine) -> [(frame: Int, event: SessionEvent)] {
         let raised = newlyRaised.compactMap { event -> Stretch? in
-            guard case .musicDamageSkipped(_, let startFrame, let skippedFrames) = event else { return nil }
-            return Stretch(startFrame: startFrame, skippedFrames: skippedFrames)
+            guard case .musicDamageSkipped(_, let startFrame, _) = event else { return nil }
+            return Stretch(event: event, startFrame: startFrame)
         }
         guard !waiting.isEmpty || !raised.isEmpty else { return [] }
         guard let position = engine.musicPositionInFrames(), let trackRate = engine.musicDuration()?.sampleRate else {
@@ -61,13 +61,10 @@ struct RenderDamageLog {
         let outputFramesPerTrackFrame = Double(sampleRate) / Double(trackRate)
         func outputFrames(_ trackFrames: Int) -> Int { Int((Double(trackFrames) * outputFramesPerTrackFrame).rounded()) }
         let start = end - chunkFrames
-        var heard: [(frame: Int, fields: [(key: String, value: JSONValue)])] = []
+        var heard: [(frame: Int, event: SessionEvent)] = []
         var stillWaiting: [Stretch] = []
         func hear(_ stretch: Stretch, at frame: Int) {
-            heard.append((min(max(frame, start), end - 1), [
-                ("event", .string("musicDamageSkipped")), ("startFrame", .number(Double(stretch.startFrame))),
-                ("skippedFrames", .number(Double(stretch.skippedFrames))),
-            ]))
+            heard.append((min(max(frame, start), end - 1), stretch.event))
         }
         for stretch in waiting {
             let before = lastPosition ?? position

@@ -63,11 +63,6 @@ struct RenderState {
         deferredNormalized = nil
     }
 
-    /// musicDamageSkipped {startFrame, skippedFrames} at the frame its stretch plays.
-    mutating func logDamage(_ fields: [(key: String, value: JSONValue)], atFrame frame: Int) {
-        write([("frame", .number(Double(frame)))] + fields)
-    }
-
     mutating func log(_ event: SessionEvent, atFrame frame: Int, voiceID: (VoiceHandle) -> String?) {
         // A real device's start is no part of a scene's session (offline engines raise none).
         if case .outputStarted = event { return }
@@ -128,7 +123,11 @@ struct RenderState {
         case .servicesReset:
             fields += [("event", .string("deviceRestored"))]
             closeSpan(at: frame)
-        case .outputStarted, .musicDamageSkipped, .musicUnderrun, .musicRecovered, .soundLost, .snapshotWriteFailed:
+        case .musicDamageSkipped(_, let startFrame, let skippedFrames):
+            // Version 3, every scene; the renderer gives the frame its stretch plays at.
+            fields += [("event", .string("musicDamageSkipped")), ("startFrame", .number(Double(startFrame))),
+                       ("skippedFrames", .number(Double(skippedFrames)))]
+        case .outputStarted, .musicUnderrun, .musicRecovered, .soundLost, .snapshotWriteFailed:
             // Not one of the scene log's events; the engine's own log has the warning.
             return
         }

@@ -117,9 +117,9 @@ public struct SceneRenderer {
                     defer { events.removeAll { if case .musicDamageSkipped = $0 { true } else { false } } }
                     return events.filter { if case .musicDamageSkipped = $0 { true } else { false } }
                 }
-                for (damageFrame, fields) in damage.played(inChunkEndingAt: state.renderedFrames, chunkFrames: count,
-                                                           newlyRaised: skipped, engine: engine) {
-                    state.logDamage(fields, atFrame: damageFrame)
+                for (damageFrame, event) in damage.played(inChunkEndingAt: state.renderedFrames, chunkFrames: count,
+                                                          newlyRaised: skipped, engine: engine) {
+                    state.log(event, atFrame: damageFrame, voiceID: director.voiceID(of:))
                 }
                 progress(Double(state.renderedFrames) / Double(max(1, scene.frameCount)))
             }
