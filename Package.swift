@@ -163,7 +163,7 @@ let package = Package(
         ),
         // Launched by the logind source tests: a stand-in logind on a private system bus.
         .executableTarget(name: "LogindStub", dependencies: ["CSystemd"], path: "Tests/LogindStub"),
-        .executableTarget(name: "PulseProbe", dependencies: ["Interlude"], path: "Tests/PulseProbe"),
+        .executableTarget(name: "PulseProbe", dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")], path: "Tests/PulseProbe"),
         // Launched by DriverThreadTests: an engine released, and so shut down, on its own driver thread.
         .executableTarget(name: "DriverReleaseProbe", dependencies: ["Interlude"], path: "Tests/DriverReleaseProbe"),
         .executableTarget(

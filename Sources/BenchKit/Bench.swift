@@ -170,12 +170,12 @@ public final class Bench {
         try engine.playMusic(path: sceneTrackPath)
         // Started with the group paused so each play does not search the pool for its weakest
         // voice (quadratic at 100k); resuming the group assigns sources once.
-        try engine.setGroupPaused(true, of: .sfx)
+        try engine.pause(.sfx)
         for index in 0..<voiceCount {
             let parameters = VoiceParameters(position: SceneRunner.emitterPosition(index, frame: 0), gain: bb_emitter_gain(Int32(index % 1_000)), isLooping: true)
             try engine.play(sounds[index % sounds.count], parameters: parameters)
         }
-        try engine.setGroupPaused(false, of: .sfx)
+        try engine.resume(.sfx)
         _ = try engine.render(frameCount: BenchAssets.updateFrames * 4)
         for _ in 0..<20 { engine.update() }
         return engine
@@ -201,7 +201,7 @@ public final class Bench {
                 let seconds = try Measure.cpuSeconds {
                     for _ in 0..<calls {
                         step += 1
-                        try engine.updateListener { $0.position = Vector3(Float(step % 200) * 0.05, 0, 0) }
+                        try engine.changeListener { $0.position = Vector3(Float(step % 200) * 0.05, 0, 0) }
                         engine.update()
                     }
                 }
@@ -275,13 +275,13 @@ public final class Bench {
         defer { engine.shutdown() }
         try engine.playMusic(path: sceneTrackPath)
         _ = try engine.render(frameCount: before)
-        let positionAtBegin = engine.musicPositionInFrames() ?? -1
+        let positionAtBegin = engine.music().flatMap { engine.positionInFrames(of: $0) } ?? -1
         try engine.beginInterruption(reason: .other)
         let silent = try engine.render(frameCount: during)
         var framesAfterBegin = 0
         for frame in 0..<during where silent[2 * frame] != 0 || silent[2 * frame + 1] != 0 { framesAfterBegin += 1 }
-        engine.endInterruption(shouldResume: true)
-        let positionAtEnd = engine.musicPositionInFrames() ?? -1
+        try engine.endInterruption(shouldResume: true)
+        let positionAtEnd = engine.music().flatMap { engine.positionInFrames(of: $0) } ?? -1
         let resumed = try engine.render(frameCount: after)
         let framesToAudible = (0..<after).first { abs(resumed[2 * $0]) > 1e-4 || abs(resumed[2 * $0 + 1]) > 1e-4 } ?? after
         // The offset into the reference where the resumed render fits best.
@@ -380,7 +380,7 @@ public final class Bench {
         let engine = try SceneRunner.offlineEngine()
         defer { engine.shutdown() }
         try engine.playMusic(path: path, isLooping: false)
-        let frameCount = engine.musicDuration()?.frameCount ?? 0
+        let frameCount = engine.music().flatMap { engine.duration(of: $0) }?.frameCount ?? 0
         var rendered = 0
         while rendered < frameCount {
             _ = try engine.render(frameCount: 4_800)

@@ -61,9 +61,9 @@ public enum InterludePeer {
             "position_calls \(sampleCount)",
             "sample_rate \(statistics.sampleRate)",
             "voices_playing \(voices.filter { engine.isPlaying($0) }.count)",
-            "music_playing \(engine.isMusicPlaying() ? 1 : 0)",
+            "music_playing \((engine.music().map { engine.isPlaying($0) } ?? false) ? 1 : 0)",
             "real_voices \(statistics.realVoiceCount)",
-            "music_frames \(engine.musicPositionInFrames() ?? -1)",
+            "music_frames \(engine.music().flatMap { engine.positionInFrames(of: $0) } ?? -1)",
         ].joined(separator: "\n")
     }
 

@@ -127,7 +127,7 @@ public enum OffLockLatency {
             while Measure.wallSeconds() < end {
                 try? engine.beginInterruption(reason: .other)
                 begun.wrappingAdd(1, ordering: .relaxed)
-                engine.endInterruption(shouldResume: true)
+                try? engine.endInterruption(shouldResume: true)
                 // 200 snapshots a second, far more than a game makes, without starving the game.
                 usleep(5_000)
             }

@@ -155,7 +155,7 @@ public enum StalledReads {
         let engine = try SoundEngine(configuration: configuration)
         defer { engine.shutdown() }
         let marks = UnderrunMarks()
-        engine.setSessionEventHandler { [marks] event in marks.note(event) }
+        engine.setEventHandler { [marks] event in marks.note(event) }
         let format = AudioFormat(sampleRate: BenchAssets.soundSampleRate, channelCount: 1)
         let loaded = try sounds.enumerated().map { try engine.makeSound(name: "sound\($0.offset)", format: format, samples: $0.element) }
         guard let first = sounds.first else { throw BenchError("stalled reads: no sounds") }
@@ -194,7 +194,7 @@ public enum StalledReads {
         }
         let (underruns, recoveries) = marks.frames
         return Run(setPosition: setPosition, play: play, stallCount: decoder.stallCount, underrunFrames: underruns,
-                   recoveryFrames: recoveries, isMusicPlaying: engine.isMusicPlaying())
+                   recoveryFrames: recoveries, isMusicPlaying: (engine.music().map { engine.isPlaying($0) } ?? false))
     }
 }
 

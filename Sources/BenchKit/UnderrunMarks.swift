@@ -5,10 +5,10 @@ final class UnderrunMarks: Sendable {
     private let marks = AnnotatedMutex<(underruns: [Int], recoveries: [Int])>(([], []))
 
     /// Notes an underrun or a recovery; other events are not its concern.
-    func note(_ event: SessionEvent) {
+    func note(_ event: EngineEvent) {
         switch event {
-        case .musicUnderrun(_, let frame): marks.withLock { $0.underruns.append(frame) }
-        case .musicRecovered(_, let frame): marks.withLock { $0.recoveries.append(frame) }
+        case .music(.underrun(_, let frame)): marks.withLock { $0.underruns.append(frame) }
+        case .music(.recovered(_, let frame)): marks.withLock { $0.recoveries.append(frame) }
         default: break
         }
     }

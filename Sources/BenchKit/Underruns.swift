@@ -65,7 +65,7 @@ public enum Underruns {
         spinner.start()
         Thread.sleep(forTimeInterval: seconds)
         spinning.store(false, ordering: .relaxed)
-        engine.stop(voice)
+        try engine.stop(voice)
         engine.shutdown()
         Thread.sleep(forTimeInterval: 0.5)
         return try recorder.finish { frames, _ in gaps(in: frames) }

@@ -21,15 +21,15 @@ func fail(_ message: String) -> Never {
 }
 
 /// Opens the engine and leaves it in `box` only; the returned stream ends when it shuts down.
-func openEngine() throws -> AsyncStream<SessionEvent> {
+func openEngine() throws -> AsyncStream<EngineEvent> {
     var configuration = SoundEngine.Configuration(output: .null)
     configuration.mediaRole = nil
     let engine = try SoundEngine(configuration: configuration)
-    let events = engine.sessionEvents()
-    engine.setSessionEventHandler { event in
+    let events = engine.events()
+    engine.setEventHandler { event in
         // Only the driver thread's update reopens a lost device: nothing here calls update()
         // or reconnectDevice().
-        guard case .servicesReset = event else { return }
+        guard case .device(.rebuilt) = event else { return }
         guard !Thread.isMainThread else { fail("servicesReset raised on the main thread") }
         if mainLetGo.load(ordering: .acquiring) {
             print("released on the driver thread")
@@ -53,7 +53,13 @@ do {
     let events = try openEngine()
     // Detached: top-level code is on the main actor, and the main thread waits below.
     Task.detached {
-        for await _ in events {}
+        var isFirst = true
+        for await event in events {
+            // The stream was made after the engine's creation, which raised outputStarted: it
+            // must come first all the same.
+            if isFirst, case .device(.outputStarted) = event { print("outputStarted reached the stream") }
+            isFirst = false
+        }
         shutDown.signal()
     }
     disconnect()

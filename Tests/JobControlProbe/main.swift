@@ -28,14 +28,14 @@ do {
     configuration.handlesJobControl = true
     configuration.mediaRole = nil
     let engine = try SoundEngine(configuration: configuration)
-    engine.setSessionEventHandler { event in
+    engine.setEventHandler { event in
         var fields: [String: Any] = ["t": Probe.uptimeMilliseconds()]
         switch event {
-        case .began(let reason, _): fields["event"] = "began"; fields["reason"] = reason.rawValue
-        case .ended(let shouldResume, let resumed, _):
+        case .session(.began(let reason, _)): fields["event"] = "began"; fields["reason"] = reason.rawValue
+        case .session(.ended(let shouldResume, let resumed, _)):
             fields["event"] = "ended"; fields["shouldResume"] = shouldResume; fields["music"] = resumed.music
-        case .musicSuspended(let position): fields["event"] = "musicSuspended"; fields["positionInFrames"] = position
-        case .musicResumed(let position): fields["event"] = "musicResumed"; fields["positionInFrames"] = position
+        case .music(.suspended(let position)): fields["event"] = "musicSuspended"; fields["positionInFrames"] = position
+        case .music(.resumed(let position)): fields["event"] = "musicResumed"; fields["positionInFrames"] = position
         default: fields["event"] = "\(event)"
         }
         Probe.emit(fields)
@@ -45,7 +45,7 @@ do {
     let ticks = Int(seconds * 10)
     for _ in 0..<ticks {
         Thread.sleep(forTimeInterval: 0.1)
-        Probe.emit(["event": "position", "positionInFrames": engine.musicPositionInFrames() ?? -1,
+        Probe.emit(["event": "position", "positionInFrames": engine.music().flatMap { engine.positionInFrames(of: $0) } ?? -1,
               "state": engine.sessionState.isActive ? "active" : "interrupted", "t": Probe.uptimeMilliseconds()])
     }
     engine.shutdown()

@@ -54,7 +54,7 @@ do {
     for cycle in 0..<100 {
         try engine.beginInterruption(reason: cycle % 2 == 0 ? .call : .focusLost)
         _ = try engine.render(frameCount: 480)
-        engine.endInterruption(shouldResume: true)
+        try engine.endInterruption(shouldResume: true)
         _ = try engine.render(frameCount: 960)
     }
     report("after 100 interruptions", engine)
@@ -65,8 +65,8 @@ do {
         _ = try engine.render(frameCount: 4_800)
     }
     report("after 10 device losses", engine)
-    _ = try engine.snapshot()
-    try engine.stopMusic()
+    _ = try engine.savedState()
+    if let music = engine.music() { try engine.stop(music) }
     for sound in sounds { try engine.unloadSound(sound) }
     _ = try engine.render(frameCount: 4_800)
     report("stopped and unloaded", engine)

@@ -18,14 +18,17 @@
 // --device NAME plays to the named device instead of the default, --named-loss wait|follow
 // sets Configuration.whenNamedDeviceDisappears, and --job-control sets
 // Configuration.handlesJobControl (SIGTSTP interrupts and stops, SIGCONT resumes).
+// --default-or-null opens OutputDevice.systemDefaultOrNull instead of .systemDefault, and
+// --log-debug shows the engine's log down to debug level (by default swift-log's: info).
 //
 // Usage: PulseProbe [--music PATH] [--clicks PATH [--click-count N] [--click-ms MS]] [--start-timeout S]
 //                   [--latency L] [--seconds S] [--tick-ms MS] [--duck-db DB] [--device NAME]
-//                   [--named-loss wait|follow] [--job-control]
+//                   [--named-loss wait|follow] [--job-control] [--default-or-null] [--log-debug]
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
+import Logging
 #if DEBUG
 @testable import Interlude
 #else
@@ -68,6 +71,7 @@ var duckDecibels: Float?
 var deviceName: String?
 var namedLoss = NamedDeviceLoss.waitForIt
 var handlesJobControl = false
+var defaultOrNull = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -78,6 +82,13 @@ while let argument = arguments.popFirst() {
     case "--device": deviceName = arguments.popFirst()
     case "--named-loss": namedLoss = arguments.popFirst() == "follow" ? .followSystemDefault : .waitForIt
     case "--job-control": handlesJobControl = true
+    case "--default-or-null": defaultOrNull = true
+    case "--log-debug":
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .debug
+            return handler
+        }
     case "--start-timeout": startTimeoutSeconds = Double(arguments.popFirst() ?? "")
     case "--latency":
         let name = arguments.popFirst() ?? ""
@@ -113,7 +124,7 @@ signal(SIGPIPE, SIG_IGN)
 let roleBefore = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
 let engine: SoundEngine
 do {
-    var configuration = SoundEngine.Configuration(output: deviceName.map { .named($0) } ?? .systemDefault)
+    var configuration = SoundEngine.Configuration(output: deviceName.map { .named($0) } ?? (defaultOrNull ? .systemDefaultOrNull : .systemDefault))
     configuration.whenNamedDeviceDisappears = namedLoss
     if let duckDecibels { configuration.audioServer.callResponse = .duck(byDecibels: duckDecibels) }
     if let startTimeoutSeconds { configuration.outputStartTimeoutSeconds = startTimeoutSeconds }
@@ -145,6 +156,7 @@ func playClicks() {
 }
 emit(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": roleAfter ?? NSNull(),
       "device": engine.statistics.deviceName ?? NSNull(), "sampleRate": engine.statistics.sampleRate,
+      "output": "\(engine.currentOutput)",
       "outputPeriodMs": openedStatistics.outputPeriodMilliseconds ?? NSNull(),
       "alsoftConf": getenv("ALSOFT_CONF").map { String(cString: $0) } ?? NSNull(),
       "outputRunning": openedStatistics.isOutputRunning, "outputStartSeconds": openedStatistics.outputStartSeconds ?? NSNull()])
@@ -155,41 +167,42 @@ playClicks()
 /// counted, not printed.
 let spinning = Atomic<Bool>(false)
 
-engine.setSessionEventHandler { event in
+engine.setEventHandler { event in
     if spinning.load(ordering: .relaxed) {
         switch event {
-        case .commandDeferred, .commandDropped: return
+        case .session(.commandDeferred), .session(.commandDropped): return
         default: break
         }
     }
-    var fields: [String: Any] = ["position": engine.musicPositionInFrames() ?? -1]
+    var fields: [String: Any] = ["position": engine.music().flatMap { engine.positionInFrames(of: $0) } ?? -1]
     switch event {
-    case .began(let reason, let source): fields["event"] = "began"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
-    case .ended(let shouldResume, let resumed, let source):
+    case .session(.began(let reason, let source)): fields["event"] = "began"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
+    case .session(.ended(let shouldResume, let resumed, let source)):
         fields["event"] = "ended"; fields["shouldResume"] = shouldResume; fields["music"] = resumed.music
         fields["source"] = "\(source)"
-    case .activated: fields["event"] = "activated"
-    case .absorbed(let reason): fields["event"] = "absorbed"; fields["reason"] = "\(reason)"
-    case .ignored: fields["event"] = "ignored"
-    case .commandDeferred(let command): fields["event"] = "commandDeferred"; fields["command"] = command
-    case .commandDropped(let command): fields["event"] = "commandDropped"; fields["command"] = command
-    case .musicSuspended(let frame): fields["event"] = "musicSuspended"; fields["frame"] = frame
-    case .musicResumed(let frame): fields["event"] = "musicResumed"; fields["frame"] = frame
-    case .voiceResumed(_, let frame): fields["event"] = "voiceResumed"; fields["frame"] = frame
-    case .servicesLost: fields["event"] = "servicesLost"
-    case .servicesReset: fields["event"] = "servicesReset"
-    case .outputStarted(let seconds): fields["event"] = "outputStarted"; fields["seconds"] = seconds
-    case .holdAdded(let reason, let source): fields["event"] = "holdAdded"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
-    case .holdReleased(let source): fields["event"] = "holdReleased"; fields["source"] = "\(source)"
-    case .holdKept(let source): fields["event"] = "holdKept"; fields["source"] = "\(source)"
-    case .routeChanged(let from, let to): fields["event"] = "routeChanged"; fields["from"] = from; fields["to"] = to
-    case .reactivationFailed(let message): fields["event"] = "reactivationFailed"; fields["message"] = message
-    case .musicDamageSkipped(_, let startFrame, let skippedFrames):
+    case .session(.activated): fields["event"] = "activated"
+    case .session(.absorbed(let reason)): fields["event"] = "absorbed"; fields["reason"] = "\(reason)"
+    case .session(.ignored): fields["event"] = "ignored"
+    case .session(.commandDeferred(let command)): fields["event"] = "commandDeferred"; fields["command"] = "\(command)"
+    case .session(.commandDropped(let command)): fields["event"] = "commandDropped"; fields["command"] = "\(command)"
+    case .music(.suspended(let frame)): fields["event"] = "musicSuspended"; fields["frame"] = frame
+    case .music(.resumed(let frame)): fields["event"] = "musicResumed"; fields["frame"] = frame
+    case .voice(.resumed(_, let frame)): fields["event"] = "voiceResumed"; fields["frame"] = frame
+    case .device(.lost): fields["event"] = "servicesLost"
+    case .device(.rebuilt): fields["event"] = "servicesReset"
+    case .device(.outputStarted(let seconds)): fields["event"] = "outputStarted"; fields["seconds"] = seconds
+    case .session(.holdAdded(let reason, let source)): fields["event"] = "holdAdded"; fields["reason"] = "\(reason)"; fields["source"] = "\(source)"
+    case .session(.holdReleased(let source)): fields["event"] = "holdReleased"; fields["source"] = "\(source)"
+    case .session(.holdKept(let source)): fields["event"] = "holdKept"; fields["source"] = "\(source)"
+    case .device(.routeChanged(let from, let to)): fields["event"] = "routeChanged"; fields["from"] = from; fields["to"] = to
+    case .session(.reactivationFailed(let message)): fields["event"] = "reactivationFailed"; fields["message"] = message
+    case .music(.damageSkipped(_, let startFrame, let skippedFrames)):
         fields["event"] = "musicDamageSkipped"; fields["frame"] = startFrame; fields["skippedFrames"] = skippedFrames
-    case .musicUnderrun(_, let frame): fields["event"] = "musicUnderrun"; fields["frame"] = frame
-    case .musicRecovered(_, let frame): fields["event"] = "musicRecovered"; fields["frame"] = frame
-    case .soundLost(let name, _): fields["event"] = "soundLost"; fields["name"] = name
-    case .snapshotWriteFailed(_, let error): fields["event"] = "snapshotWriteFailed"; fields["message"] = error.message
+    case .music(.underrun(_, let frame)): fields["event"] = "musicUnderrun"; fields["frame"] = frame
+    case .music(.recovered(_, let frame)): fields["event"] = "musicRecovered"; fields["frame"] = frame
+    case .device(.soundLost(let name, _)): fields["event"] = "soundLost"; fields["name"] = name
+    case .savedStateWriteFailed(_, let error): fields["event"] = "snapshotWriteFailed"; fields["message"] = error.message
+    case .voice(.finished): return
     }
     emit(fields)
 }
@@ -197,7 +210,7 @@ engine.setSessionEventHandler { event in
 if let musicPath {
     do {
         try engine.playMusic(path: musicPath, isLooping: true)
-        emit(["event": "musicStarted", "sampleRate": engine.musicDuration()?.sampleRate ?? 0])
+        emit(["event": "musicStarted", "sampleRate": engine.music().flatMap { engine.duration(of: $0) }?.sampleRate ?? 0])
     } catch {
         emit(["event": "musicFailed", "error": "\(error)"])
     }
@@ -262,7 +275,7 @@ let stdinThread = Thread {
             } catch {
                 emit(["event": "switchFailed", "error": "\(error)"])
             }
-        case "activate": engine.activate()
+        case "activate": try? engine.activate()
         case "rebuild":
             engine.disconnectDevice()
             do {
@@ -280,8 +293,8 @@ let stdinThread = Thread {
             ALFaults.arm(.openDevice, count: Int(words[1]) ?? 0)
             engine.disconnectDevice()
         #endif
-        case "pause": engine.pauseMusic()
-        case "resume": engine.resumeMusic()
+        case "pause": if let music = engine.music() { try? engine.pause(music) }
+        case "resume": if let music = engine.music() { try? engine.resume(music) }
         default: emit(["event": "unknownCommand", "line": line])
         }
     }
@@ -291,8 +304,8 @@ stdinThread.start()
 
 while milliseconds() < seconds * 1000 && Stop.requested.load(ordering: .relaxed) == 0 {
     let statistics = engine.statistics
-    emit(["event": "tick", "position": engine.musicPositionInFrames() ?? -1,
-          "playing": engine.isMusicPlaying(), "state": "\(engine.sessionState)",
+    emit(["event": "tick", "position": engine.music().flatMap { engine.positionInFrames(of: $0) } ?? -1,
+          "playing": (engine.music().map { engine.isPlaying($0) } ?? false), "state": "\(engine.sessionState)",
           "sources": statistics.alSourceCount, "buffers": statistics.alBufferCount,
           "device": statistics.deviceName ?? NSNull(), "errors": statistics.internalErrorCount,
           "reopenAttempts": statistics.deviceReopenAttemptCount, "reopening": statistics.isDeviceReopening,

@@ -131,7 +131,7 @@ public struct SoakRun {
         let start = ContinuousClock.now
 
         func checkPosition() {
-            let engineValue = engine.musicPositionInFrames()
+            let engineValue = engine.music().flatMap { engine.positionInFrames(of: $0) }
             let expected = report.musicFramesPlayed % Self.trackFrameCount
             report.positionChecks.append((expected, engineValue))
             report.lastPositionCheck = (expected, engineValue)
@@ -146,7 +146,7 @@ public struct SoakRun {
                 checkPosition()
             }
             if let end = interruptionEndFrame, frame >= end {
-                engine.endInterruption(shouldResume: true)
+                try engine.endInterruption(shouldResume: true)
                 interruptionEndFrame = nil
                 report.interruptionCount += 1
                 checkPosition()
@@ -193,7 +193,7 @@ public struct SoakRun {
             checkPosition()
         }
         if interruptionEndFrame != nil {
-            engine.endInterruption(shouldResume: true)
+            try engine.endInterruption(shouldResume: true)
             report.interruptionCount += 1
             checkPosition()
         }

@@ -12,11 +12,13 @@ import Interlude
 
 let output = try ExampleOutput(name: "interruptions")
 let engine = output.engine
-engine.setSessionEventHandler { event in print("  event: \(event)") }
+engine.setEventHandler { event in
+    if case .session(let session) = event { print("  event: \(session)") }
+}
 
-try engine.playMusic(path: ExampleOutput.asset("music/theme.ogg"))
+let theme = try engine.playMusic(path: ExampleOutput.asset("music/theme.ogg"))
 try output.advance(seconds: 2)
-print("playing at frame \(engine.musicPositionInFrames()!)")
+print("playing at frame \(engine.positionInFrames(of: theme)!)")
 
 print("incoming call: beginInterruption(reason: .call)")
 try engine.beginInterruption(reason: .call)
@@ -25,7 +27,7 @@ let quiet = try output.advance(seconds: 1)
 if !output.isLive { print("during the call, the output's loudest sample is \(quiet.map(abs).max() ?? 0)") }
 
 print("the call ends: endInterruption(shouldResume: false)")
-engine.endInterruption(shouldResume: false)
-print("resumed at frame \(engine.musicPositionInFrames()!), session: \(engine.sessionState)")
+try engine.endInterruption(shouldResume: false)
+print("resumed at frame \(engine.positionInFrames(of: theme)!), session: \(engine.sessionState)")
 try output.advance(seconds: 1)
 try output.finish()

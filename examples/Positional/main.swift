@@ -16,7 +16,7 @@ try engine.play(fire, parameters: VoiceParameters(position: Vector3(0, 0, -2), i
 
 for step in 0...8 {
     let x = Float(step - 4) * 1.5                       // walk from x = -6 to x = +6, past the fire at z = -2
-    try engine.updateListener { $0.position = Vector3(x, 0, 0) }
+    try engine.changeListener { $0.position = Vector3(x, 0, 0) }
     let samples = try output.advance(seconds: 0.5)
     let where_ = x < 0 ? "fire on the right" : x > 0 ? "fire on the left" : "fire ahead"
     if output.isLive {

@@ -15,6 +15,7 @@
 //
 // Run: swift run Showcase            (or `make demo`)
 //      swift run Showcase --offline  (always render)
+//      swift run Showcase --live     (play in real time even on OpenAL Soft's null backend)
 import Foundation
 import ExampleSupport
 import Interlude
@@ -45,52 +46,52 @@ final class TimelinePrinter: Sendable {
 
     func setMusicSampleRate(_ rate: Int) { musicSampleRate.withLock { $0 = rate } }
 
-    func describe(_ event: SessionEvent) -> String? {
+    func describe(_ event: EngineEvent) -> String? {
         let rate = musicSampleRate.withLock { $0 }
         func clock(_ frames: Int) -> String {
             let seconds = Double(frames) / Double(rate)
             return String(format: "%d:%06.3f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
         }
         switch event {
-        case .began(let reason, let source):
+        case .session(.began(let reason, let source)):
             return "interruption began (\(reason), by \(source)): state saved, output stopped, context NULL"
-        case .holdAdded(let reason, let source):
+        case .session(.holdAdded(let reason, let source)):
             return "  \(source) holds the session too (\(reason)): it stays silent until both let go"
-        case .holdReleased(let source):
+        case .session(.holdReleased(let source)):
             return "  \(source) let go; another source still holds the session"
-        case .routeChanged(let from, let to):
+        case .device(.routeChanged(let from, let to)):
             return "output moved from \(from) to \(to), everything kept"
-        case .holdKept(let source):
+        case .session(.holdKept(let source)):
             return "  activate: \(source) still holds the session (its condition lasts)"
-        case .musicSuspended(let frame):
+        case .music(.suspended(let frame)):
             return "  soundtrack held at \(clock(frame))"
-        case .commandDeferred("set"):
+        case .session(.commandDeferred(.change)):
             return nil
-        case .commandDeferred(let command):
-            return "  \(command) during the interruption: tracked, applied at the end"
-        case .commandDropped(let command):
-            return "  \(command) during the interruption: dropped"
-        case .musicResumed(let frame):
+        case .session(.commandDeferred(let command)):
+            return "  \(command.sceneAction) during the interruption: tracked, applied at the end"
+        case .session(.commandDropped(let command)):
+            return "  \(command.sceneAction) during the interruption: dropped"
+        case .music(.resumed(let frame)):
             return "ended: context restored, soundtrack resumed at \(clock(frame))"
-        case .ended(let shouldResume, let resumed, _):
+        case .session(.ended(let shouldResume, let resumed, _)):
             return "  interruption over (shouldResume \(shouldResume)): music \(resumed.music ? "resumed" : "silent"), \(resumed.voiceCount) voices resumed"
-        case .servicesLost:
+        case .device(.lost):
             return "device lost: every AL object torn down, positions kept by the engine"
-        case .servicesReset:
+        case .device(.rebuilt):
             return "device rebuilt: new device and context, sounds re-uploaded, voices and streams re-created"
-        case .reactivationFailed(let message):
+        case .session(.reactivationFailed(let message)):
             return "could not restore the context (\(message)): still interrupted"
-        case .musicDamageSkipped(let path, let startFrame, let skippedFrames):
+        case .music(.damageSkipped(let path, let startFrame, let skippedFrames)):
             return "soundtrack \(path) damaged at \(clock(startFrame)): \(skippedFrames) frames skipped as silence, playing on"
-        case .musicUnderrun(let path, let frame):
+        case .music(.underrun(let path, let frame)):
             return "  \(path) ran dry at \(clock(frame)): its reads are behind"
-        case .musicRecovered(let path, let frame):
+        case .music(.recovered(let path, let frame)):
             return "  \(path) plays on from \(clock(frame))"
-        case .soundLost(_, let reason):
+        case .device(.soundLost(_, let reason)):
             return "sound lost on the new device: \(reason)"
-        case .snapshotWriteFailed(_, let error):
+        case .savedStateWriteFailed(_, let error):
             return "state not saved (\(error.message)): the previous snapshot is kept, playing on"
-        case .activated, .absorbed, .ignored, .voiceResumed, .outputStarted:
+        case .session(.activated), .session(.absorbed), .session(.ignored), .voice(.resumed), .voice(.finished), .device(.outputStarted):
             return nil
         }
     }
@@ -101,10 +102,12 @@ let forceOffline = CommandLine.arguments.contains("--offline")
 let started = Date()
 func stamp() -> String { String(format: "[%5.2f s]", Date().timeIntervalSince(started)) }
 
-// ALSA prints its own complaints when there is no card; the fallback message says it better.
-if !forceOffline, let engine = ExampleOutput.quietly({ try? SoundEngine(configuration: SoundEngine.Configuration(output: .systemDefault)) }) {
+// The system default, or the null backend on a headless machine: there a render to listen to
+// later is more use than real-time silence, unless --live asks for the real-time run.
+let liveEngine = forceOffline ? nil : try? SoundEngine(configuration: SoundEngine.Configuration(output: .systemDefaultOrNull))
+if let engine = liveEngine, engine.currentOutput != .null || CommandLine.arguments.contains("--live") {
     print("Showcase: playing live on \(engine.statistics.deviceName ?? "the default device") for \(Int(scene.durationSeconds)) s.")
-    engine.setSessionEventHandler { event in
+    engine.setEventHandler { event in
         if let line = printer.describe(event) { print("\(stamp()) \(line)") }
     }
     do {
@@ -113,7 +116,7 @@ if !forceOffline, let engine = ExampleOutput.quietly({ try? SoundEngine(configur
             let wait = event.atSeconds - Date().timeIntervalSince(started)
             if wait > 0 { Thread.sleep(forTimeInterval: wait) }
             try director.apply(event)
-            if case .musicPlay = event.action, let rate = engine.musicDuration()?.sampleRate { printer.setMusicSampleRate(rate) }
+            if case .musicPlay = event.action, let music = engine.music(), let rate = engine.duration(of: music)?.sampleRate { printer.setMusicSampleRate(rate) }
         }
         let remaining = scene.durationSeconds - Date().timeIntervalSince(started)
         if remaining > 0 { Thread.sleep(forTimeInterval: remaining) }
@@ -124,6 +127,7 @@ if !forceOffline, let engine = ExampleOutput.quietly({ try? SoundEngine(configur
         exit(1)
     }
 } else {
+    liveEngine?.shutdown()
     print(forceOffline ? "Showcase: rendering offline (--offline)." :
         "Showcase: no sound device opened (a headless machine), so the same timeline is rendered offline.")
     do {

@@ -12,16 +12,16 @@ import Interlude
 
 let output = try ExampleOutput(name: "streaming")
 let engine = output.engine
-try engine.playMusic(path: ExampleOutput.asset("music/theme.ogg"), fadeInSeconds: 1)
-let rate = engine.musicDuration()!.sampleRate
-print("theme: \(engine.musicDuration()!.frameCount) frames at \(rate) Hz")
+let theme = try engine.playMusic(path: ExampleOutput.asset("music/theme.ogg"), fadeSeconds: 1)
+let (frameCount, rate) = engine.duration(of: theme)!
+print("theme: \(frameCount) frames at \(rate) Hz")
 for _ in 0..<3 {
     try output.advance(seconds: 1)
-    let frame = engine.musicPositionInFrames()!
+    let frame = engine.positionInFrames(of: theme)!
     print("played \(frame) frames = \(String(format: "%.3f", Double(frame) / Double(rate))) s")
 }
-try engine.crossfadeMusic(toPath: ExampleOutput.asset("ambience/wind.ogg"), durationSeconds: 2)
+let wind = try engine.crossfadeMusic(toPath: ExampleOutput.asset("ambience/wind.ogg"), fadeSeconds: 2)
 print("crossfading to the wind over 2 s")
 try output.advance(seconds: 3)
-print("now playing the wind, at frame \(engine.musicPositionInFrames()!)")
+print("now playing the wind, at frame \(engine.positionInFrames(of: wind)!)")
 try output.finish()

@@ -53,7 +53,7 @@ final class EngineCore: @unchecked Sendable {
                                        gate: gate, events: queue, table: table, voices: player, renderer: renderer,
                                        streams: tracks, sounds: bank, mixer: mixer, world: spatial, snapshots: snapshots)
         if let startSeconds = host.outputStartSeconds {
-            queue.emit(.outputStarted(afterSeconds: startSeconds))
+            queue.emit(DeviceEvent.outputStarted(afterSeconds: startSeconds))
         }
         do {
             _ = try host.withContext { _ in try spatial.apply() }
@@ -117,10 +117,11 @@ final class EngineCore: @unchecked Sendable {
                 return nil
             }
             if let startSeconds = host.pollOutputStart(now: now()) {
-                queue.emit(.outputStarted(afterSeconds: startSeconds))
+                queue.emit(DeviceEvent.outputStarted(afterSeconds: startSeconds))
             }
             clock.countUpdate()
             mixer.advance(bySeconds: elapsedSeconds, playingCounts: player.playingCountsByGroup)
+            for group in mixer.takePausesDue() { setGroupPaused(true, index: group) }
             gate.run("update") { device in
                 // One batch: every property set here reaches the mixer at once.
                 gate.attempt("update: deferred updates") {
@@ -156,6 +157,17 @@ final class EngineCore: @unchecked Sendable {
     private func sendChanges(on device: ALDevice) {
         gate.attempt("update: voice parameters") { try player.sendChanges(on: device) }
         gate.attempt("update: listener and world") { try spatial.applyChanges() }
+    }
+
+    /// Pauses or resumes a group's voices and streams where they are (every group's, for
+    /// master); a voice paused by itself stays paused when its group resumes.
+    func setGroupPaused(_ paused: Bool, index: Int) {
+        mixer.setPaused(paused, of: index)
+        gate.run("setGroupPaused") { device in
+            try player.setGroupPaused(paused, group: index)
+            try tracks.setGroupPaused(paused, group: index)
+            if !paused { try player.assignSources(on: device) }
+        }
     }
 
     /// Sends every real voice's and stream's gain after a group gain changed.

@@ -1,17 +1,26 @@
-/// Session events raised under the engine's lock, handed to the game once it is released.
+/// Engine events raised under the engine's lock, handed to the game once it is released.
 final class EventQueue {
-    @exclusivity(unchecked) private var pending: [SessionEvent] = []
+    @exclusivity(unchecked) private var pending: [EngineEvent] = []
 
     /// Raises `event`.
-    func emit(_ event: SessionEvent) {
+    func emit(_ event: EngineEvent) {
         pending.append(event)
     }
 
+    /// Raises a session event.
+    func emit(_ event: SessionEvent) { emit(.session(event)) }
+    /// Raises a voice event.
+    func emit(_ event: VoiceEvent) { emit(.voice(event)) }
+    /// Raises a music event.
+    func emit(_ event: MusicEvent) { emit(.music(event)) }
+    /// Raises a device event.
+    func emit(_ event: DeviceEvent) { emit(.device(event)) }
+
     /// The events raised since the last take, leaving none. Most calls raise none, and then
     /// this allocates nothing (returning the array while also clearing it would copy it).
-    func take() -> [SessionEvent] {
+    func take() -> [EngineEvent] {
         guard !pending.isEmpty else { return [] }
-        var taken: [SessionEvent] = []
+        var taken: [EngineEvent] = []
         swap(&taken, &pending)
         return taken
     }

@@ -29,7 +29,7 @@ public struct InterludeError: Error, Sendable, Equatable, CustomStringConvertibl
         /// A scene file is malformed.
         case badScene
         /// A state snapshot is missing or corrupt.
-        case badSnapshot
+        case badSavedState
         /// Writing an output file failed.
         case writeFailed
     }

@@ -23,7 +23,7 @@ final class SnapshotWriter: @unchecked Sendable {
     private let queue = DispatchQueue(label: "Interlude snapshot writer")
     private let condition = NSCondition()
     /// The latest snapshot handed over and not yet taken by the queue, with its number.
-    private var pending: (snapshot: Snapshot, number: Int)?
+    private var pending: (snapshot: SavedState, number: Int)?
     /// How many snapshots were handed over.
     private var submittedCount = 0
     /// The number of the last snapshot written (or whose write failed): every earlier one is
@@ -45,7 +45,7 @@ final class SnapshotWriter: @unchecked Sendable {
     /// Hands `snapshot` over to be written; returns its number for ``waitUntilWritten(_:)``.
     /// Takes no time beyond a short lock: callable under the engine lock.
     @discardableResult
-    func submit(_ snapshot: Snapshot) -> Int {
+    func submit(_ snapshot: SavedState) -> Int {
         condition.lock()
         defer { condition.unlock() }
         submittedCount += 1
@@ -93,7 +93,7 @@ final class SnapshotWriter: @unchecked Sendable {
                 // one tries again.
                 let failure = error as? InterludeError ?? InterludeError(.writeFailed, "\(path): \(error)")
                 logger.error("\(failure)")
-                events.deliver([.snapshotWriteFailed(path: path, error: failure)])
+                events.deliver([.savedStateWriteFailed(path: path, error: failure)])
             }
             condition.lock()
             writtenNumber = next.number

@@ -47,7 +47,7 @@ extension SoundEngine {
     /// the group ramps down, or back, on the update; the session stays active.
     func duckForCall(_ isOn: Bool, group: GroupID, byDecibels decibels: Float, attackSeconds: Double, releaseSeconds: Double) {
         withLiveCore { core in
-            core.groups.duckForCall(isOn, group: group, duckedGain: Float(pow(10, Double(-decibels) / 20)),
+            core.groups.duckForCall(isOn, group: group, duckedGain: Decibels.gain(of: -decibels),
                                     attackSeconds: attackSeconds, releaseSeconds: releaseSeconds)
         }
     }

@@ -20,48 +20,97 @@ extension SoundEngine {
         readCore { core in core.groups.index(of: GroupID(name: name)).map { _ in GroupID(name: name) } }
     }
 
-    /// Sets a group's gain, at once or fading over `durationSeconds`. Any thread.
-    public func setGroupGain(_ gain: Float, of group: GroupID, durationSeconds: Double = 0, curve: FadeCurve = .linear) throws {
-        try Validate.gain(gain, in: "setGroupGain(of: \(group))")
-        try Validate.seconds(durationSeconds, "duration", in: "setGroupGain(of: \(group))")
-        try withCore("setGroupGain(of: \(group))") { core in
-            let index = try core.groups.existingIndex(of: group, in: "setGroupGain(of: \(group))")
-            core.groups.setGain(gain, of: index, overSeconds: durationSeconds, curve: curve)
-            core.al.run("setGroupGain") { _ in try core.applyGroupGains() }
+    /// Sets a group's gain (>= 0), which multiplies its voices' and tracks' own: at once, or
+    /// moving there over `fadeSeconds` along `curve`. Any thread.
+    public func setGain(_ gain: Float, of group: GroupID, fadeSeconds: Double = 0, curve: FadeCurve = .linear) throws {
+        let call = "setGain(of: \(group))"
+        try Validate.gain(gain, in: call)
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
+        try withCore(call) { core in
+            let index = try core.groups.existingIndex(of: group, in: call)
+            core.groups.setGain(gain, of: index, overSeconds: fadeSeconds, curve: curve)
+            core.al.run(call) { _ in try core.applyGroupGains() }
         }
     }
 
-    /// A group's gain as the game set it (fades included; mute and ducking not); 1 for a group
-    /// this engine does not have. Any thread.
-    public func groupGain(of group: GroupID) -> Float {
+    /// A group's gain as the game set it (fades included; mute, ducking and pause fades not);
+    /// 1 for a group this engine does not have. Any thread.
+    public func gain(of group: GroupID) -> Float {
         readCore { core in core.groups.index(of: group).map { core.groups.gain(of: $0) } ?? 1 }
     }
 
-    /// Mutes or unmutes a group: its voices keep playing, unheard. Any thread.
-    public func setGroupMuted(_ muted: Bool, of group: GroupID) throws {
-        try withCore("setGroupMuted(of: \(group))") { core in
-            core.groups.setMuted(muted, of: try core.groups.existingIndex(of: group, in: "setGroupMuted(of: \(group))"))
-            core.al.run("setGroupMuted") { _ in try core.applyGroupGains() }
-        }
-    }
-
-    /// Pauses or resumes a group: its voices and streams stop where they are and continue from
-    /// there. A voice paused by itself stays paused when its group resumes. Any thread.
-    public func setGroupPaused(_ paused: Bool, of group: GroupID) throws {
-        try withCore("setGroupPaused(of: \(group))") { core in
-            let index = try core.groups.existingIndex(of: group, in: "setGroupPaused(of: \(group))")
-            core.groups.setPaused(paused, of: index)
-            core.al.run("setGroupPaused") { device in
-                try core.voices.setGroupPaused(paused, group: index)
-                try core.streams.setGroupPaused(paused, group: index)
-                if !paused { try core.voices.assignSources(on: device) }
+    /// Pauses a group: its voices and tracks stop where they are, at once or after fading to
+    /// silence over `fadeSeconds`. A voice paused by itself stays paused when its group
+    /// resumes. Any thread.
+    public func pause(_ group: GroupID, fadeSeconds: Double = 0) throws {
+        let call = "pause(\(group))"
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
+        try withCore(call) { core in
+            let index = try core.groups.existingIndex(of: group, in: call)
+            if fadeSeconds > 0 {
+                core.groups.fadeOutToPause(index, overSeconds: fadeSeconds)
+                return
             }
+            core.groups.resetTransport(of: index, fadeInSeconds: 0)
+            core.setGroupPaused(true, index: index)
         }
     }
 
-    /// Lowers `group` by `decibels` while any voice of `trigger` plays (the music under
+    /// Resumes a paused group where it stood: at once, or fading in over `fadeSeconds`.
+    /// Any thread.
+    public func resume(_ group: GroupID, fadeSeconds: Double = 0) throws {
+        let call = "resume(\(group))"
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
+        try withCore(call) { core in
+            let index = try core.groups.existingIndex(of: group, in: call)
+            core.groups.resetTransport(of: index, fadeInSeconds: fadeSeconds)
+            core.al.run(call) { _ in try core.applyGroupGains() }
+            core.setGroupPaused(false, index: index)
+        }
+    }
+
+    /// Stops every voice and track of a group (everything, for master): at once, or after
+    /// fading each to silence over `fadeSeconds`. Any thread.
+    public func stop(_ group: GroupID, fadeSeconds: Double = 0) throws {
+        let call = "stop(\(group))"
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
+        try withCore(call) { core in
+            let index = try core.groups.existingIndex(of: group, in: call)
+            core.voices.stop(group: index, fadeSeconds: fadeSeconds)
+            core.streams.stop(group: index, fadeSeconds: fadeSeconds)
+        }
+    }
+
+    /// Pauses everything that sounds (the ``GroupID/master`` group), as a game's pause menu
+    /// does: at once, or fading out over `fadeSeconds`. Any thread.
+    public func pauseAll(fadeSeconds: Double = 0) throws {
+        try pause(.master, fadeSeconds: fadeSeconds)
+    }
+
+    /// Resumes what ``pauseAll(fadeSeconds:)`` paused: at once, or fading in over
+    /// `fadeSeconds`. Any thread.
+    public func resumeAll(fadeSeconds: Double = 0) throws {
+        try resume(.master, fadeSeconds: fadeSeconds)
+    }
+
+    /// True while a group is paused (by ``pause(_:fadeSeconds:)-(GroupID,_)`` or, for every group,
+    /// ``pauseAll(fadeSeconds:)``). Any thread.
+    public func isPaused(_ group: GroupID) -> Bool {
+        readCore { core in core.groups.index(of: group).map { core.groups.pauses($0) } ?? false }
+    }
+
+    /// Mutes or unmutes a group: its voices keep playing, unheard. Any thread.
+    public func setMuted(_ muted: Bool, of group: GroupID) throws {
+        let call = "setMuted(of: \(group))"
+        try withCore(call) { core in
+            core.groups.setMuted(muted, of: try core.groups.existingIndex(of: group, in: call))
+            core.al.run(call) { _ in try core.applyGroupGains() }
+        }
+    }
+
+    /// Lowers `group` by `decibels` (>= 0) while any voice of `trigger` plays (the music under
     /// dialogue), ramping down over `attackSeconds` and back over `releaseSeconds`. Any thread.
-    public func setDucking(of group: GroupID, byDecibels decibels: Float, whilePlaying trigger: GroupID,
+    public func setDucking(_ decibels: Float, of group: GroupID, whilePlaying trigger: GroupID,
                            attackSeconds: Double = 0.05, releaseSeconds: Double = 0.5) throws {
         let call = "setDucking(of: \(group), whilePlaying: \(trigger))"
         guard decibels.isFinite, decibels >= 0 else {
@@ -72,7 +121,7 @@ extension SoundEngine {
         try withCore(call) { core in
             core.groups.addDucking(DuckRule(targetIndex: try core.groups.existingIndex(of: group, in: call),
                                             triggerIndex: try core.groups.existingIndex(of: trigger, in: call),
-                                            duckedGain: Float(pow(10, Double(-decibels) / 20)),
+                                            duckedGain: Decibels.gain(of: -decibels),
                                             attackSeconds: attackSeconds, releaseSeconds: releaseSeconds))
         }
     }
@@ -83,7 +132,7 @@ extension SoundEngine {
         try withCore(call) { core in
             core.groups.removeDucking(target: try core.groups.existingIndex(of: group, in: call),
                                       trigger: try core.groups.existingIndex(of: trigger, in: call))
-            core.al.run("removeDucking") { _ in try core.applyGroupGains() }
+            core.al.run(call) { _ in try core.applyGroupGains() }
         }
     }
 }

@@ -1,16 +1,17 @@
 extension SoundEngine {
     /// Streams a track (WAV, Ogg Vorbis, Ogg Opus, FLAC or MP3) on `channel` (the soundtrack by
-    /// default), replacing any. The file is opened now: a missing or bad file throws here, naming
-    /// it. While interrupted, the track starts when the session is active again.
+    /// default), replacing any, and returns its handle. The file is opened now: a missing or bad
+    /// file throws here, naming it. While interrupted, the track starts when the session is
+    /// active again.
     /// - Parameters:
     ///   - path: the file.
     ///   - channel: the stream channel: the soundtrack, or the ambience beside it.
     ///   - isLooping: repeats the loop region (or the whole track) until stopped.
     ///   - gain: the track's own gain, times its group's.
+    ///   - fadeSeconds: an equal-power fade in.
     ///   - loopRegion: frames that repeat when looping, end exclusive; an intro before it plays
     ///     once. nil: the file's own loop tags (Vorbis `LOOPSTART`/`LOOPLENGTH`/`LOOPEND`, a WAV
     ///     `smpl` loop; see ``AudioDecoder/loopRegion``), else the whole track.
-    ///   - fadeInSeconds: an equal-power fade in.
     ///   - loudnessLUFS: a loudness target in LUFS, in -70...0: the track plays with the extra
     ///     gain `10^((target - measured) / 20)` (above 1 too), on top of its other gains, so that
     ///     on its own it measures the target. The track's integrated loudness is measured (see
@@ -18,23 +19,11 @@ extension SoundEngine {
     ///     for it, and cached while the file is unchanged (``measureLoudness(ofTrackAt:)``). A
     ///     silent track gets no extra gain. nil: no target.
     /// Any thread.
+    @discardableResult
     public func playMusic(path: String, channel: StreamChannel = .music, isLooping: Bool = true, gain: Float = 1,
-                          fadeInSeconds: Double = 0, loopRegion: Range<Int>? = nil, loudnessLUFS: Double? = nil) throws {
-        try playStream(path: path, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: fadeInSeconds,
-                       loopRegion: loopRegion, crossfadeSeconds: nil, command: "music.play", call: "music.play(\(path))",
-                       loudnessLUFS: loudnessLUFS)
-    }
-
-    /// Crossfades `channel` to another track over `durationSeconds`, equal-power: the combined
-    /// level stays steady. `loopRegion` and `loudnessLUFS` are the new track's, as in
-    /// ``playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:loudnessLUFS:)``: a nil
-    /// `loopRegion` uses its loop tags. Any thread.
-    public func crossfadeMusic(toPath path: String, durationSeconds: Double, channel: StreamChannel = .music,
-                               isLooping: Bool = true, gain: Float = 1, loopRegion: Range<Int>? = nil,
-                               loudnessLUFS: Double? = nil) throws {
-        try playStream(path: path, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: 0,
-                       loopRegion: loopRegion, crossfadeSeconds: durationSeconds, command: "music.crossfade",
-                       call: "music.crossfade(\(path))", loudnessLUFS: loudnessLUFS)
+                          fadeSeconds: Double = 0, loopRegion: Range<Int>? = nil, loudnessLUFS: Double? = nil) throws -> MusicHandle {
+        try playStream(path: path, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: fadeSeconds,
+                       loopRegion: loopRegion, crossfadeSeconds: nil, call: "playMusic(path: \(path))", loudnessLUFS: loudnessLUFS)
     }
 
     /// Streams a track from a decoder of the game's own on `channel`, replacing any: a format
@@ -42,37 +31,57 @@ extension SoundEngine {
     /// own storage. The engine takes the decoder over: from this call on only the engine's
     /// decode thread calls it (on an offline engine, the thread calling ``render(frameCount:)``
     /// too, never both at once), so the game must not touch it again. `decoder.path` names the
-    /// track in errors, logs and events, and is what a ``Snapshot`` saves (restoring opens that
+    /// track in errors, logs and events, and is what a ``SavedState`` saves (restoring opens that
     /// path as a file). Its reads may block (a slow disk, a network): the track then runs dry
-    /// (``SessionEvent/musicUnderrun(path:positionInFrames:)``) and plays on from the same frame
-    /// when they return, and no engine call waits for them. Throws `.unsupportedFormat` for a
-    /// format other than 1 or 2 channels at 1000...384000 Hz. The other parameters are
-    /// ``playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:loudnessLUFS:)``'s; with a
+    /// (``MusicEvent/underrun(path:positionInFrames:)``) and plays on from the same frame when
+    /// they return, and no engine call waits for them. Throws `.unsupportedFormat` for a format
+    /// other than 1 or 2 channels at 1000...384000 Hz. The other parameters are
+    /// ``playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``'s; with a
     /// `loudnessLUFS` target the decoder is read whole from frame 0 on the calling thread to
     /// measure it (not cached), then moved back to frame 0. Any thread.
+    @discardableResult
     public func playMusic(decoder: sending any AudioDecoder, channel: StreamChannel = .music, isLooping: Bool = true,
-                          gain: Float = 1, fadeInSeconds: Double = 0, loopRegion: Range<Int>? = nil,
-                          loudnessLUFS: Double? = nil) throws {
-        try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: nil, loudnessLUFS: loudnessLUFS,
-                           command: "music.play")
-        let format = decoder.format
-        guard (1...2).contains(format.channelCount), (1_000...384_000).contains(format.sampleRate), decoder.frameCount >= 0 else {
-            throw InterludeError(.unsupportedFormat, "music.play(\(decoder.path)): \(format.channelCount) channels at \(format.sampleRate) Hz, \(decoder.frameCount) frames is not supported (1 or 2 channels, 1000...384000 Hz)")
-        }
-        let path = decoder.path
-        var loudnessGain: Float = 1
-        if let loudnessLUFS {
-            try decoder.seek(toFrame: 0)
-            loudnessGain = try Loudness.measure(decoder: decoder).gain(toTarget: loudnessLUFS)
-            try decoder.seek(toFrame: 0)
-        }
-        try playStream(decoder: decoder, path: path, channel: channel, isLooping: isLooping, gain: gain,
-                       fadeInSeconds: fadeInSeconds, loopRegion: loopRegion, crossfadeSeconds: nil, command: "music.play",
-                       call: "music.play(\(path))", loudness: loudnessLUFS.map { StreamLoudness(targetLUFS: $0, gain: loudnessGain) })
+                          gain: Float = 1, fadeSeconds: Double = 0, loopRegion: Range<Int>? = nil,
+                          loudnessLUFS: Double? = nil) throws -> MusicHandle {
+        let call = "playMusic(decoder: \(decoder.path))"
+        try checkStream(decoder, call: call)
+        let loudness = try measureForTarget(decoder, loudnessLUFS: loudnessLUFS, call: call)
+        return try playStream(decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
+                              fadeInSeconds: fadeSeconds, loopRegion: loopRegion, crossfadeSeconds: nil, call: call,
+                              loudness: loudness)
+    }
+
+    /// Crossfades `channel` to another track over `fadeSeconds`, equal-power: the combined
+    /// level stays steady. Returns the new track's handle; the old one's handle still answers
+    /// queries (its position, say) while it fades out. `loopRegion` and `loudnessLUFS` are the
+    /// new track's, as in ``playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``:
+    /// a nil `loopRegion` uses its loop tags. Any thread.
+    @discardableResult
+    public func crossfadeMusic(toPath path: String, fadeSeconds: Double, channel: StreamChannel = .music,
+                               isLooping: Bool = true, gain: Float = 1, loopRegion: Range<Int>? = nil,
+                               loudnessLUFS: Double? = nil) throws -> MusicHandle {
+        try playStream(path: path, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: 0,
+                       loopRegion: loopRegion, crossfadeSeconds: fadeSeconds, call: "crossfadeMusic(toPath: \(path))",
+                       loudnessLUFS: loudnessLUFS)
+    }
+
+    /// Crossfades `channel` to a track from a decoder of the game's own, as
+    /// ``crossfadeMusic(toPath:fadeSeconds:channel:isLooping:gain:loopRegion:loudnessLUFS:)`` does for a
+    /// file; the engine takes the decoder over, and measures it for a `loudnessLUFS` target, as
+    /// ``playMusic(decoder:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)`` does. Any thread.
+    @discardableResult
+    public func crossfadeMusic(toDecoder decoder: sending any AudioDecoder, fadeSeconds: Double,
+                               channel: StreamChannel = .music, isLooping: Bool = true, gain: Float = 1,
+                               loopRegion: Range<Int>? = nil, loudnessLUFS: Double? = nil) throws -> MusicHandle {
+        let call = "crossfadeMusic(toDecoder: \(decoder.path))"
+        try checkStream(decoder, call: call)
+        let loudness = try measureForTarget(decoder, loudnessLUFS: loudnessLUFS, call: call)
+        return try playStream(decoder: decoder, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: 0,
+                              loopRegion: loopRegion, crossfadeSeconds: fadeSeconds, call: call, loudness: loudness)
     }
 
     /// The integrated loudness of the track file at `path` (see ``Loudness``), as a loudness
-    /// target of ``playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:loudnessLUFS:)``
+    /// target of ``playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``
     /// uses it: measured on the calling thread (decoding the file whole) the first time, then
     /// cached while the file is unchanged. Throws like ``DecoderFactory/open(path:)``, and
     /// `.corruptData` for damage found while decoding. Any thread; never takes the engine's lock.
@@ -80,86 +89,156 @@ extension SoundEngine {
         try trackLoudness(ofPath: path)
     }
 
-    /// Opens the track (outside the engine's lock), measures it for a loudness target (also
-    /// outside), and starts it on `channel`.
-    func playStream(path: String, channel: StreamChannel, isLooping: Bool, gain: Float, fadeInSeconds: Double,
-                    loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String, call: String,
-                    loudnessLUFS: Double? = nil, startFrame: Int = 0, startsPaused: Bool = false) throws {
-        try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: crossfadeSeconds,
-                           loudnessLUFS: loudnessLUFS, command: command)
-        try ensureAlive(call)
-        let decoder = try DecoderFactory.open(path: path)
-        let loudness = try loudnessLUFS.map { StreamLoudness(targetLUFS: $0, gain: try trackLoudness(ofPath: path).gain(toTarget: $0)) }
-        try playStream(decoder: decoder, path: path, channel: channel, isLooping: isLooping, gain: gain,
-                       fadeInSeconds: fadeInSeconds, loopRegion: loopRegion, crossfadeSeconds: crossfadeSeconds,
-                       command: command, call: call, loudness: loudness, startFrame: startFrame, startsPaused: startsPaused)
+    /// The track now on `channel`, or nil when none plays there. Any thread.
+    public func music(on channel: StreamChannel = .music) -> MusicHandle? {
+        readCore { core in core.streams.stream(on: channel).map { handle(of: $0) } }
     }
 
-    /// Starts an open decoder's track on `channel`; the decoder goes to the decode thread.
-    private func playStream(decoder: any AudioDecoder, path: String, channel: StreamChannel, isLooping: Bool, gain: Float,
-                            fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String,
-                            call: String, loudness: StreamLoudness?, startFrame: Int = 0, startsPaused: Bool = false) throws {
+    /// Sets a track's own gain (>= 0; its group's multiplies it): at once, or moving there over
+    /// `fadeSeconds` along `curve` while it plays. Any thread.
+    public func setGain(_ gain: Float, of music: MusicHandle, fadeSeconds: Double = 0, curve: FadeCurve = .linear) throws {
+        let call = "setGain(of: \(music))"
+        try Validate.gain(gain, in: call)
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
         try withCore(call) { core in
-            try core.streams.play(path: path, decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
-                                  fadeInSeconds: fadeInSeconds, loopRegion: loopRegion, crossfadeSeconds: crossfadeSeconds,
-                                  command: command, loudness: loudness, startFrame: startFrame, startsPaused: startsPaused)
+            guard own(music), core.streams.current(music.trackID, on: music.channel) != nil else { return }
+            core.streams.setGain(gain, of: music.channel, fadeSeconds: fadeSeconds, curve: curve)
         }
     }
 
-    private func validateStream(gain: Float, fadeInSeconds: Double, crossfadeSeconds: Double?, loudnessLUFS: Double?,
-                                command: String) throws {
-        try Validate.gain(gain, in: command)
-        try Validate.seconds(fadeInSeconds, "fadeIn", in: command)
-        if let crossfadeSeconds { try Validate.seconds(crossfadeSeconds, "duration", in: command) }
-        if let loudnessLUFS { try Validate.loudness(loudnessLUFS, in: command) }
+    /// Pauses a track at its frame (with what it is crossfading from): at once, or after an
+    /// equal-power fade out over `fadeSeconds`. Tracked while interrupted: it stays silent at
+    /// the end. Any thread.
+    public func pause(_ music: MusicHandle, fadeSeconds: Double = 0) throws {
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "pause(\(music))")
+        try withCore("pause(\(music))") { core in
+            guard own(music), core.streams.current(music.trackID, on: music.channel) != nil else { return }
+            core.streams.pause(music.channel, fadeSeconds: fadeSeconds)
+        }
     }
 
-    /// Pauses the track at its frame. Tracked while interrupted: it stays silent at the end.
-    /// Any thread.
-    public func pauseMusic(channel: StreamChannel = .music) {
-        withLiveCore { $0.streams.pause(channel, command: "music.pause") }
+    /// Resumes a track at the frame it paused on: at once, or fading in over `fadeSeconds`.
+    /// Tracked while interrupted: it plays from the end on. Any thread.
+    public func resume(_ music: MusicHandle, fadeSeconds: Double = 0) throws {
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "resume(\(music))")
+        try withCore("resume(\(music))") { core in
+            guard own(music), core.streams.current(music.trackID, on: music.channel) != nil else { return }
+            core.streams.resume(music.channel, fadeSeconds: fadeSeconds)
+        }
     }
 
-    /// Resumes the track at the frame it paused on. Tracked while interrupted: it plays from
-    /// the end on. Any thread.
-    public func resumeMusic(channel: StreamChannel = .music) {
-        withLiveCore { $0.streams.resume(channel, command: "music.resume") }
+    /// Stops a track: at once, or with an equal-power fade out over `fadeSeconds`. Tracked while
+    /// interrupted. Any thread.
+    public func stop(_ music: MusicHandle, fadeSeconds: Double = 0) throws {
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "stop(\(music))")
+        try withCore("stop(\(music))") { core in
+            guard own(music), core.streams.current(music.trackID, on: music.channel) != nil else { return }
+            core.streams.stop(music.channel, fadeOutSeconds: fadeSeconds)
+        }
     }
 
-    /// Stops the track, at once or with an equal-power fade out. Any thread.
-    public func stopMusic(channel: StreamChannel = .music, fadeOutSeconds: Double = 0) throws {
-        try withCore("music.stop") { try $0.streams.stop(channel, fadeOutSeconds: fadeOutSeconds, command: "music.stop") }
-    }
-
-    /// Moves the track to `frame`. Any thread.
-    public func seekMusic(toFrame frame: Int, channel: StreamChannel = .music) throws {
-        try withCore("seekMusic(toFrame: \(frame))") { try $0.streams.seek(channel, toFrame: frame) }
+    /// Moves a track to `frame` (>= 0; past the end, it ends or wraps into its loop). Any thread.
+    public func seek(_ music: MusicHandle, toFrame frame: Int) throws {
+        try withCore("seek(\(music), toFrame: \(frame))") { core in
+            guard own(music), core.streams.current(music.trackID, on: music.channel) != nil else { return }
+            try core.streams.seek(music.channel, toFrame: frame)
+        }
     }
 
     /// How many frames of the track have played, modulo its loop: exact, counted by the
-    /// engine, and kept through interruptions and device loss. nil with no track. Any thread.
-    public func musicPositionInFrames(channel: StreamChannel = .music) -> Int? {
-        readCore { $0.streams.position(channel) }
-    }
-
-    /// The track's length in frames and its sample rate, or nil with no track. Any thread.
-    public func musicDuration(channel: StreamChannel = .music) -> (frameCount: Int, sampleRate: Int)? {
+    /// engine, and kept through interruptions and device loss. nil once the track no longer
+    /// sounds. Any thread.
+    public func positionInFrames(of music: MusicHandle) -> Int? {
         readCore { core in
-            core.streams.stream(on: channel).map { ($0.frameCount, $0.format.sampleRate) }
+            guard own(music) else { return nil }
+            return core.streams.position(of: music.trackID, on: music.channel)
         }
     }
 
-    /// True while the track plays (or will, when an interruption ends). Any thread.
-    public func isMusicPlaying(channel: StreamChannel = .music) -> Bool {
+    /// The track's length in frames and its sample rate, or nil once it no longer sounds.
+    /// Any thread.
+    public func duration(of music: MusicHandle) -> (frameCount: Int, sampleRate: Int)? {
         readCore { core in
-            guard let state = core.streams.stream(on: channel)?.state else { return false }
-            return state != .paused
+            guard own(music), let stream = core.streams.sounding(music.trackID, on: music.channel) else { return nil }
+            return (stream.frameCount, stream.format.sampleRate)
         }
     }
 
-    /// The error that ended the track early (a corrupt page mid-stream), if any; kept after the
-    /// track has ended, until the channel plays another. Any thread.
-    public func musicError(channel: StreamChannel = .music) -> InterludeError? {
+    /// True while the track is its channel's current one and plays (or will, when an
+    /// interruption ends). Any thread.
+    public func isPlaying(_ music: MusicHandle) -> Bool {
+        readCore { core in
+            guard own(music), let stream = core.streams.current(music.trackID, on: music.channel) else { return false }
+            return stream.state != .paused
+        }
+    }
+
+    /// The error that ended `channel`'s last track early (a corrupt page mid-stream), if any;
+    /// kept after the track has ended, until the channel plays another. Any thread.
+    public func musicError(on channel: StreamChannel = .music) -> InterludeError? {
         readCore { $0.streams.error(on: channel) }
     }
+
+    /// Opens the track (outside the engine's lock), measures it for a loudness target (also
+    /// outside), and starts it on `channel`.
+    func playStream(path: String, channel: StreamChannel, isLooping: Bool, gain: Float, fadeInSeconds: Double,
+                    loopRegion: Range<Int>?, crossfadeSeconds: Double?, call: String, loudnessLUFS: Double? = nil,
+                    startFrame: Int = 0, startsPaused: Bool = false) throws -> MusicHandle {
+        try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: crossfadeSeconds, call: call)
+        if let loudnessLUFS { try Validate.loudness(loudnessLUFS, in: call) }
+        try ensureAlive(call)
+        let decoder = try DecoderFactory.open(path: path)
+        let loudness = try loudnessLUFS.map { StreamLoudness(targetLUFS: $0, gain: try trackLoudness(ofPath: path).gain(toTarget: $0)) }
+        return try playStream(decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
+                              fadeInSeconds: fadeInSeconds, loopRegion: loopRegion, crossfadeSeconds: crossfadeSeconds,
+                              call: call, loudness: loudness, startFrame: startFrame, startsPaused: startsPaused)
+    }
+
+    /// Starts an open decoder's track on `channel`; the decoder goes to the decode thread.
+    private func playStream(decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float,
+                            fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?,
+                            call: String, loudness: StreamLoudness? = nil, startFrame: Int = 0,
+                            startsPaused: Bool = false) throws -> MusicHandle {
+        try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: crossfadeSeconds, call: call)
+        return try withCore(call) { core in
+            let trackID = try core.streams.play(path: decoder.path, decoder: decoder, channel: channel, isLooping: isLooping,
+                                                gain: gain, fadeInSeconds: fadeInSeconds, loopRegion: loopRegion,
+                                                crossfadeSeconds: crossfadeSeconds, call: call, loudness: loudness,
+                                                startFrame: startFrame, startsPaused: startsPaused)
+            return MusicHandle(channel: channel, trackID: trackID, engineID: engineID)
+        }
+    }
+
+    /// For a `loudnessLUFS` target, a game's decoder measured from frame 0 to its end on the
+    /// calling thread and moved back to frame 0; nil without a target.
+    private func measureForTarget(_ decoder: any AudioDecoder, loudnessLUFS: Double?, call: String) throws -> StreamLoudness? {
+        guard let loudnessLUFS else { return nil }
+        try Validate.loudness(loudnessLUFS, in: call)
+        try decoder.seek(toFrame: 0)
+        let gain = try Loudness.measure(decoder: decoder).gain(toTarget: loudnessLUFS)
+        try decoder.seek(toFrame: 0)
+        return StreamLoudness(targetLUFS: loudnessLUFS, gain: gain)
+    }
+
+    /// Throws `.unsupportedFormat` for a game's decoder the engine cannot stream.
+    private func checkStream(_ decoder: any AudioDecoder, call: String) throws {
+        let format = decoder.format
+        guard (1...2).contains(format.channelCount), (1_000...384_000).contains(format.sampleRate), decoder.frameCount >= 0 else {
+            throw InterludeError(.unsupportedFormat, "\(call): \(format.channelCount) channels at \(format.sampleRate) Hz, \(decoder.frameCount) frames is not supported (1 or 2 channels, 1000...384000 Hz)")
+        }
+    }
+
+    private func validateStream(gain: Float, fadeInSeconds: Double, crossfadeSeconds: Double?, call: String) throws {
+        try Validate.gain(gain, in: call)
+        try Validate.seconds(fadeInSeconds, "fadeSeconds", in: call)
+        if let crossfadeSeconds { try Validate.seconds(crossfadeSeconds, "fadeSeconds", in: call) }
+    }
+
+    /// The handle of a track the engine holds.
+    private func handle(of stream: MusicStream) -> MusicHandle {
+        MusicHandle(channel: stream.channel, trackID: stream.trackID, engineID: engineID)
+    }
+
+    /// The handle was made by this engine.
+    private func own(_ music: MusicHandle) -> Bool { music.engineID == engineID }
 }

@@ -2,21 +2,22 @@ extension SoundEngine {
     /// Another audio session takes over, held by `source` (the game's own calls by default).
     /// From active, the engine records what is playing and where, stops output at once, sets
     /// the current context to NULL and raises ``SessionEvent/began(reason:source:)``. While
-    /// interrupted no AL call is made; commands are tracked (see the README's rules).
+    /// interrupted no AL call is made; commands are tracked (see <doc:Interruptions>).
     ///
     /// Several sources may hold the session at once: a begin from another source while
     /// interrupted adds a hold (``SessionEvent/holdAdded(reason:source:)``, nothing audible), and
     /// the session is active again only when the last lets go. A begin from a source that
     /// already holds is absorbed. Throws `.invalidArgument` for ``InterruptionReason/deviceLost``
     /// (the engine alone raises that, when the device goes away, and only a rebuild ends it) and
-    /// for an empty source name. Any thread.
+    /// for an empty source name, `.shutDown` after shutdown. Any thread.
     public func beginInterruption(reason: InterruptionReason = .other, source: InterruptionSource = .game) throws {
         guard reason != .deviceLost else {
-            throw InterludeError(.invalidArgument, "beginInterruption(reason: deviceLost): device loss is the engine's own interruption; it begins when the device goes away (disconnectDevice() takes it away offline)")
+            throw InterludeError(.invalidArgument, "beginInterruption(reason: deviceLost): device loss is the engine's own interruption; it begins when the device goes away")
         }
         guard !source.rawValue.isEmpty else {
             throw InterludeError(.invalidArgument, "beginInterruption(reason: \(reason), source: \"\"): a source needs a name")
         }
+        try ensureAlive("beginInterruption")
         beginOwnInterruption(reason: reason, source: source)
     }
 
@@ -41,9 +42,14 @@ extension SoundEngine {
     /// commands say plays again (``SessionEvent/ended(shouldResume:resumed:source:)``): under
     /// ``ResumePolicy/honorShouldResume`` this last end's `shouldResume` decides. While others
     /// still hold, only `source`'s hold goes (``SessionEvent/holdReleased(source:)``). An end
-    /// from a source that holds nothing is ignored. Any thread.
-    public func endInterruption(shouldResume: Bool, source: InterruptionSource = .game) {
-        withLiveCore { $0.session.end(shouldResume: shouldResume, source: source) }
+    /// from a source that holds nothing is ignored. Throws `.shutDown` after shutdown. Any thread.
+    public func endInterruption(shouldResume: Bool, source: InterruptionSource = .game) throws {
+        try withCore("endInterruption") { $0.session.end(shouldResume: shouldResume, source: source) }
+    }
+
+    /// An end from one of the engine's own sources (job control, logind, the audio server).
+    func endOwnInterruption(source: InterruptionSource) {
+        withLiveCore { $0.session.end(shouldResume: true, source: source) }
     }
 
     /// The game reactivates the session itself (back in the foreground, a play button): ends
@@ -53,9 +59,9 @@ extension SoundEngine {
     /// still playing, our login session inactive): it stays, reported by
     /// ``SessionEvent/holdKept(source:)``. It does end the sleep hold (see
     /// ``Configuration/LogindSources``): a game running its code is awake, so a wake signal that
-    /// never came cannot keep it silent. Any thread.
-    public func activate() {
-        withLiveCore { $0.session.activate() }
+    /// never came cannot keep it silent. Throws `.shutDown` after shutdown. Any thread.
+    public func activate() throws {
+        try withCore("activate()") { $0.session.activate() }
     }
 
     /// Active, or interrupted and why. Any thread.
@@ -69,19 +75,19 @@ extension SoundEngine {
         readCore { $0.session.holders }
     }
 
-    /// A new stream of session events, from now until shutdown. Any thread.
-    public func sessionEvents() -> AsyncStream<SessionEvent> {
-        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+    /// A new stream of the engine's events, from now until shutdown. Any thread.
+    public func events() -> AsyncStream<EngineEvent> {
+        let (stream, continuation) = AsyncStream<EngineEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
         let id = addEventStream(continuation)
         continuation.onTermination = { [weak self] _ in self?.removeEventStream(id) }
         return stream
     }
 
-    /// Calls `handler` with every session event, on the thread whose call raised it, after the
+    /// Calls `handler` with every engine event, on the thread whose call raised it, after the
     /// engine's lock is released (so the handler may call the engine);
-    /// ``SessionEvent/snapshotWriteFailed(path:error:)`` comes on the engine's snapshot-writer
-    /// thread. Replaces any earlier handler; nil removes it. Any thread.
-    public func setSessionEventHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
+    /// ``EngineEvent/savedStateWriteFailed(path:error:)`` comes on the engine's writer thread.
+    /// Replaces any earlier handler; nil removes it. Any thread.
+    public func setEventHandler(_ handler: (@Sendable (EngineEvent) -> Void)?) {
         replaceEventHandler(handler)
     }
 
@@ -91,7 +97,7 @@ extension SoundEngine {
     /// engine's own tracking, every AL object and the device are torn down, and the session is
     /// interrupted with reason deviceLost. Offline renders use it for `device.lost`; on a real
     /// device a loss is detected by the update. Any thread.
-    public func disconnectDevice() {
+    package func disconnectDevice() {
         withLiveCore { $0.session.loseDevice(isReachable: true) }
         waitForSnapshots()
     }
@@ -151,10 +157,10 @@ extension SoundEngine {
         readCore { $0.device.currentOutput }
     }
 
-    // MARK: Snapshots
+    // MARK: Saved state
 
-    /// The engine's state now, for saving. Any thread.
-    public func snapshot() throws -> Snapshot {
-        try withCore("snapshot()") { $0.session.makeSnapshot() }
+    /// The engine's state now, for saving (``SavedState/write(to:)``). Any thread.
+    public func savedState() throws -> SavedState {
+        try withCore("savedState()") { $0.session.makeSnapshot() }
     }
 }

@@ -23,12 +23,12 @@ import Synchronization
 /// ```
 public final class SoundEngine: Sendable {
     private let core: AnnotatedMutex<EngineCore>
-    private let events: EventSinks
+    private let sinks: EventSinks
     private let driver: AnnotatedMutex<DriverThread?>
     private let logindWatcher = AnnotatedMutex<LogindWatcher?>(nil)
     /// This engine's configuration.
     public let configuration: Configuration
-    private let engineID: Int
+    let engineID: Int
     /// Loaded files by canonical path: the same file loads once.
     private let soundCache = SoundCache()
     /// Streamed tracks' loudness, measured for loudness targets.
@@ -52,9 +52,9 @@ public final class SoundEngine: Sendable {
         let engineID = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.engineID = engineID
         self.configuration = configuration
-        let events = EventSinks()
-        self.events = events
-        let core = try EngineCore(configuration: configuration, engineID: engineID, logger: logger, events: events)
+        let sinks = EventSinks()
+        self.sinks = sinks
+        let core = try EngineCore(configuration: configuration, engineID: engineID, logger: logger, events: sinks)
         self.snapshotWriter = core.snapshotWriter
         self.decodeWorker = core.decodeWorker
         self.core = AnnotatedMutex(core)
@@ -92,7 +92,7 @@ public final class SoundEngine: Sendable {
         // Outside the lock: a read under way may take a while to return.
         decodeWorker.stop()
         waitForSnapshots()
-        events.finish()
+        sinks.finish()
     }
 
     /// Waits, outside the engine lock, until every snapshot handed to the writer so far is on
@@ -117,8 +117,8 @@ public final class SoundEngine: Sendable {
     }
 
     /// Runs `body` on the live core under the lock; returns its result and the events it raised.
-    private func callCore<Result>(_ call: @autoclosure () -> String, _ body: (EngineCore) throws -> Result) throws -> (Result, [SessionEvent]) {
-        try core.withLock { core throws -> (Result, [SessionEvent]) in
+    private func callCore<Result>(_ call: @autoclosure () -> String, _ body: (EngineCore) throws -> Result) throws -> (Result, [EngineEvent]) {
+        try core.withLock { core throws -> (Result, [EngineEvent]) in
             try core.checkAlive(call())
             // A call that throws drops the events it raised with it.
             defer { core.events.discard() }
@@ -128,7 +128,7 @@ public final class SoundEngine: Sendable {
 
     /// Like ``withCore(_:_:)`` for calls that cannot fail: after shutdown they do nothing.
     func withLiveCore(_ body: (EngineCore) -> Void) {
-        let raised = core.withLock { core -> [SessionEvent] in
+        let raised = core.withLock { core -> [EngineEvent] in
             guard !core.hasShutDown else { return [] }
             body(core)
             return core.events.take()
@@ -146,23 +146,23 @@ public final class SoundEngine: Sendable {
         core.withLock { body($0) }
     }
 
-    private func deliver(_ raised: [SessionEvent]) {
-        events.deliver(raised)
+    private func deliver(_ raised: [EngineEvent]) {
+        sinks.deliver(raised)
     }
 
     /// Adds an event stream; returns its id.
-    func addEventStream(_ continuation: AsyncStream<SessionEvent>.Continuation) -> Int {
-        events.add(continuation)
+    func addEventStream(_ continuation: AsyncStream<EngineEvent>.Continuation) -> Int {
+        sinks.add(continuation)
     }
 
     /// Removes an event stream that ended.
     func removeEventStream(_ id: Int) {
-        events.remove(id)
+        sinks.remove(id)
     }
 
     /// Replaces the event callback.
-    func replaceEventHandler(_ handler: (@Sendable (SessionEvent) -> Void)?) {
-        events.setHandler(handler)
+    func replaceEventHandler(_ handler: (@Sendable (EngineEvent) -> Void)?) {
+        sinks.setHandler(handler)
     }
 
     // MARK: Update and rendering
@@ -219,7 +219,7 @@ public final class SoundEngine: Sendable {
         }
         // Events raised during the render reach the game when it ends, after the turn, as
         // they did when a render was one call under the lock.
-        var raised: [SessionEvent] = []
+        var raised: [EngineEvent] = []
         defer { deliver(raised) }
         try renderTurn.withLock { _ in
             try render(frameCount: frameCount, into: &samples, gathering: &raised)
@@ -228,7 +228,7 @@ public final class SoundEngine: Sendable {
 
     /// The body of ``render(frameCount:into:)``, in the render's turn: stretch by stretch, each
     /// under the engine lock, decoding off it in between.
-    private func render(frameCount: Int, into samples: inout [Float], gathering raised: inout [SessionEvent]) throws {
+    private func render(frameCount: Int, into samples: inout [Float], gathering raised: inout [EngineEvent]) throws {
         guard let output = try withRenderingCore("render(frameCount:)", gathering: &raised, { core -> OutputDevice? in
             // The current format: switchDevice(to:) may have moved to another offline format.
             let output = core.device.currentOutput
@@ -267,7 +267,7 @@ public final class SoundEngine: Sendable {
 
     /// Like ``withCore(_:_:)`` for one stretch of a render: the events it raised are added to
     /// `raised`, which the render delivers when it ends.
-    private func withRenderingCore<Result>(_ call: @autoclosure () -> String, gathering raised: inout [SessionEvent],
+    private func withRenderingCore<Result>(_ call: @autoclosure () -> String, gathering raised: inout [EngineEvent],
                                            _ body: (EngineCore) throws -> Result) throws -> Result {
         let (result, stretchEvents) = try callCore(call(), body)
         raised += stretchEvents
@@ -289,7 +289,7 @@ public final class SoundEngine: Sendable {
     /// no other copy: a new device (after a device loss or a switch) decodes the file again, off
     /// the engine's lock. So the file must stay where it is, unchanged, while the sound is
     /// loaded; if it changed or vanished by then, the sound is lost
-    /// (``SessionEvent/soundLost(name:reason:)``) rather than played wrong.
+    /// (``DeviceEvent/soundLost(name:reason:)``) rather than played wrong.
     public func loadSound(path: String) throws -> Sound {
         let canonicalPath = SoundCache.canonicalPath(path)
         if let canonicalPath, let cached = soundCache.sound(at: canonicalPath) { return cached }
@@ -579,7 +579,7 @@ public final class SoundEngine: Sendable {
     public func unloadSound(_ sound: Sound) throws {
         soundCache.remove(sound)
         try withCore("unloadSound(\(sound.name))") { core in
-            core.voices.removeVoices(of: sound)
+            core.voices.removeVoices(of: sound, reason: .stopped)
             core.sounds.unload(sound)
             // While interrupted no AL call may be made: the buffers are deleted when it ends.
             core.al.run("unloadSound(\(sound.name))") { device in try core.voices.releaseDeferred(on: device) }
@@ -593,7 +593,7 @@ public final class SoundEngine: Sendable {
     /// `.invalidArgument` for out-of-range parameters, `.tooManyVoices` when every voice is in
     /// use, `.foreignObject` for a sound from another engine, `.fileNotFound` for a sound lost
     /// because its file changed or vanished before a new device could decode it again
-    /// (``SessionEvent/soundLost(name:reason:)``). Any thread.
+    /// (``DeviceEvent/soundLost(name:reason:)``). Any thread.
     @discardableResult
     public func play(_ sound: Sound, parameters: VoiceParameters = VoiceParameters()) throws -> VoiceHandle {
         try withCore("play(\(sound.name))") { core in
@@ -602,63 +602,82 @@ public final class SoundEngine: Sendable {
         }
     }
 
-    /// Plays a short UI sound, unpositioned, in the "ui" group. Dropped during an interruption,
-    /// never resumed after one, usable again as soon as it ends. Any thread.
-    public func playSystemSound(_ sound: Sound, gain: Float = 1) throws {
+    /// Plays a short UI sound, unpositioned, in the ``GroupID/ui`` group. Dropped during an
+    /// interruption, never resumed after one (``VoiceEndReason/interrupted``), usable again as
+    /// soon as it ends. Any thread.
+    @discardableResult
+    public func playSystemSound(_ sound: Sound, gain: Float = 1) throws -> VoiceHandle {
         var parameters = VoiceParameters()
         parameters.gain = gain
         parameters.group = .ui
-        _ = try withCore("playSystemSound(\(sound.name))") { core in
+        return try withCore("playSystemSound(\(sound.name))") { core in
             try core.sounds.checkNotLost(sound)
-            return try core.voices.play(sound, parameters: parameters, isSystemSound: true, command: "systemSound")
+            return try core.voices.play(sound, parameters: parameters, isSystemSound: true, command: "playSystemSound")
         }
     }
 
-    /// Stops a voice; its handle goes stale. A stale handle does nothing. Any thread.
-    public func stop(_ voice: VoiceHandle) {
-        withLiveCore { $0.voices.stop(voice) }
+    /// Sets a voice's gain (>= 0): at once, or moving there over `fadeSeconds` along `curve`.
+    /// Any thread.
+    public func setGain(_ gain: Float, of voice: VoiceHandle, fadeSeconds: Double = 0, curve: FadeCurve = .linear) throws {
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "setGain(of: voice)")
+        try withCore("setGain(of: voice)") {
+            try $0.voices.setGain(gain, of: voice, fadeSeconds: fadeSeconds, curve: curve, call: "setGain(of: voice)")
+        }
     }
 
-    /// Pauses a voice at its frame. A stale handle does nothing. Any thread.
-    public func pause(_ voice: VoiceHandle) {
-        withLiveCore { $0.voices.pause(voice) }
+    /// Sets a voice's pitch (> 0; 2 is an octave up): at once, or gliding there over
+    /// `fadeSeconds` along `curve`. Any thread.
+    public func setPitch(_ pitch: Float, of voice: VoiceHandle, fadeSeconds: Double = 0, curve: FadeCurve = .linear) throws {
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "setPitch(of: voice)")
+        try withCore("setPitch(of: voice)") {
+            try $0.voices.setPitch(pitch, of: voice, fadeSeconds: fadeSeconds, curve: curve, call: "setPitch(of: voice)")
+        }
     }
 
-    /// Resumes a paused voice at the frame it paused on. A stale handle does nothing. Any thread.
-    public func resume(_ voice: VoiceHandle) {
-        withLiveCore { $0.voices.resume(voice) }
+    /// Pauses a voice at its frame: at once, or after fading to silence over `fadeSeconds` (its
+    /// gain is back for the resume). Tracked while interrupted. Any thread.
+    public func pause(_ voice: VoiceHandle, fadeSeconds: Double = 0) throws {
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "pause(voice)")
+        try withCore("pause(voice)") { $0.voices.pause(voice, fadeSeconds: fadeSeconds) }
     }
 
-    /// Sets a voice's gain (>= 0). Any thread.
-    public func setGain(_ gain: Float, of voice: VoiceHandle) throws {
-        try withCore("setGain") { try $0.voices.update(voice, command: "set", call: "setGain") { $0.gain = gain } }
+    /// Resumes a paused voice at the frame it paused on: at once, or fading in from silence
+    /// over `fadeSeconds`. Tracked while interrupted. Any thread.
+    public func resume(_ voice: VoiceHandle, fadeSeconds: Double = 0) throws {
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "resume(voice)")
+        try withCore("resume(voice)") { $0.voices.resume(voice, fadeSeconds: fadeSeconds) }
     }
 
-    /// Sets a voice's pitch (> 0; 2 is an octave up). Any thread.
-    public func setPitch(_ pitch: Float, of voice: VoiceHandle) throws {
-        try withCore("setPitch") { try $0.voices.update(voice, command: "set", call: "setPitch") { $0.pitch = pitch } }
+    /// Stops a voice: at once, or after fading to silence over `fadeSeconds`. Its handle goes
+    /// stale, and ``VoiceEvent/finished(_:reason:)`` says so. Any thread.
+    public func stop(_ voice: VoiceHandle, fadeSeconds: Double = 0) throws {
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "stop(voice)")
+        try withCore("stop(voice)") { $0.voices.stop(voice, fadeSeconds: fadeSeconds) }
     }
 
     /// Moves a positional voice; OpenAL hears it at the next update. Any thread.
     public func setPosition(_ position: Vector3, of voice: VoiceHandle) throws {
-        try withCore("setPosition") { try $0.voices.setPosition(position, of: voice) }
+        try withCore("setPosition(of: voice)") { try $0.voices.setPosition(position, of: voice) }
     }
 
     /// Moves many positional voices under one lock: `positions[i]` goes to `voices[i]`. For a game
     /// moving its emitters every frame. Stale handles are skipped. Throws `.invalidArgument`, moving
     /// none, when the counts differ, a position is not finite or a voice is unpositioned. Any thread.
     public func setPositions(_ positions: [Vector3], of voices: [VoiceHandle]) throws {
-        try withCore("setPositions") { try $0.voices.setPositions(positions, of: voices) }
+        try withCore("setPositions(of: voices)") { try $0.voices.setPositions(positions, of: voices) }
     }
 
     /// Sets a positional voice's velocity, for doppler. Any thread.
     public func setVelocity(_ velocity: Vector3, of voice: VoiceHandle) throws {
-        try withCore("setVelocity") { try $0.voices.update(voice, command: "set", call: "setVelocity") { $0.velocity = velocity } }
+        try withCore("setVelocity(of: voice)") {
+            try $0.voices.change(voice, call: "setVelocity(of: voice)") { $0.velocity = velocity }
+        }
     }
 
-    /// Changes any of a voice's parameters at once (a positional voice stays positional). Any thread.
-    public func setParameters(of voice: VoiceHandle, _ change: (inout VoiceParameters) -> Void) throws {
-        try withCore("setParameters") { try $0.voices.update(voice, command: "set", call: "setParameters", change) }
+    /// Changes any of a voice's parameters at once, as one read-modify-write under the engine's
+    /// lock (a positional voice stays positional). Any thread.
+    public func changeParameters(of voice: VoiceHandle, _ change: (inout VoiceParameters) -> Void) throws {
+        try withCore("changeParameters(of: voice)") { try $0.voices.change(voice, call: "changeParameters(of: voice)", change) }
     }
 
     /// The voice's parameters, or nil for a stale handle. Any thread.
@@ -675,24 +694,6 @@ public final class SoundEngine: Sendable {
     /// True while the voice is playing (or will play when an interruption ends). Any thread.
     public func isPlaying(_ voice: VoiceHandle) -> Bool {
         readCore { $0.voices.isPlaying(voice) }
-    }
-
-    /// Fades a voice's gain to `gain` over `durationSeconds` on the update; with `stopsAtEnd`
-    /// the voice stops when the fade ends (a fade-out). A stale handle does nothing. Any thread.
-    public func fadeVoice(_ voice: VoiceHandle, toGain gain: Float, durationSeconds: Double, curve: FadeCurve = .linear,
-                          stopsAtEnd: Bool = false) throws {
-        try withCore("fadeVoice") { core in
-            try core.voices.fade(voice, gainTo: gain, pitchTo: nil, durationSeconds: durationSeconds, curve: curve,
-                          stopsAtEnd: stopsAtEnd, command: "fadeVoice")
-        }
-    }
-
-    /// Glides a voice's pitch to `pitch` over `durationSeconds` on the update. Any thread.
-    public func fadeVoicePitch(_ voice: VoiceHandle, toPitch pitch: Float, durationSeconds: Double, curve: FadeCurve = .linear) throws {
-        try withCore("fadeVoicePitch") { core in
-            try core.voices.fade(voice, gainTo: nil, pitchTo: pitch, durationSeconds: durationSeconds, curve: curve,
-                          stopsAtEnd: false, command: "fadeVoicePitch")
-        }
     }
 
     /// True while the voice holds a real AL source (false while virtual, paused or stale). Any thread.
@@ -716,11 +717,11 @@ public final class SoundEngine: Sendable {
 
     /// Changes the listener in place, as one read-modify-write under the engine's lock: calls
     /// from several threads at once each see the others' changes. Any thread.
-    public func updateListener(_ change: (inout Listener) -> Void) throws {
-        try withCore("updateListener") { core in
+    public func changeListener(_ change: (inout Listener) -> Void) throws {
+        try withCore("changeListener") { core in
             var changed = core.world.listener
             change(&changed)
-            try changed.validate(in: "setListener")
+            try changed.validate(in: "changeListener")
             core.world.setListener(changed)
         }
     }

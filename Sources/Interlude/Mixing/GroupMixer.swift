@@ -42,6 +42,12 @@ final class GroupMixer {
 
     func setMuted(_ muted: Bool, of index: Int) { table.setMuted(muted, of: index) }
     func setPaused(_ paused: Bool, of index: Int) { table.setPaused(paused, of: index) }
+    /// Fades a group to silence, then lists it in ``takePausesDue()`` for the engine to pause.
+    func fadeOutToPause(_ index: Int, overSeconds seconds: Double) { table.fadeOutToPause(index, overSeconds: seconds) }
+    /// Ends a pause fade: heard at once, or fading in over `fadeInSeconds`.
+    func resetTransport(of index: Int, fadeInSeconds: Double) { table.resetTransport(of: index, fadeInSeconds: fadeInSeconds) }
+    /// The groups whose pause fade reached silence since the last call.
+    func takePausesDue() -> [Int] { table.takePausesDue() }
     func addDucking(_ rule: DuckRule) { table.addDucking(rule) }
     func removeDucking(target: Int, trigger: Int) { table.removeDucking(target: target, trigger: trigger) }
 
@@ -75,6 +81,6 @@ final class GroupMixer {
     /// `.invalidArgument` naming `call` when `zone` was never added.
     func checkZone(_ zone: ReverbZoneID?, in call: @autoclosure () -> String) throws {
         guard let zone, zonePresets[zone] == nil else { return }
-        throw InterludeError(.invalidArgument, "\(call()): no reverb zone named \"\(zone.name)\"; add it with addReverbZone(named:preset:)")
+        throw InterludeError(.invalidArgument, "\(call()): no reverb zone named \"\(zone.name)\"; make it with makeReverbZone(named:preset:)")
     }
 }

@@ -10,6 +10,13 @@ struct GroupTable {
     private var indexByName: [String: Int] = [:]
     private var gains: [Float] = []
     private var fades: [Fade?] = []
+    /// A pause's or resume's fade, apart from the game's gain: 1 but while one runs.
+    private var transportGains: [Float] = []
+    private var transportFades: [Fade?] = []
+    /// Groups whose pause waits for their transport fade to reach silence.
+    private var pausesAtFadeEnd: [Bool] = []
+    /// Groups whose pause fade ended in the last advance: the engine pauses them now.
+    private var pausesDue: [Int] = []
     private var isMuted: [Bool] = []
     private var paused: [Bool] = []
     private var duckFactors: [Float] = []
@@ -45,6 +52,9 @@ struct GroupTable {
         indexByName[name] = index
         gains.append(1)
         fades.append(nil)
+        transportGains.append(1)
+        transportFades.append(nil)
+        pausesAtFadeEnd.append(false)
         isMuted.append(false)
         paused.append(false)
         duckFactors.append(1)
@@ -73,6 +83,33 @@ struct GroupTable {
             gains[index] = gain
             recompute()
         }
+    }
+
+    /// Fades the group to silence over `durationSeconds`, then lists it in ``takePausesDue()``.
+    mutating func fadeOutToPause(_ index: Int, overSeconds durationSeconds: Double) {
+        transportFades[index] = Fade(startGain: transportGains[index], targetGain: 0, durationSeconds: durationSeconds, curve: .linear)
+        pausesAtFadeEnd[index] = true
+    }
+
+    /// Ends any pause fade: the group is heard at once (a pause, or a resume without a fade),
+    /// or fades in from silence over `durationSeconds` (a resume with a fade).
+    mutating func resetTransport(of index: Int, fadeInSeconds durationSeconds: Double) {
+        pausesAtFadeEnd[index] = false
+        if durationSeconds > 0 {
+            transportGains[index] = 0
+            transportFades[index] = Fade(startGain: 0, targetGain: 1, durationSeconds: durationSeconds, curve: .linear)
+        } else {
+            transportGains[index] = 1
+            transportFades[index] = nil
+        }
+        recompute()
+    }
+
+    /// The groups whose pause fade reached silence since the last call.
+    mutating func takePausesDue() -> [Int] {
+        guard !pausesDue.isEmpty else { return [] }
+        defer { pausesDue.removeAll(keepingCapacity: true) }
+        return pausesDue
     }
 
     mutating func setMuted(_ muted: Bool, of index: Int) {
@@ -123,6 +160,17 @@ struct GroupTable {
             fades[index] = fade.isFinished ? nil : fade
             changed = true
         }
+        for index in transportFades.indices {
+            guard var fade = transportFades[index] else { continue }
+            fade.advance(bySeconds: seconds)
+            transportGains[index] = fade.gain
+            transportFades[index] = fade.isFinished ? nil : fade
+            if fade.isFinished && pausesAtFadeEnd[index] {
+                pausesAtFadeEnd[index] = false
+                pausesDue.append(index)
+            }
+            changed = true
+        }
         for rule in duckRules {
             let isTriggered = rule.triggerIndex == Self.callTriggerIndex
                 ? isCallOn
@@ -139,9 +187,10 @@ struct GroupTable {
     }
 
     private mutating func recompute() {
-        let master = isMuted[Self.masterIndex] ? 0 : gains[Self.masterIndex] * duckFactors[Self.masterIndex]
+        let master = isMuted[Self.masterIndex] ? 0
+            : gains[Self.masterIndex] * duckFactors[Self.masterIndex] * transportGains[Self.masterIndex]
         for index in names.indices {
-            let own = isMuted[index] ? 0 : gains[index] * duckFactors[index]
+            let own = isMuted[index] ? 0 : gains[index] * duckFactors[index] * transportGains[index]
             effectiveGains[index] = index == Self.masterIndex ? master : master * own
         }
         dirty = true

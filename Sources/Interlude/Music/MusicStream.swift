@@ -5,11 +5,14 @@ import Logging
 final class MusicStream {
     private let queue: StreamQueue
     private let streamChannel: StreamChannel
-    private let requestedGain: Float
+    private let number: Int
+    @exclusivity(unchecked) private var requestedGain: Float
     private let loudness: StreamLoudness?
+    @exclusivity(unchecked) private var gainChange: Fade?
     @exclusivity(unchecked) private var playState: PlayState
     @exclusivity(unchecked) private var currentFade: Fade?
     @exclusivity(unchecked) private var releasesWhenFadeEnds = false
+    @exclusivity(unchecked) private var pausesAtFadeEnd = false
 
     /// The file the track streams from.
     var path: String { queue.path }
@@ -28,10 +31,21 @@ final class MusicStream {
         get { playState }
         set { playState = newValue }
     }
-    /// The gain the game asked for.
+    /// The track's number, which its ``MusicHandle`` carries.
+    var trackID: Int { number }
+    /// The gain the game asked for (moving, while ``gainFade`` runs).
     var gain: Float { requestedGain }
     /// The loudness target the game gave, if any.
     var loudnessTargetLUFS: Double? { loudness?.targetLUFS }
+    /// A change of ``gain`` over time, from ``SoundEngine/setGain(_:of:fadeSeconds:curve:)-(_,MusicHandle,_,_)``.
+    var gainFade: Fade? {
+        get { gainChange }
+        set { gainChange = newValue }
+    }
+    /// Sets the gain a change reached, or the game's new gain.
+    func setGain(_ gain: Float) {
+        requestedGain = gain
+    }
     /// A fade in, fade out or crossfade, scaling ``gain``.
     var fade: Fade? {
         get { currentFade }
@@ -42,12 +56,18 @@ final class MusicStream {
         get { releasesWhenFadeEnds }
         set { releasesWhenFadeEnds = newValue }
     }
+    /// Paused once its fade ends (a pause with a fade-out); the fade is then cleared.
+    var pausesWhenFadeEnds: Bool {
+        get { pausesAtFadeEnd }
+        set { pausesAtFadeEnd = newValue }
+    }
 
     /// Opens the stream on `decoder`, which goes to `worker` with its ring: from here on only
     /// the thread stepping the worker's readers calls it. The ring holds `bufferCount` chunks, allocated now.
-    init(path: String, decoder: any AudioDecoder, worker: DecodeWorker, waitsForDecode: Bool, channel: StreamChannel,
-         isLooping: Bool, gain: Float, loudness: StreamLoudness?, state: PlayState, bufferCount: Int, bufferSeconds: Double, loopRegion: Range<Int>?,
-         logger: Logger) {
+    init(trackID: Int, path: String, decoder: any AudioDecoder, worker: DecodeWorker, waitsForDecode: Bool,
+         channel: StreamChannel, isLooping: Bool, gain: Float, loudness: StreamLoudness?, state: PlayState, bufferCount: Int, bufferSeconds: Double,
+         loopRegion: Range<Int>?, logger: Logger) {
+        self.number = trackID
         self.streamChannel = channel
         self.requestedGain = gain
         self.loudness = loudness

@@ -20,6 +20,8 @@ final class StreamSet {
     /// The decode error that ended each channel's last track, kept after the track is released
     /// so the game can still read it; cleared when the channel plays another track.
     @exclusivity(unchecked) private var endingErrors: [StreamChannel: InterludeError] = [:]
+    /// The number the next track gets, for its ``MusicHandle``.
+    @exclusivity(unchecked) private var nextTrackID = 1
 
     init(configuration: SoundEngine.Configuration, logger: Logger, mixer: GroupMixer, host: DeviceHost,
          session: AudioSession, gate: ALGate, events: EventQueue, worker: DecodeWorker) {
@@ -37,6 +39,17 @@ final class StreamSet {
 
     /// The channel's current track.
     func stream(on channel: StreamChannel) -> MusicStream? { streams[channel] }
+
+    /// The track `trackID` while it is its channel's current one: what commands reach.
+    func current(_ trackID: Int, on channel: StreamChannel) -> MusicStream? {
+        guard let stream = streams[channel], stream.trackID == trackID else { return nil }
+        return stream
+    }
+
+    /// The track `trackID` while it still sounds: current, or on its way out. What queries read.
+    func sounding(_ trackID: Int, on channel: StreamChannel) -> MusicStream? {
+        current(trackID, on: channel) ?? outgoing.first { $0.trackID == trackID && $0.channel == channel }
+    }
 
     /// The current tracks, by channel order.
     var currentStreams: [MusicStream] { streams.values.sorted { $0.channel.rawValue < $1.channel.rawValue } }
@@ -63,11 +76,14 @@ final class StreamSet {
     /// the session is active. `loopRegion` overrides the file's own loop tags; nil uses them
     /// (and without tags the whole track loops). `loudness`: the track's loudness target and
     /// the extra gain it measured to.
+    /// Returns the new track's number.
     func play(path: String, decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float,
-              fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?, command: String,
-              loudness: StreamLoudness? = nil, startFrame: Int = 0, startsPaused: Bool = false) throws {
+              fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?, call: String,
+              loudness: StreamLoudness? = nil, startFrame: Int = 0, startsPaused: Bool = false) throws -> Int {
         let region = loopRegion ?? decoder.loopRegion
-        let stream = MusicStream(path: path, decoder: decoder, worker: worker, waitsForDecode: configuration.output.isOffline,
+        let trackID = nextTrackID
+        nextTrackID += 1
+        let stream = MusicStream(trackID: trackID, path: path, decoder: decoder, worker: worker, waitsForDecode: configuration.output.isOffline,
                                  channel: channel, isLooping: isLooping, gain: gain, loudness: loudness,
                                  state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
                                  bufferCount: configuration.streamBufferCount,
@@ -99,13 +115,14 @@ final class StreamSet {
         streams[channel] = stream
         endingErrors[channel] = nil
         if isActive {
-            gate.run(command) { device in
+            gate.run(call) { device in
                 try stream.attach(to: device, groupGain: groupGain(of: stream))
                 if stream.state == .playing { try stream.play() }
             }
         } else if !startsPaused {
-            events.emit(.commandDeferred(command: command))
+            events.emit(.commandDeferred(crossfadeSeconds == nil ? .playMusic(channel) : .crossfadeMusic(channel)))
         }
+        return trackID
     }
 
     /// Releases a stream's AL objects now, or when the session is active again.
@@ -128,50 +145,86 @@ final class StreamSet {
         outgoing.filter { $0.channel == channel && !($0.fade?.isFinished ?? true) }
     }
 
-    /// Pauses the channel's track, and what it is crossfading away from. Tracked while
-    /// interrupted: they stay silent at the end.
-    func pause(_ channel: StreamChannel, command: String) {
+    /// Pauses the channel's track, and what it is crossfading away from: at once, or after an
+    /// equal-power fade out over `fadeSeconds` (the fade is lifted while it is paused). Tracked
+    /// while interrupted: they stay silent at the end.
+    func pause(_ channel: StreamChannel, fadeSeconds: Double) {
+        guard let stream = streams[channel], stream.state != .paused else { return }
+        if fadeSeconds > 0, isActive, stream.state == .playing {
+            stream.fade = Fade(startGain: stream.fade?.gain ?? 1, targetGain: 0, durationSeconds: fadeSeconds, curve: .equalPower)
+            stream.pausesWhenFadeEnds = true
+            return
+        }
+        pauseNow(channel)
+    }
+
+    private func pauseNow(_ channel: StreamChannel) {
         guard let stream = streams[channel], stream.state != .paused else { return }
         let pausing = [stream] + fadingOut(on: channel).filter { $0.state != .paused }
         if isActive {
-            gate.run(command) { _ in
+            gate.run("pause(music)") { _ in
                 for stream in pausing {
                     try stream.pause()
                     try stream.syncPosition()
                 }
             }
         } else {
-            events.emit(.commandDeferred(command: command))
+            events.emit(.commandDeferred(.pauseMusic(channel)))
         }
-        for stream in pausing { stream.state = .paused }
+        for stream in pausing {
+            stream.state = .paused
+            if stream.pausesWhenFadeEnds {
+                stream.pausesWhenFadeEnds = false
+                stream.fade = nil
+            }
+        }
     }
 
-    /// Resumes the channel's track where it was, with any crossfade it was paused in. Tracked
-    /// while interrupted: it plays at the end.
-    func resume(_ channel: StreamChannel, command: String) {
+    /// Resumes the channel's track where it was, with any crossfade it was paused in: at once,
+    /// or fading in over `fadeSeconds`. Tracked while interrupted: it plays at the end.
+    func resume(_ channel: StreamChannel, fadeSeconds: Double) {
         guard let stream = streams[channel], stream.state != .playing else { return }
         let resuming = [stream] + fadingOut(on: channel).filter { $0.state == .paused }
         if isActive {
-            gate.run(command) { device in
+            if fadeSeconds > 0 {
+                stream.fade = Fade(startGain: 0, targetGain: 1, durationSeconds: fadeSeconds, curve: .equalPower)
+            }
+            gate.run("resume(music)") { device in
                 for stream in resuming {
                     stream.state = .playing
                     if !stream.isAttached {
                         try stream.attach(to: device, groupGain: groupGain(of: stream))
+                    } else if stream.fade != nil {
+                        try stream.applyGain(groupGain: groupGain(of: stream))
                     }
                     try stream.play()
                 }
             }
         } else if stream.state != .pendingStart {
             for stream in resuming { stream.state = .pendingStart }
-            events.emit(.commandDeferred(command: command))
+            events.emit(.commandDeferred(.resumeMusic(channel)))
+        }
+    }
+
+    /// Sets the channel's track's own gain, at once or moving over `fadeSeconds` along `curve`
+    /// while it plays. Kept while interrupted: it is heard at the end.
+    func setGain(_ gain: Float, of channel: StreamChannel, fadeSeconds: Double, curve: FadeCurve) {
+        guard let stream = streams[channel] else { return }
+        if fadeSeconds > 0 {
+            stream.gainFade = Fade(startGain: stream.gain, targetGain: gain, durationSeconds: fadeSeconds, curve: curve)
+            return
+        }
+        stream.gainFade = nil
+        stream.setGain(gain)
+        if gate.isOpen, stream.isAttached {
+            gate.run("setGain(music)") { _ in try stream.applyGain(groupGain: groupGain(of: stream)) }
         }
     }
 
     /// Stops the channel's track, at once or fading out. Tracked while interrupted.
-    func stop(_ channel: StreamChannel, fadeOutSeconds: Double, command: String) throws {
-        try Validate.seconds(fadeOutSeconds, "fadeOut", in: command)
+    func stop(_ channel: StreamChannel, fadeOutSeconds: Double) {
         guard let stream = streams.removeValue(forKey: channel) else { return }
-        if !isActive { events.emit(.commandDeferred(command: command)) }
+        if !isActive { events.emit(.commandDeferred(.stopMusic(channel))) }
         // A crossfade paused with the track ends with it: its fade would never finish.
         for leaving in fadingOut(on: channel) where leaving.state != .playing {
             leaving.fade = Fade(startGain: 0, targetGain: 0, durationSeconds: 0, curve: .linear)
@@ -185,10 +238,17 @@ final class StreamSet {
         }
     }
 
+    /// Stops the tracks of a group (every track, for master), as ``stop(_:fadeOutSeconds:)`` does.
+    func stop(group: Int, fadeSeconds: Double) {
+        for channel in StreamChannel.allCases where group == GroupTable.masterIndex || channel.groupIndex == group {
+            stop(channel, fadeOutSeconds: fadeSeconds)
+        }
+    }
+
     /// Moves the channel's track to `frame`.
     func seek(_ channel: StreamChannel, toFrame frame: Int) throws {
         guard let stream = streams[channel] else {
-            throw InterludeError(.invalidArgument, "seekMusic(toFrame: \(frame)): no track on \(channel)")
+            throw InterludeError(.invalidArgument, "seek(toFrame: \(frame)): no track on \(channel)")
         }
         if gate.isOpen {
             _ = try host.withContext { _ in try stream.seek(toFrame: frame) }
@@ -198,9 +258,10 @@ final class StreamSet {
         }
     }
 
-    /// The channel's track position in frames, read from OpenAL first while it can be.
-    func position(_ channel: StreamChannel) -> Int? {
-        guard let stream = streams[channel] else { return nil }
+    /// The position in frames of track `trackID` while it sounds, read from OpenAL first while
+    /// it can be.
+    func position(of trackID: Int, on channel: StreamChannel) -> Int? {
+        guard let stream = sounding(trackID, on: channel) else { return nil }
         if stream.isAttached {
             gate.run("positionInFrames") { _ in try stream.syncPosition() }
         }
@@ -212,10 +273,22 @@ final class StreamSet {
     /// One stream's fade, gain and refill.
     private func service(_ stream: MusicStream, elapsedSeconds: Double, waitsForDecode: Bool) throws {
         guard stream.isAttached else { return }
+        if stream.state == .playing, var change = stream.gainFade {
+            change.advance(bySeconds: elapsedSeconds)
+            stream.setGain(change.gain)
+            stream.gainFade = change.isFinished ? nil : change
+            if stream.fade == nil { try stream.applyGain(groupGain: groupGain(of: stream)) }
+        }
         if stream.state == .playing, var fade = stream.fade {
             fade.advance(bySeconds: elapsedSeconds)
             stream.fade = fade.isFinished && !stream.stopsWhenFadeEnds ? nil : fade
-            try stream.applyGain(groupGain: groupGain(of: stream))
+            if fade.isFinished && stream.pausesWhenFadeEnds {
+                // Silent first, then paused: the fade's end is heard as its last step to 0.
+                try stream.applyGain(groupGain: 0)
+                pauseNow(stream.channel)
+            } else {
+                try stream.applyGain(groupGain: groupGain(of: stream))
+            }
         } else if mixer.isDirty {
             try stream.applyGain(groupGain: groupGain(of: stream))
         }
@@ -223,11 +296,11 @@ final class StreamSet {
             try stream.service(mayStart: !mixer.pauses(stream.channel.groupIndex), waiting: waitsForDecode)
         }
         if let damage = stream.takeSkippedDamage() {
-            events.emit(.musicDamageSkipped(path: stream.path, startFrame: damage.startFrame, skippedFrames: damage.frameCount))
+            events.emit(MusicEvent.damageSkipped(path: stream.path, startFrame: damage.startFrame, skippedFrames: damage.frameCount))
         }
         let underrun = stream.takeUnderrunNews()
-        if let frame = underrun.began { events.emit(.musicUnderrun(path: stream.path, positionInFrames: frame)) }
-        if let frame = underrun.recovered { events.emit(.musicRecovered(path: stream.path, positionInFrames: frame)) }
+        if let frame = underrun.began { events.emit(MusicEvent.underrun(path: stream.path, positionInFrames: frame)) }
+        if let frame = underrun.recovered { events.emit(MusicEvent.recovered(path: stream.path, positionInFrames: frame)) }
     }
 
     /// Refills every stream from its decoded chunks, applies fades and releases streams whose

@@ -44,7 +44,7 @@ final class JobControlSource: Sendable {
                 // Job control's own hold, whoever else holds too: a Ctrl-Z during a device loss
                 // leaves the session's reason at deviceLost, and the hold must still go on fg.
                 for engine in liveEngines() where engine.interruptionHolders.contains(.jobControl) {
-                    engine.endInterruption(shouldResume: true, source: .jobControl)
+                    engine.endOwnInterruption(source: .jobControl)
                 }
             }
             stopSource.resume()

@@ -90,7 +90,7 @@ final class SessionController {
         host.deactivate()
         // 4. Tell the game: began, then where the soundtrack was held.
         events.emit(.began(reason: reason, source: source))
-        held.forEach(events.emit)
+        for event in held { events.emit(event) }
         saveSnapshotIfConfigured()
     }
 
@@ -104,23 +104,23 @@ final class SessionController {
                 if try renderer.hasFinished(voice) { finished.append(voice) }
             }
         }
-        finished.forEach(voices.remove)
+        for voice in finished { voices.remove(voice, reason: .ended) }
     }
 
     /// Marks what is playing as held by the session, and drops system sounds. Returns the
     /// events that say where the soundtrack was held.
-    private func holdPlaying() -> [SessionEvent] {
-        var held: [SessionEvent] = []
+    private func holdPlaying() -> [MusicEvent] {
+        var held: [MusicEvent] = []
         for voice in table.liveVoices {
             if voice.isSystemSound {
-                voices.remove(voice)
+                voices.remove(voice, reason: .interrupted)
             } else {
                 _ = voice.holdForSession()
             }
         }
         for stream in streams.allStreams where stream.holdForSession() {
             if stream.channel == .music && streams.isCurrent(stream) {
-                held.append(.musicSuspended(positionInFrames: stream.positionInFrames))
+                held.append(.suspended(positionInFrames: stream.positionInFrames))
             }
         }
         return held
@@ -199,7 +199,7 @@ final class SessionController {
                 if let source = voice.source, !mixer.pauses(voice.groupIndex) { sourcesToPlay.append(source) }
                 voice.state = .playing
                 summary.voiceCount += 1
-                events.emit(.voiceResumed(handle: voice.handle, positionInFrames: voice.positionInFrames))
+                events.emit(VoiceEvent.resumed(voice.handle, positionInFrames: voice.positionInFrames))
             }
             for stream in streams.allStreams where stream.resumesAfterSession(resumesHeld: resumesHeld) {
                 try streams.prepareToResume(stream, on: device)
@@ -208,7 +208,7 @@ final class SessionController {
                 if let source = stream.playableSource { sourcesToPlay.append(source) }
                 if stream.channel == .music && streams.isCurrent(stream) {
                     summary.music = true
-                    events.emit(.musicResumed(positionInFrames: stream.positionInFrames))
+                    events.emit(MusicEvent.resumed(positionInFrames: stream.positionInFrames))
                 }
             }
             try renderer.play(sourcesToPlay)
@@ -226,7 +226,7 @@ final class SessionController {
     func loseDevice(isReachable: Bool) {
         guard host.isOpen else { return }
         let wasActive = session.isActive
-        var held: [SessionEvent] = []
+        var held: [MusicEvent] = []
         if wasActive && isReachable {
             removePlayedOutOneShots()
             syncPlayingPositions()
@@ -235,9 +235,9 @@ final class SessionController {
         _ = session.markDeviceLost()
         forgetDevice(isReachable: isReachable)
         followDefaultIfNamedDeviceWent()
-        events.emit(wasActive ? .began(reason: .deviceLost, source: .device) : .holdAdded(reason: .deviceLost, source: .device))
-        held.forEach(events.emit)
-        events.emit(.servicesLost)
+        events.emit(wasActive ? SessionEvent.began(reason: .deviceLost, source: .device) : .holdAdded(reason: .deviceLost, source: .device))
+        for event in held { events.emit(event) }
+        events.emit(DeviceEvent.lost)
         host.scheduleReopen(now: .now)
         saveSnapshotIfConfigured()
     }
@@ -300,16 +300,16 @@ final class SessionController {
         emitOutputStarted()
         if let left = leftNamedDevice {
             leftNamedDevice = nil
-            events.emit(.routeChanged(from: left, to: host.deviceName ?? "the system default"))
+            events.emit(DeviceEvent.routeChanged(from: left, to: host.deviceName ?? "the system default"))
         }
         guard session.endDeviceLoss() else {
             host.deactivate()
-            events.emit(.servicesReset)
+            events.emit(DeviceEvent.rebuilt)
             events.emit(.holdReleased(source: .device))
             return
         }
         let summary = resumeAfterInterruption(resumesHeld: true)
-        events.emit(.servicesReset)
+        events.emit(DeviceEvent.rebuilt)
         events.emit(.ended(shouldResume: true, resumed: summary, source: .device))
     }
 
@@ -366,7 +366,7 @@ final class SessionController {
         if wasActive {
             removePlayedOutOneShots()
             syncPlayingPositions()
-            holdPlaying().forEach(events.emit)
+            for event in holdPlaying() { events.emit(event) }
         }
         // Sounds loaded since the new device was prepared live only in the old one's buffers.
         let preparedSounds = Set(prepared.buffers.keys).union(prepared.lostSounds.keys)
@@ -380,8 +380,8 @@ final class SessionController {
             // The new context would not go current: behave as a loss, the retries reopen `output`.
             logger.error("\(call): \(error)")
             _ = session.markDeviceLost()
-            events.emit(wasActive ? .began(reason: .deviceLost, source: .device) : .holdAdded(reason: .deviceLost, source: .device))
-            events.emit(.servicesLost)
+            events.emit(wasActive ? SessionEvent.began(reason: .deviceLost, source: .device) : .holdAdded(reason: .deviceLost, source: .device))
+            events.emit(DeviceEvent.lost)
             host.scheduleReopen(now: .now)
             return
         }
@@ -407,8 +407,8 @@ final class SessionController {
     private func dropLostSounds() {
         for (sound, reason) in sounds.takeLostSounds() {
             logger.warning("\(reason)")
-            voices.removeVoices(of: sound)
-            events.emit(.soundLost(name: sound.name, reason: reason))
+            voices.removeVoices(of: sound, reason: .deviceLost)
+            events.emit(DeviceEvent.soundLost(name: sound.name, reason: reason))
         }
     }
 
@@ -441,7 +441,7 @@ final class SessionController {
     func defaultSinkMovedOurStream(from old: String, to new: String) {
         guard isOnSystemDefault else { return }
         logger.info("the default sink moved from \(old) to \(new): the server moved our stream there")
-        events.emit(.routeChanged(from: old, to: new))
+        events.emit(DeviceEvent.routeChanged(from: old, to: new))
     }
 
     /// The server's default sink moved without our stream: on `.systemDefault`, playback moves
@@ -464,7 +464,7 @@ final class SessionController {
         do {
             try switchDevice(to: .systemDefault, opened: prepared)
             logger.info("the default sink moved from \(old) to \(new): playback follows on a new device")
-            events.emit(.routeChanged(from: old, to: new))
+            events.emit(DeviceEvent.routeChanged(from: old, to: new))
         } catch {
             defaultSinkNotFollowed(from: old, to: new, error: error)
         }
@@ -480,7 +480,7 @@ final class SessionController {
     /// otherwise the update raises it once it does.
     private func emitOutputStarted() {
         if let startSeconds = host.outputStartSeconds {
-            events.emit(.outputStarted(afterSeconds: startSeconds))
+            events.emit(DeviceEvent.outputStarted(afterSeconds: startSeconds))
         }
     }
 
@@ -542,23 +542,23 @@ final class SessionController {
     // MARK: Snapshots
 
     /// The engine's state as a snapshot, with positions read from OpenAL where it still can.
-    func makeSnapshot() -> Snapshot {
+    func makeSnapshot() -> SavedState {
         let current = streams.currentStreams
         gate.run("snapshot") { _ in
             for stream in current where stream.isAttached { try stream.syncPosition() }
         }
         let tracks = current.map { stream in
-            Snapshot.Track(path: stream.path, channel: stream.channel, positionInFrames: stream.positionInFrames,
+            SavedState.Track(path: stream.path, channel: stream.channel, positionInFrames: stream.positionInFrames,
                            isLooping: stream.isLooping, gain: stream.gain,
                            wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion,
                            loudnessLUFS: stream.loudnessTargetLUFS)
         }
         // Streamed voices are not in snapshots: a snapshot restores voices by loading their sound.
         let loopingVoices = table.liveVoices.filter { $0.isLooping && !$0.isSystemSound && $0.sound != nil }.map { voice in
-            Snapshot.LoopingVoice(soundPath: voice.name, parameters: voice.parameters,
+            SavedState.LoopingVoice(soundPath: voice.name, parameters: voice.parameters,
                                   positionInFrames: voice.positionInFrames, wasPlaying: voice.state != .paused)
         }
-        return Snapshot(tracks: tracks, loopingVoices: loopingVoices, groupGains: mixer.gainsByName, listener: world.listener)
+        return SavedState(tracks: tracks, loopingVoices: loopingVoices, groupGains: mixer.gainsByName, listener: world.listener)
     }
 
     /// Hands the snapshot to the ``SnapshotWriter`` when a ``SoundEngine/Configuration/statePath``

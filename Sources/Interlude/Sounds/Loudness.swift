@@ -1,7 +1,7 @@
 import Foundation
 
 /// How loud a sound is, as ITU-R BS.1770-4 / EBU R128 measure it (with libebur128): what a
-/// loudness target (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:loudnessLUFS:)``)
+/// loudness target (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``)
 /// is matched against, and what `interlude info` prints.
 ///
 /// The integrated loudness is measured over the whole sound as decoded, gated: blocks of 400 ms

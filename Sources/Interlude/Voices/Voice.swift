@@ -29,7 +29,7 @@ final class Voice {
     @exclusivity(unchecked) private var lowPassGainHF: Float
     @exclusivity(unchecked) private var gainFadeState: Fade?
     @exclusivity(unchecked) private var pitchFadeState: Fade?
-    @exclusivity(unchecked) private var stopsAtFadeEnd = false
+    @exclusivity(unchecked) private var fadeEnding: FadeEnd = .none
     /// Set once the voice has ended: its slot (and entry) may already belong to another voice.
     @exclusivity(unchecked) private var removed = false
     /// The table's entries (held strongly: they hold no voices, so there is no cycle, and an
@@ -248,10 +248,10 @@ final class Voice {
         }
     }
 
-    /// Stop the voice when its gain fade ends (a fade-out).
-    var stopsWhenFadeEnds: Bool {
-        get { stopsAtFadeEnd }
-        set { stopsAtFadeEnd = newValue }
+    /// What happens when the gain fade ends: nothing, a stop (a fade-out), or a pause.
+    var fadeEnd: FadeEnd {
+        get { fadeEnding }
+        set { fadeEnding = newValue }
     }
 
     /// Sets the gain a fade reached.

@@ -86,7 +86,7 @@ final class VoicePlayer {
         if !isActive && (isSystemSound || !parameters.isLooping) {
             // Consume the slot's generation so the returned handle is stale.
             table.abandonSlot(of: handle)
-            events.emit(.commandDropped(command: command))
+            events.emit(.commandDropped(isSystemSound ? .playSystemSound : .play(handle)))
             return handle
         }
         let voice = Voice(handle: handle, media: .loaded(sound), parameters: parameters, groupIndex: groupIndex,
@@ -97,7 +97,7 @@ final class VoicePlayer {
         if startsPaused {
             return handle
         }
-        start(voice, command: command)
+        start(voice, call: command)
         return handle
     }
 
@@ -119,7 +119,7 @@ final class VoicePlayer {
         if !isActive && !parameters.isLooping {
             // As a loaded one-shot: dropped, and the decoder with it.
             table.abandonSlot(of: handle)
-            events.emit(.commandDropped(command: command))
+            events.emit(.commandDropped(.play(handle)))
             return handle
         }
         let downmixes = parameters.position != nil
@@ -130,7 +130,7 @@ final class VoicePlayer {
         let voice = Voice(handle: handle, media: .streamed(stream), parameters: parameters, groupIndex: groupIndex,
                           state: isActive ? .playing : .pendingStart, isSystemSound: false, entries: table.entries)
         table.insert(voice)
-        start(voice, command: command)
+        start(voice, call: command)
         return handle
     }
 
@@ -145,18 +145,20 @@ final class VoicePlayer {
     }
 
     /// Admits a new voice now, or tells the game it waits for the session.
-    private func start(_ voice: Voice, command: String) {
+    private func start(_ voice: Voice, call: String) {
         if isActive {
-            gate.run(command) { device in try admit(voice, on: device) }
+            gate.run(call) { device in try admit(voice, on: device) }
         } else {
-            events.emit(.commandDeferred(command: command))
+            events.emit(.commandDeferred(.play(voice.handle)))
         }
     }
 
-    /// Ends a voice: its handle goes stale and its source is freed (at once when active,
+    /// Ends a voice for `reason`: its handle goes stale, the game hears of it
+    /// (``VoiceEvent/finished(_:reason:)``), and its source is freed (at once when active,
     /// otherwise when the session is active again), with a streamed voice's buffers.
-    func remove(_ voice: Voice) {
+    func remove(_ voice: Voice, reason: VoiceEndReason) {
         guard let source = table.remove(voice) else { return }
+        events.emit(.finished(voice.handle, reason: reason))
         renderer.release(source, buffers: voice.stream?.takeBuffers() ?? [])
         gate.run("stop") { device in try releaseDeferred(on: device) }
     }
@@ -168,10 +170,10 @@ final class VoicePlayer {
         try sounds.deleteUnloadedBuffers(on: device)
     }
 
-    /// Stops every voice of `sound` (it is being unloaded).
-    func removeVoices(of sound: Sound) {
+    /// Ends every voice of `sound` for `reason` (it is being unloaded, or it is lost).
+    func removeVoices(of sound: Sound, reason: VoiceEndReason) {
         for voice in table.liveVoices where voice.sound?.id == sound.id {
-            remove(voice)
+            remove(voice, reason: reason)
         }
     }
 
@@ -203,16 +205,39 @@ final class VoicePlayer {
 
     // MARK: Commands
 
-    /// Stops a voice: its handle goes stale. Tracked while interrupted.
-    func stop(_ handle: VoiceHandle) {
+    /// Stops a voice, at once or after a fade to silence over `fadeSeconds`: its handle goes
+    /// stale. Tracked while interrupted (at once, then).
+    func stop(_ handle: VoiceHandle, fadeSeconds: Double) {
         guard let voice = table.voice(for: handle) else { return }
-        if !isActive { events.emit(.commandDeferred(command: "stop")) }
-        remove(voice)
+        if fadeSeconds > 0, isActive, voice.state == .playing {
+            startGainFade(of: voice, to: 0, durationSeconds: fadeSeconds, curve: .linear, end: .stop)
+            return
+        }
+        if !isActive { events.emit(.commandDeferred(.stop(handle))) }
+        remove(voice, reason: .stopped)
     }
 
-    /// Pauses a voice at its current frame. Tracked while interrupted: it stays paused.
-    func pause(_ handle: VoiceHandle) {
+    /// Stops every voice of a group (every voice, for master), as ``stop(_:fadeSeconds:)`` does.
+    func stop(group: Int, fadeSeconds: Double) {
+        for voice in table.liveVoices where group == GroupTable.masterIndex || voice.groupIndex == group {
+            stop(voice.handle, fadeSeconds: fadeSeconds)
+        }
+    }
+
+    /// Pauses a voice at its current frame, at once or after a fade to silence over
+    /// `fadeSeconds` (its gain then goes back to what it was, for the resume). Tracked while
+    /// interrupted (at once, then): it stays paused.
+    func pause(_ handle: VoiceHandle, fadeSeconds: Double) {
         guard let voice = table.voice(for: handle), voice.state != .paused else { return }
+        if fadeSeconds > 0, isActive, voice.state == .playing {
+            let restored: Float = if case .pause(let gain) = voice.fadeEnd { gain } else { voice.gain }
+            startGainFade(of: voice, to: 0, durationSeconds: fadeSeconds, curve: .linear, end: .pause(restoredGain: restored))
+            return
+        }
+        pauseNow(voice)
+    }
+
+    private func pauseNow(_ voice: Voice) {
         if isActive {
             var playedOut = false
             gate.run("pause") { _ in
@@ -227,19 +252,33 @@ final class VoicePlayer {
                 try renderer.syncPosition(of: voice)
             }
             if playedOut {
-                remove(voice)
+                remove(voice, reason: .ended)
                 return
             }
         } else {
-            events.emit(.commandDeferred(command: "pause"))
+            events.emit(.commandDeferred(.pause(voice.handle)))
         }
         voice.state = .paused
     }
 
-    /// Resumes a paused voice where it was. Tracked while interrupted: it plays at the end.
-    func resume(_ handle: VoiceHandle) {
-        guard let voice = table.voice(for: handle), voice.state != .playing else { return }
+    /// Resumes a paused voice where it was, at once or fading in from silence to its gain over
+    /// `fadeSeconds`. Tracked while interrupted: it plays at the end.
+    func resume(_ handle: VoiceHandle, fadeSeconds: Double) {
+        guard let voice = table.voice(for: handle) else { return }
+        if voice.state == .playing {
+            // A resume during a pause's fade-out cancels the pause: back to the gain it had.
+            if case .pause(let gain) = voice.fadeEnd, isActive {
+                startGainFade(of: voice, to: gain, durationSeconds: fadeSeconds, curve: .linear, end: .none)
+            }
+            return
+        }
         if isActive {
+            if fadeSeconds > 0 {
+                let target = voice.gain
+                voice.setFadedGain(0)
+                voice.markChanged(.gain)
+                startGainFade(of: voice, to: target, durationSeconds: fadeSeconds, curve: .linear, end: .none)
+            }
             voice.state = .playing
             gate.run("resume") { device in
                 if voice.source != nil {
@@ -250,14 +289,14 @@ final class VoicePlayer {
             }
         } else if voice.state != .pendingStart {
             voice.state = .pendingStart
-            events.emit(.commandDeferred(command: "resume"))
+            events.emit(.commandDeferred(.resume(handle)))
         }
     }
 
     /// Changes a voice's parameters: writes the model and records what changed for the update
     /// to send (no AL call). Tracked while interrupted: applied at the end.
     /// - Parameter call: the public call, named in errors; `command` names the change in events.
-    func update(_ handle: VoiceHandle, command: String, call: String, _ change: (inout VoiceParameters) -> Void) throws {
+    func change(_ handle: VoiceHandle, call: String, _ change: (inout VoiceParameters) -> Void) throws {
         guard let voice = table.voice(for: handle) else { return }
         let previous = voice.parameters
         var parameters = previous
@@ -275,7 +314,7 @@ final class VoicePlayer {
         voice.parameters = parameters
         voice.groupIndex = groupIndex
         voice.markChanged(.between(previous, previousGroupIndex: previousGroupIndex, and: parameters, groupIndex: groupIndex))
-        if !isActive { events.emit(.commandDeferred(command: command)) }
+        if !isActive { events.emit(.commandDeferred(.change(handle))) }
     }
 
     /// Moves a positional voice: the hot path of a game moving its emitters every frame, so it
@@ -286,7 +325,7 @@ final class VoicePlayer {
         guard table.movePositional(slot, to: position) else {
             throw InterludeError(.invalidArgument, "setPosition: a voice cannot switch between positional and unpositioned while playing")
         }
-        if !isActive { events.emit(.commandDeferred(command: "set")) }
+        if !isActive { events.emit(.commandDeferred(.change(handle))) }
     }
 
     /// Moves many positional voices in one go: everything is validated first, then recorded for
@@ -305,8 +344,8 @@ final class VoicePlayer {
         for index in handles.indices {
             guard let slot = table.liveSlot(for: handles[index]) else { continue }
             _ = table.movePositional(slot, to: positions[index])
+            if !isActive { events.emit(.commandDeferred(.change(handles[index]))) }
         }
-        if !isActive { events.emit(.commandDeferred(command: "set")) }
     }
 
     /// Sends every change the setters and fades recorded since the last time, for the voices
@@ -331,34 +370,64 @@ final class VoicePlayer {
     /// There are changes for ``sendChanges(on:)`` to send.
     var hasChanges: Bool { table.entries.hasChanges }
 
-    /// Starts a gain or pitch fade on a voice; a fade of the gain to 0 may stop it at the end.
-    func fade(_ handle: VoiceHandle, gainTo targetGain: Float?, pitchTo targetPitch: Float?, durationSeconds: Double,
-              curve: FadeCurve, stopsAtEnd: Bool, command: String) throws {
-        if let targetGain { try Validate.gain(targetGain, in: command) }
-        if let targetPitch { try Validate.pitch(targetPitch, in: command) }
-        try Validate.seconds(durationSeconds, "duration", in: command)
+    /// Moves a voice's gain to `gain` over `fadeSeconds` along `curve` (at once for 0), on the
+    /// update. Cancels a pending stop or pause of a fade-out. Tracked while interrupted.
+    func setGain(_ gain: Float, of handle: VoiceHandle, fadeSeconds: Double, curve: FadeCurve, call: String) throws {
+        try Validate.gain(gain, in: call)
         guard let voice = table.voice(for: handle) else { return }
-        if let targetGain {
-            voice.gainFade = Fade(startGain: voice.gain, targetGain: targetGain, durationSeconds: durationSeconds, curve: curve)
-            voice.stopsWhenFadeEnds = stopsAtEnd
+        if fadeSeconds == 0 {
+            voice.gainFade = nil
+            voice.fadeEnd = .none
+            try change(handle, call: call) { $0.gain = gain }
+            return
         }
-        if let targetPitch {
-            voice.pitchFade = Fade(startGain: voice.pitch, targetGain: targetPitch, durationSeconds: durationSeconds, curve: curve)
+        startGainFade(of: voice, to: gain, durationSeconds: fadeSeconds, curve: curve, end: .none)
+        if !isActive { events.emit(.commandDeferred(.change(handle))) }
+    }
+
+    /// Moves a voice's pitch to `pitch` over `fadeSeconds` along `curve` (at once for 0), on
+    /// the update. Tracked while interrupted.
+    func setPitch(_ pitch: Float, of handle: VoiceHandle, fadeSeconds: Double, curve: FadeCurve, call: String) throws {
+        try Validate.pitch(pitch, in: call)
+        guard let voice = table.voice(for: handle) else { return }
+        if fadeSeconds == 0 {
+            voice.pitchFade = nil
+            try change(handle, call: call) { $0.pitch = pitch }
+            return
         }
+        voice.pitchFade = Fade(startGain: voice.pitch, targetGain: pitch, durationSeconds: fadeSeconds, curve: curve)
+        if !isActive { events.emit(.commandDeferred(.change(handle))) }
+    }
+
+    private func startGainFade(of voice: Voice, to gain: Float, durationSeconds: Double, curve: FadeCurve, end: FadeEnd) {
+        voice.gainFade = Fade(startGain: voice.gain, targetGain: gain, durationSeconds: durationSeconds, curve: curve)
+        voice.fadeEnd = end
         if durationSeconds == 0 { advanceFades(of: voice, bySeconds: 0) }
     }
 
     /// Moves a voice's fades on, recording the new gain and pitch for the update to send.
-    /// Returns false when a fade-out has ended and the voice was stopped.
+    /// Returns false when a fade-out has ended and the voice was stopped or paused.
     @discardableResult
     private func advanceFades(of voice: Voice, bySeconds seconds: Double) -> Bool {
         if var fade = voice.gainFade {
             fade.advance(bySeconds: seconds)
             voice.setFadedGain(fade.gain)
             voice.gainFade = fade.isFinished ? nil : fade
-            if fade.isFinished && voice.stopsWhenFadeEnds {
-                remove(voice)
-                return false
+            if fade.isFinished {
+                switch voice.fadeEnd {
+                case .none:
+                    break
+                case .stop:
+                    remove(voice, reason: .stopped)
+                    return false
+                case .pause(let restoredGain):
+                    voice.fadeEnd = .none
+                    pauseNow(voice)
+                    // Paused (or ended) now: the gain it had comes back, for the resume.
+                    voice.setFadedGain(restoredGain)
+                    voice.markChanged(.gain)
+                    return false
+                }
             }
             voice.markChanged(.gain)
         }
@@ -492,12 +561,12 @@ final class VoicePlayer {
             if let stream = voice.stream {
                 try renderer.service(stream, of: voice, waiting: waitsForDecode)
                 // A one-shot at its end, or a stream whose decoding failed.
-                if stream.isFinished { remove(voice) }
+                if stream.isFinished { remove(voice, reason: .ended) }
                 continue
             }
             // Only a one-shot stops by itself: a looping source is stopped by the engine alone.
             if !voice.isLooping, try renderer.hasFinished(voice) {
-                remove(voice)
+                remove(voice, reason: .ended)
             } else if isPositionReadDue {
                 try renderer.syncPosition(of: voice)
             } else {
@@ -538,7 +607,7 @@ final class VoicePlayer {
     private func releaseEnded() {
         guard !pool.endedSlots.isEmpty else { return }
         for slot in pool.endedSlots {
-            if let voice = table.voice(inSlot: Int(slot)) { remove(voice) }
+            if let voice = table.voice(inSlot: Int(slot)) { remove(voice, reason: .ended) }
         }
         pool.clearEnded()
     }

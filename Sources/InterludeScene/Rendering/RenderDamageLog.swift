@@ -4,7 +4,7 @@ import Interlude
 /// musicDamageSkipped {startFrame, skippedFrames} (version 3, every scene): at the output frame
 /// where the skipped stretch would have played.
 ///
-/// The engine raises ``SessionEvent/musicDamageSkipped(path:startFrame:skippedFrames:)`` when
+/// The engine raises ``MusicEvent/damageSkipped(path:startFrame:skippedFrames:)`` when
 /// its update queues the damaged chunk, which is ahead of what plays. So each stretch waits
 /// here until a render chunk's track position passes its start frame; within a chunk the track
 /// plays on steadily (scene events fall between chunks), so the frame is found from the
@@ -12,7 +12,7 @@ import Interlude
 /// some damage waits: a scene without damage renders exactly as before.
 struct RenderDamageLog {
     private struct Stretch {
-        var event: SessionEvent
+        var event: EngineEvent
         var startFrame: Int
     }
 
@@ -26,9 +26,9 @@ struct RenderDamageLog {
     }
 
     /// Damage raised by a scene event's command: it plays from the next chunk on.
-    mutating func add(_ event: SessionEvent, engine: SoundEngine) {
-        guard case .musicDamageSkipped(_, let startFrame, _) = event else { return }
-        if lastPosition == nil { lastPosition = engine.musicPositionInFrames() }
+    mutating func add(_ event: EngineEvent, engine: SoundEngine) {
+        guard case .music(.damageSkipped(_, let startFrame, _)) = event else { return }
+        if lastPosition == nil { lastPosition = engine.music().flatMap { engine.positionInFrames(of: $0) } }
         waiting.append(Stretch(event: event, startFrame: startFrame))
     }
 
@@ -46,14 +46,15 @@ struct RenderDamageLog {
     /// After a chunk of `chunkFrames` frames ending at output frame `end`, with the damage
     /// events the engine raised while rendering it: the events of the stretches heard in it,
     /// each with its output frame, in frame order.
-    mutating func played(inChunkEndingAt end: Int, chunkFrames: Int, newlyRaised: [SessionEvent],
-                         engine: SoundEngine) -> [(frame: Int, event: SessionEvent)] {
+    mutating func played(inChunkEndingAt end: Int, chunkFrames: Int, newlyRaised: [EngineEvent],
+                         engine: SoundEngine) -> [(frame: Int, event: EngineEvent)] {
         let raised = newlyRaised.compactMap { event -> Stretch? in
-            guard case .musicDamageSkipped(_, let startFrame, _) = event else { return nil }
+            guard case .music(.damageSkipped(_, let startFrame, _)) = event else { return nil }
             return Stretch(event: event, startFrame: startFrame)
         }
         guard !waiting.isEmpty || !raised.isEmpty else { return [] }
-        guard let position = engine.musicPositionInFrames(), let trackRate = engine.musicDuration()?.sampleRate else {
+        guard let music = engine.music(), let position = engine.positionInFrames(of: music),
+              let trackRate = engine.duration(of: music)?.sampleRate else {
             waiting = []
             lastPosition = nil
             return []
@@ -61,7 +62,7 @@ struct RenderDamageLog {
         let outputFramesPerTrackFrame = Double(sampleRate) / Double(trackRate)
         func outputFrames(_ trackFrames: Int) -> Int { Int((Double(trackFrames) * outputFramesPerTrackFrame).rounded()) }
         let start = end - chunkFrames
-        var heard: [(frame: Int, event: SessionEvent)] = []
+        var heard: [(frame: Int, event: EngineEvent)] = []
         var stillWaiting: [Stretch] = []
         func hear(_ stretch: Stretch, at frame: Int) {
             heard.append((min(max(frame, start), end - 1), stretch.event))

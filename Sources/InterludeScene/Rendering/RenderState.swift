@@ -8,7 +8,7 @@ struct RenderState {
     var renderedFrames = 0
     var logLines: [String] = []
     /// The session's events with the output frame each was raised at.
-    var sessionEvents: [(frame: Int, event: SessionEvent)] = []
+    var sessionEvents: [(frame: Int, event: EngineEvent)] = []
 
     private var levelsDBFS: [[Float]]
     private var windowSums: [Double]
@@ -63,77 +63,78 @@ struct RenderState {
         deferredNormalized = nil
     }
 
-    mutating func log(_ event: SessionEvent, atFrame frame: Int, voiceID: (VoiceHandle) -> String?) {
+    mutating func log(_ event: EngineEvent, atFrame frame: Int, voiceID: (VoiceHandle) -> String?) {
         // A real device's start is no part of a scene's session (offline engines raise none).
-        if case .outputStarted = event { return }
+        if case .device(.outputStarted) = event { return }
         sessionEvents.append((frame, event))
         var fields: [(key: String, value: JSONValue)] = [("frame", .number(Double(frame)))]
         switch event {
-        case .began(let reason, let source):
+        case .session(.began(let reason, let source)):
             fields += [("event", .string("interruptionBegan")), ("reason", .string(reason.rawValue))]
             if logsSources { fields.append(("source", .string(source.rawValue))) }
             if reason != .deviceLost { openSpan(at: frame, kind: .interruption, label: "interrupted: \(reason.rawValue)") }
-        case .ended(let shouldResume, _, let source):
+        case .session(.ended(let shouldResume, _, let source)):
             fields += [("event", .string("interruptionEnded")), ("shouldResume", .bool(shouldResume))]
             if logsSources { fields.append(("source", .string(source.rawValue))) }
             closeSpan(at: frame)
-        case .holdAdded where !logsSources, .holdReleased where !logsSources:
+        case .session(.holdAdded) where !logsSources, .session(.holdReleased) where !logsSources:
             // Version 1 has no holds: the hand-over of a device lost during an interruption
             // (see SceneDirector) is not in its log.
             return
-        case .holdAdded(let reason, let source):
+        case .session(.holdAdded(let reason, let source)):
             fields += [("event", .string("interruptionHoldAdded")), ("reason", .string(reason.rawValue)),
                        ("source", .string(source.rawValue))]
-        case .holdReleased(let source):
+        case .session(.holdReleased(let source)):
             fields += [("event", .string("interruptionHoldReleased")), ("source", .string(source.rawValue))]
             // A device rebuilt while other sources still hold: the loss's span gives way to an
             // interruption's.
             if source == .device { openSpan(at: frame, kind: .interruption, label: "interrupted") }
-        case .routeChanged(let from, let to):
+        case .device(.routeChanged(let from, let to)):
             // Live only: a scene has no audio server.
             fields += [("event", .string("routeChanged")), ("from", .string(from)), ("to", .string(to))]
-        case .holdKept(let source):
+        case .session(.holdKept(let source)):
             // A scene's holds are scripted, so activate ends them all; a live system source's is kept.
             fields += [("event", .string("interruptionHoldKept")), ("source", .string(source.rawValue))]
-        case .activated:
+        case .session(.activated):
             fields += [("event", .string("sessionActivated"))]
             closeSpan(at: frame)
-        case .reactivationFailed(let message):
+        case .session(.reactivationFailed(let message)):
             fields += [("event", .string("reactivationFailed")), ("message", .string(message))]
-        case .absorbed:
+        case .session(.absorbed):
             fields += [("event", .string("interruptionAbsorbed"))]
-        case .ignored:
+        case .session(.ignored):
             fields += [("event", .string("interruptionEndIgnored"))]
-        case .commandDeferred(let command):
-            fields += [("event", .string("commandDeferred")), ("do", .string(command))]
-        case .commandDropped(let command):
-            fields += [("event", .string("commandDropped")), ("do", .string(command))]
-        case .musicSuspended(let position):
+        case .session(.commandDeferred(let command)):
+            fields += [("event", .string("commandDeferred")), ("do", .string(command.sceneAction))]
+        case .session(.commandDropped(let command)):
+            fields += [("event", .string("commandDropped")), ("do", .string(command.sceneAction))]
+        case .music(.suspended(let position)):
             fields += [("event", .string("musicSuspended")), ("positionInFrames", .number(Double(position)))]
-        case .musicResumed(let position):
+        case .music(.resumed(let position)):
             fields += [("event", .string("musicResumed")), ("positionInFrames", .number(Double(position)))]
-        case .voiceResumed(let handle, let position):
+        case .voice(.resumed(let handle, let position)):
             fields += [("event", .string("voiceResumed"))]
             if let id = voiceID(handle) { fields.append(("id", .string(id))) }
             fields.append(("positionInFrames", .number(Double(position))))
-        case .servicesLost:
+        case .device(.lost):
             fields += [("event", .string("deviceLost"))]
             closeSpan(at: frame)
             openSpan(at: frame, kind: .deviceLoss, label: "device lost")
-        case .servicesReset:
+        case .device(.rebuilt):
             fields += [("event", .string("deviceRestored"))]
             closeSpan(at: frame)
-        case .musicDamageSkipped(_, let startFrame, let skippedFrames):
+        case .music(.damageSkipped(_, let startFrame, let skippedFrames)):
             // Version 3, every scene; the renderer gives the frame its stretch plays at.
             fields += [("event", .string("musicDamageSkipped")), ("startFrame", .number(Double(startFrame))),
                        ("skippedFrames", .number(Double(skippedFrames)))]
-        case .outputStarted, .musicUnderrun, .musicRecovered, .soundLost, .snapshotWriteFailed:
+        case .device(.outputStarted), .music(.underrun), .music(.recovered), .device(.soundLost),
+             .savedStateWriteFailed, .voice(.finished):
             // Not one of the scene log's events; the engine's own log has the warning.
             return
         }
         write(fields)
         switch event {
-        case .ended(_, let resumed, _), .activated(let resumed):
+        case .session(.ended(_, let resumed, _)), .session(.activated(let resumed)):
             if resumed.music, let normalized = deferredNormalized {
                 write([("frame", .number(Double(frame)))] + normalized)
                 deferredNormalized = nil

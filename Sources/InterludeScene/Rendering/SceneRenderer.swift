@@ -31,7 +31,7 @@ public struct SceneRenderer {
         /// The levels and interrupted spans, for the plot.
         public var timeline: RenderTimeline
         /// The session's events, each with the output frame it was raised at.
-        public var sessionEvents: [(frame: Int, event: SessionEvent)]
+        public var sessionEvents: [(frame: Int, event: EngineEvent)]
     }
 
     /// Renders the scene to `outputPath` (16-bit PCM, or 32-bit float), and writes the log and
@@ -93,8 +93,8 @@ public struct SceneRenderer {
         configuration.loggerLabel = "Interlude.render"
         let engine = try SoundEngine(configuration: configuration)
         defer { engine.shutdown() }
-        let raised = AnnotatedMutex<[SessionEvent]>([])
-        engine.setSessionEventHandler { event in raised.withLock { $0.append(event) } }
+        let raised = AnnotatedMutex<[EngineEvent]>([])
+        engine.setEventHandler { event in raised.withLock { $0.append(event) } }
 
         let director = try SceneDirector(scene: scene, sceneName: sceneName, engine: engine)
 
@@ -114,8 +114,8 @@ public struct SceneRenderer {
                 state.renderedFrames += count
                 // Damage the soundtrack stepped over is logged where its stretch plays.
                 let skipped = raised.withLock { events in
-                    defer { events.removeAll { if case .musicDamageSkipped = $0 { true } else { false } } }
-                    return events.filter { if case .musicDamageSkipped = $0 { true } else { false } }
+                    defer { events.removeAll { if case .music(.damageSkipped) = $0 { true } else { false } } }
+                    return events.filter { if case .music(.damageSkipped) = $0 { true } else { false } }
                 }
                 for (damageFrame, event) in damage.played(inChunkEndingAt: state.renderedFrames, chunkFrames: count,
                                                           newlyRaised: skipped, engine: engine) {
@@ -135,12 +135,14 @@ public struct SceneRenderer {
             damage.noteMusicCommand(event.action)
             if let normalization = try director.musicNormalization(for: event) {
                 state.noteMusicNormalized(normalization.loudness, targetLUFS: normalization.targetLUFS, atFrame: frame,
-                                          deferred: sessionEvents.contains(.commandDeferred(command: event.action.name)))
+                                          deferred: sessionEvents.contains { sessionEvent in
+                    if case .session(.commandDeferred(let command)) = sessionEvent { command.sceneAction == event.action.name } else { false }
+                })
             } else if case .musicStop = event.action {
                 state.dropDeferredMusicNormalized()
             }
             for sessionEvent in sessionEvents {
-                if case .musicDamageSkipped = sessionEvent {
+                if case .music(.damageSkipped) = sessionEvent {
                     damage.add(sessionEvent, engine: engine)
                     continue
                 }

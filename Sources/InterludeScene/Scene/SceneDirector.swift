@@ -57,10 +57,10 @@ public final class SceneDirector {
             }
         }
         for (zone, preset) in scene.reverbZones.sorted(by: { $0.key < $1.key }) {
-            zones[zone] = try engine.addReverbZone(named: zone, preset: ReverbPreset.named[preset]!)
+            zones[zone] = try engine.makeReverbZone(named: zone, preset: ReverbPreset.named[preset]!)
         }
         if let listener = scene.listener {
-            try engine.updateListener { listener.apply(to: &$0) }
+            try engine.changeListener { listener.apply(to: &$0) }
         }
     }
 
@@ -73,7 +73,7 @@ public final class SceneDirector {
     /// session events that the scene's own rules raise and the engine does not (an
     /// `interruption.begin` absorbed by a lost device in a version 1 scene), for the log.
     @discardableResult
-    public func apply(_ event: SceneEvent) throws -> [SessionEvent] {
+    public func apply(_ event: SceneEvent) throws -> [EngineEvent] {
         do {
             if !scene.namesInterruptionSources, let raised = try performVersionOne(event.action) { return raised }
             try perform(event.action, loopRegion: loopRegions[event.index])
@@ -90,13 +90,13 @@ public final class SceneDirector {
     /// until both let go, so the director does version 1's part here: it ends the game's hold as
     /// the device goes (nothing audible: the device holds on), and absorbs a begin itself.
     /// Returns nil for the events it leaves to ``perform(_:loopRegion:)``.
-    private func performVersionOne(_ action: SceneAction) throws -> [SessionEvent]? {
+    private func performVersionOne(_ action: SceneAction) throws -> [EngineEvent]? {
         switch action {
         case .interruptionBegin(let reason, _) where engine.interruptionHolders.contains(.device):
-            return [.absorbed(reason: InterruptionReason(reason))]
+            return [.session(.absorbed(reason: InterruptionReason(reason)))]
         case .deviceLost where engine.interruptionHolders.contains(.game):
             engine.disconnectDevice()
-            engine.endInterruption(shouldResume: true, source: .game)
+            try engine.endInterruption(shouldResume: true, source: .game)
             return []
         default:
             return nil
@@ -143,42 +143,42 @@ public final class SceneDirector {
             let handle = try engine.play(sounds[play.sound]!, parameters: parameters)
             if let id = play.id { voices[id] = handle }
         case .stop(let id):
-            voices[id].map { engine.stop($0) }
+            if let voice = voices[id] { try engine.stop(voice) }
         case .pause(let id):
-            voices[id].map { engine.pause($0) }
+            if let voice = voices[id] { try engine.pause(voice) }
         case .resume(let id):
-            voices[id].map { engine.resume($0) }
+            if let voice = voices[id] { try engine.resume(voice) }
         case .set(let change):
             guard let handle = voices[change.id] else { return }
-            try engine.setParameters(of: handle) { parameters in
+            try engine.changeParameters(of: handle) { parameters in
                 if let position = change.position, parameters.position != nil { parameters.position = position }
                 if let gain = change.gain { parameters.gain = gain }
                 if let pitch = change.pitch { parameters.pitch = pitch }
             }
         case .listener(let change):
-            try engine.updateListener { change.apply(to: &$0) }
+            try engine.changeListener { change.apply(to: &$0) }
         case .musicPlay(let sound, let loop, let gain, let fadeInSeconds, _, let loudnessLUFS):
-            try engine.playMusic(path: scene.sounds[sound]!, isLooping: loop, gain: gain, fadeInSeconds: fadeInSeconds,
+            try engine.playMusic(path: scene.sounds[sound]!, isLooping: loop, gain: gain, fadeSeconds: fadeInSeconds,
                                  loopRegion: loopRegion, loudnessLUFS: loudnessLUFS)
         case .musicPause:
-            engine.pauseMusic()
+            if let music = engine.music() { try engine.pause(music) }
         case .musicResume:
-            engine.resumeMusic()
+            if let music = engine.music() { try engine.resume(music) }
         case .musicStop:
-            try engine.stopMusic()
+            if let music = engine.music() { try engine.stop(music) }
         case .musicCrossfade(let sound, let durationSeconds, let loop, _, let loudnessLUFS):
-            try engine.crossfadeMusic(toPath: scene.sounds[sound]!, durationSeconds: durationSeconds, isLooping: loop,
+            try engine.crossfadeMusic(toPath: scene.sounds[sound]!, fadeSeconds: durationSeconds, isLooping: loop,
                                       loopRegion: loopRegion, loudnessLUFS: loudnessLUFS)
         case .group(let name, let gain, let durationSeconds):
-            try engine.setGroupGain(gain, of: engine.makeGroup(named: name), durationSeconds: durationSeconds)
+            try engine.setGain(gain, of: engine.makeGroup(named: name), fadeSeconds: durationSeconds)
         case .systemSound(let sound):
             try engine.playSystemSound(sounds[sound]!)
         case .interruptionBegin(let reason, let source):
             try engine.beginInterruption(reason: InterruptionReason(reason), source: source.map { InterruptionSource($0) } ?? .game)
         case .interruptionEnd(let shouldResume, let source):
-            engine.endInterruption(shouldResume: shouldResume, source: source.map { InterruptionSource($0) } ?? .game)
+            try engine.endInterruption(shouldResume: shouldResume, source: source.map { InterruptionSource($0) } ?? .game)
         case .sessionActivate:
-            engine.activate()
+            try engine.activate()
         case .deviceLost:
             engine.disconnectDevice()
         case .deviceRestored:

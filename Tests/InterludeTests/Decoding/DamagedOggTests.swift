@@ -63,7 +63,7 @@ extension EngineSuites {
             try rig.render(seconds: Double(DamagedOggTests.seconds) + 0.5)
             let events = rig.takeEvents()
             let damage = events.compactMap { event -> (String, Int, Int)? in
-                if case .musicDamageSkipped(let path, let start, let skipped) = event { return (path, start, skipped) }
+                if case .music(.damageSkipped(let path, let start, let skipped)) = event { return (path, start, skipped) }
                 return nil
             }
             #expect(damage.count == 1, "events: \(events)")

@@ -41,7 +41,7 @@ extension EngineSuites {
             for _ in 0..<20 {
                 let shot = try engine.play(beep)
                 _ = try engine.render(frameCount: 480)
-                engine.stop(shot)
+                try engine.stop(shot)
             }
             let sourcesWithPool = engine.statistics.alSourceCount
             #expect(sourcesWithPool == 4, "sources after 20 one-shots: \(sourcesWithPool)")
@@ -61,7 +61,7 @@ extension EngineSuites {
             _ = try engine.render(frameCount: 4_800)
             #expect(engine.statistics.alSourceCount == withMusic.alSourceCount)
             #expect(engine.statistics.alBufferCount == withMusic.alBufferCount)
-            engine.endInterruption(shouldResume: true)
+            try engine.endInterruption(shouldResume: true)
             _ = try engine.render(frameCount: 4_800)
             #expect(engine.statistics.alSourceCount == withMusic.alSourceCount)
             #expect(engine.statistics.alBufferCount == withMusic.alBufferCount)
@@ -86,10 +86,10 @@ extension EngineSuites {
             Self.expectHealthy(engine)
 
             // Stop everything: sources are kept for reuse, not leaked or grown.
-            engine.stop(a)
-            engine.stop(b)
-            engine.stop(c)
-            try engine.stopMusic()
+            try engine.stop(a)
+            try engine.stop(b)
+            try engine.stop(c)
+            try engine.stop(engine.track())
             _ = try engine.render(frameCount: 24_000)
             #expect(engine.statistics.voiceCount == 0)
             #expect(engine.statistics.alSourceCount <= rebuilt.alSourceCount)
@@ -121,7 +121,7 @@ extension EngineSuites {
             try engine.beginInterruption()
             try engine.unloadSound(stereo)
             #expect(engine.statistics.voiceCount == 0)
-            engine.endInterruption(shouldResume: true)
+            try engine.endInterruption(shouldResume: true)
             #expect(engine.statistics.alBufferCount == 1, "buffers after the unload took effect: \(engine.statistics.alBufferCount)")
             let samples = try engine.render(frameCount: 4_800)
             #expect(SignalMeasure.rms(samples, channel: 0, channelCount: 2) == 0)
@@ -134,7 +134,7 @@ extension EngineSuites {
             defer { engine.shutdown() }
             try engine.beginInterruption()
             let mono = try TestEngine.sine(engine)
-            engine.endInterruption(shouldResume: true)
+            try engine.endInterruption(shouldResume: true)
             var looping = VoiceParameters()
             looping.isLooping = true
             try engine.play(mono, parameters: looping)

@@ -76,13 +76,13 @@ import Testing
     func snapshotUsesTheSameWriter() throws {
         let folder = try ScratchFolder(prefix: "atomic-file")
         let path = folder.path("missing/state.json")
-        let snapshot = Snapshot(tracks: [], loopingVoices: [], groupGains: ["sfx": 0.5], listener: Listener())
+        let snapshot = SavedState(tracks: [], loopingVoices: [], groupGains: ["sfx": 0.5], listener: Listener())
         let error = try #require(throws: InterludeError.self) { try snapshot.write(to: path) }
         #expect(error.code == .writeFailed)
         #expect(error.message.hasPrefix(path + ": "))
         #expect(try Self.contents(of: folder).isEmpty)
         try snapshot.write(to: folder.path("state.json"))
-        #expect(try Snapshot.read(from: folder.path("state.json")) == snapshot)
+        #expect(try SavedState.read(from: folder.path("state.json")) == snapshot)
         #expect(try Self.contents(of: folder) == ["state.json"])
     }
 }

@@ -53,7 +53,7 @@ extension EngineSuites {
             defer { engine.shutdown() }
             let voice = try Self.voiceOnTheRight(engine)
             // The listener steps past the voice: it is now on the listener's left.
-            try engine.updateListener { $0.position = Vector3(8, 0, 0) }
+            try engine.changeListener { $0.position = Vector3(8, 0, 0) }
             try engine.setGain(0, of: voice)
             let beforeUpdate = engine.renderWithoutUpdates(frameCount: 4_800)
             #expect(Self.leftOverRight(beforeUpdate) < 0.25)
@@ -96,7 +96,7 @@ extension EngineSuites {
             #expect(!engine.isReal(voice))
             try engine.setPosition(Vector3(-5, 0, 0), of: voice)
             _ = try engine.render(frameCount: 4_800)
-            engine.stop(important)
+            try engine.stop(important)
             _ = try engine.render(frameCount: 960)
             #expect(engine.isReal(voice))
             #expect(Self.leftOverRight(try engine.render(frameCount: 4_800)) > 4)

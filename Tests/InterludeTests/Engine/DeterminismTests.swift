@@ -10,7 +10,7 @@ extension EngineSuites {
             let sine = try TestEngine.sine(engine, frequency: 330)
             let beep = try engine.loadSound(path: TestPaths.asset("sfx/beep.wav"))
             var output: [Float] = []
-            try engine.playMusic(path: TestPaths.asset("music/theme.ogg"), gain: 0.5, fadeInSeconds: 0.2)
+            try engine.playMusic(path: TestPaths.asset("music/theme.ogg"), gain: 0.5, fadeSeconds: 0.2)
             var looping = VoiceParameters(position: Vector3(3, 0, -1), pitch: 1.3, isLooping: true)
             looping.group = .sfx
             let voice = try engine.play(sine, parameters: looping)
@@ -18,10 +18,10 @@ extension EngineSuites {
             try engine.play(beep, parameters: VoiceParameters(position: Vector3(-2, 0, 0)))
             try engine.setPosition(Vector3(-3, 1, 2), of: voice)
             output += try engine.render(frameCount: 5_123)
-            try engine.setGroupGain(0.3, of: .sfx, durationSeconds: 0.1)
+            try engine.setGain(0.3, of: .sfx, fadeSeconds: 0.1)
             try engine.beginInterruption(reason: .call)
             output += try engine.render(frameCount: 4_800)
-            engine.endInterruption(shouldResume: true)
+            try engine.endInterruption(shouldResume: true)
             output += try engine.render(frameCount: 9_000)
             engine.disconnectDevice()
             output += try engine.render(frameCount: 1_000)

@@ -39,5 +39,7 @@ import Testing
         #expect(!run.wasKilled && run.status == 0, "DriverReleaseProbe: status \(run.status)\n\(run.standardOutput)\n\(run.standardError)")
         #expect(run.standardOutput.contains("released on the driver thread"), "\(run.standardOutput)")
         #expect(run.standardOutput.contains("shut down"), "\(run.standardOutput)")
+        // Raised inside the engine's creation, before the stream existed, and delivered to it.
+        #expect(run.standardOutput.contains("outputStarted reached the stream"), "\(run.standardOutput)")
     }
 }

@@ -10,7 +10,7 @@ extension EngineSuites {
             let first = try engine.play(sound, parameters: VoiceParameters(position: Vector3(1, 0, 0), isLooping: true))
             let second = try engine.play(sound, parameters: VoiceParameters(position: Vector3(2, 0, 0), isLooping: true))
             let stale = try engine.play(sound, parameters: VoiceParameters(position: Vector3(3, 0, 0), isLooping: true))
-            engine.stop(stale)
+            try engine.stop(stale)
             try engine.setPositions([Vector3(-4, 0, 0), Vector3(0, 0, -5), Vector3(9, 9, 9)], of: [first, second, stale])
             #expect(engine.parameters(of: first)?.position == Vector3(-4, 0, 0))
             #expect(engine.parameters(of: second)?.position == Vector3(0, 0, -5))

@@ -17,28 +17,28 @@ extension EngineSuites {
                 let tone = try rig.engine.loadSound(path: SessionAssets.tone440)
                 try rig.engine.playMusic(path: SessionAssets.sweep)
                 let ambience = try rig.engine.makeGroup(named: "ambience")
-                try rig.engine.setGroupGain(0, of: ambience)
+                try rig.engine.setGain(0, of: ambience)
                 try rig.engine.setListener(listener)
                 try rig.engine.play(tone, parameters: VoiceParameters(position: Vector3(0, 0, -2), isLooping: true, group: ambience))
                 try rig.render(seconds: 1.5)
                 try rig.engine.beginInterruption(reason: .focusLost)
-                let written = try Snapshot.read(from: statePath)
+                let written = try SavedState.read(from: statePath)
                 let track = try #require(written.tracks.first)
                 #expect(abs(track.positionInFrames - 66_150) <= 44, "saved at \(track.positionInFrames)")
                 #expect(track.wasPlaying)
                 rig.engine.shutdown()
             }
-            let snapshot = try Snapshot.read(from: statePath)
+            let snapshot = try SavedState.read(from: statePath)
             let saved = try #require(snapshot.tracks.first).positionInFrames
             #expect(snapshot.loopingVoices.count == 1)
             let voiceFrame = try #require(snapshot.loopingVoices.first).positionInFrames
 
             let rig = try SessionRig()
             try rig.engine.restore(snapshot)
-            #expect(rig.engine.musicPositionInFrames() == saved)
-            #expect(rig.engine.isMusicPlaying())
+            #expect(rig.engine.musicPosition() == saved)
+            #expect(rig.engine.isTrackPlaying())
             #expect(rig.engine.listener == listener)
-            #expect(rig.engine.groupGain(of: try #require(rig.engine.group(named: "ambience"))) == 0)
+            #expect(rig.engine.gain(of: try #require(rig.engine.group(named: "ambience"))) == 0)
             #expect(rig.engine.statistics.voiceCount == 1)
             #expect(rig.engine.readCore { $0.voiceTable.liveVoices.first?.positionInFrames } == voiceFrame)
             try rig.render(seconds: 0.3)
@@ -50,17 +50,17 @@ extension EngineSuites {
 
         @Test("A track saved paused is restored loaded and paused at its frame")
         func pausedTrack() throws {
-            let snapshot = Snapshot(
+            let snapshot = SavedState(
                 tracks: [.init(path: SessionAssets.sweep, channel: .music, positionInFrames: 220_500, isLooping: true,
                                gain: 1, wasPlaying: false)],
                 loopingVoices: [], groupGains: [:], listener: Listener())
             let rig = try SessionRig()
             try rig.engine.restore(snapshot)
-            #expect(!rig.engine.isMusicPlaying())
-            #expect(rig.engine.musicPositionInFrames() == 220_500)
+            #expect(!rig.engine.isTrackPlaying())
+            #expect(rig.engine.musicPosition() == 220_500)
             let paused = try rig.render(seconds: 0.2)
             #expect(rig.isExactlySilent(paused))
-            rig.engine.resumeMusic()
+            try rig.engine.resume(rig.engine.track())
             let start = rig.frame
             try rig.render(seconds: 0.2)
             let error = (rig.sweepSeconds(at: start..<start + 2_400) - 5.0) * 1000
@@ -72,7 +72,7 @@ extension EngineSuites {
             let missing = "/nonexistent/interlude-gone.wav"
             var voice = VoiceParameters()
             voice.isLooping = true
-            let snapshot = Snapshot(
+            let snapshot = SavedState(
                 tracks: [.init(path: SessionAssets.sweep, channel: .music, positionInFrames: 44_100, isLooping: true,
                                gain: 1, wasPlaying: true)],
                 loopingVoices: [.init(soundPath: missing, parameters: voice, positionInFrames: 0, wasPlaying: true),
@@ -82,24 +82,24 @@ extension EngineSuites {
             let error = #expect(throws: InterludeError.self) { try rig.engine.restore(snapshot) }
             #expect(error?.code == .fileNotFound)
             #expect(error?.message.contains(missing) == true)
-            #expect(rig.engine.isMusicPlaying())
-            #expect(rig.engine.musicPositionInFrames() == 44_100)
+            #expect(rig.engine.isTrackPlaying())
+            #expect(rig.engine.musicPosition() == 44_100)
             #expect(rig.engine.statistics.voiceCount == 1)
-            #expect(rig.engine.groupGain(of: .sfx) == 0.5)
+            #expect(rig.engine.gain(of: .sfx) == 0.5)
         }
 
-        @Test("A corrupt or missing snapshot file is .badSnapshot naming the file")
+        @Test("A corrupt or missing snapshot file is .badSavedState naming the file")
         func badFiles() throws {
             let folder = try SessionAssets.temporaryFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let corrupt = folder + "/corrupt.json"
             try Data(#"{"version": 1, "tracks": [{"path": 3"#.utf8).write(to: URL(fileURLWithPath: corrupt))
-            let corruptError = #expect(throws: InterludeError.self) { try Snapshot.read(from: corrupt) }
-            #expect(corruptError?.code == .badSnapshot)
+            let corruptError = #expect(throws: InterludeError.self) { try SavedState.read(from: corrupt) }
+            #expect(corruptError?.code == .badSavedState)
             #expect(corruptError?.message.contains(corrupt) == true)
             let missing = folder + "/missing.json"
-            let missingError = #expect(throws: InterludeError.self) { try Snapshot.read(from: missing) }
-            #expect(missingError?.code == .badSnapshot)
+            let missingError = #expect(throws: InterludeError.self) { try SavedState.read(from: missing) }
+            #expect(missingError?.code == .badSavedState)
             #expect(missingError?.message.contains(missing) == true)
         }
     }

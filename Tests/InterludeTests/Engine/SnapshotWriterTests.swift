@@ -53,7 +53,7 @@ extension EngineSuites {
                     completed.wrappingAdd(1, ordering: .releasing)
                 }
                 try? engine.setListener(moved)
-                engine.endInterruption(shouldResume: true)
+                try? engine.endInterruption(shouldResume: true)
                 // A second snapshot, handed over while the first still waits.
                 try? engine.beginInterruption(reason: .call)
             }
@@ -71,7 +71,7 @@ extension EngineSuites {
             released = true
             #expect(Self.eventually { firstBeginReturned.load(ordering: .acquiring) }, "the begin returned once the write went through")
             // The latest snapshot won: the listener the game set after the first begin.
-            let saved = try Snapshot.read(from: statePath)
+            let saved = try SavedState.read(from: statePath)
             #expect(saved.listener == moved)
             #expect(saved.loopingVoices.count == 1)
             #expect(writer.lastWritten == 2)
@@ -87,7 +87,7 @@ extension EngineSuites {
             try rig.engine.playMusic(path: SessionAssets.sweep)
             try rig.render(seconds: 0.5)
             rig.engine.shutdown()
-            let saved = try Snapshot.read(from: statePath)
+            let saved = try SavedState.read(from: statePath)
             let track = try #require(saved.tracks.first)
             #expect(abs(track.positionInFrames - 22_050) <= 44, "saved at \(track.positionInFrames)")
         }

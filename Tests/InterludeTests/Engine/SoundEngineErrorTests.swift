@@ -36,9 +36,11 @@ extension EngineSuites {
             Self.expectError(.invalidArgument, naming: "setPitch") { try engine.setPitch(.nan, of: voice) }
             Self.expectError(.invalidArgument, naming: "setPosition") { try engine.setPosition(Vector3(0, .infinity, 0), of: voice) }
             Self.expectError(.invalidArgument, naming: "setVelocity") { try engine.setVelocity(Vector3(.nan, 0, 0), of: voice) }
-            Self.expectError(.invalidArgument, naming: "setListener") { try engine.updateListener { $0.position = Vector3(-.infinity, 0, 0) } }
-            Self.expectError(.invalidArgument, naming: "setListener") { try engine.updateListener { $0.gain = .nan } }
-            Self.expectError(.invalidArgument, naming: "setGroupGain") { try engine.setGroupGain(-1, of: .sfx) }
+            Self.expectError(.invalidArgument, naming: "changeListener") { try engine.changeListener { $0.position = Vector3(-.infinity, 0, 0) } }
+            Self.expectError(.invalidArgument, naming: "changeListener") { try engine.changeListener { $0.gain = .nan } }
+            Self.expectError(.invalidArgument, naming: "setGain(of: sfx)") { try engine.setGain(-1, of: .sfx) }
+            Self.expectError(.invalidArgument, naming: "stop(voice)") { try engine.stop(voice, fadeSeconds: -1) }
+            Self.expectError(.invalidArgument, naming: "pause(sfx)") { try engine.pause(GroupID.sfx, fadeSeconds: .nan) }
             Self.expectError(.invalidArgument, naming: "setDoppler") { try engine.setDoppler(factor: 1, speedOfSoundMetresPerSecond: 0) }
             Self.expectError(.invalidArgument, naming: "render(frameCount:)") { _ = try engine.render(frameCount: -1) }
 
@@ -71,7 +73,7 @@ extension EngineSuites {
             defer { other.shutdown() }
             let foreign = try TestEngine.sine(other)
             Self.expectError(.foreignObject, naming: "play") { try engine.play(foreign) }
-            Self.expectError(.foreignObject, naming: "systemSound") { try engine.playSystemSound(foreign) }
+            Self.expectError(.foreignObject, naming: "playSystemSound") { try engine.playSystemSound(foreign) }
             #expect(engine.statistics.voiceCount == 0)
             // An unloaded sound is no longer this engine's either.
             let mine = try TestEngine.sine(engine)
@@ -96,25 +98,25 @@ extension EngineSuites {
             Self.expectError(.shutDown, naming: "setGain") { try engine.setGain(0.5, of: voice) }
             Self.expectError(.shutDown, naming: "setListener") { try engine.setListener(Listener()) }
             Self.expectError(.shutDown, naming: "setDistanceModel") { try engine.setDistanceModel(.linear) }
-            Self.expectError(.shutDown, naming: "music.play") { try engine.playMusic(path: TestPaths.asset("music/theme.ogg")) }
+            Self.expectError(.shutDown, naming: "playMusic") { try engine.playMusic(path: TestPaths.asset("music/theme.ogg")) }
             Self.expectError(.shutDown, naming: "unloadSound") { try engine.unloadSound(sine) }
-            Self.expectError(.shutDown, naming: "snapshot()") { _ = try engine.snapshot() }
+            Self.expectError(.shutDown, naming: "savedState()") { _ = try engine.savedState() }
             Self.expectError(.shutDown, naming: "reconnectDevice()") { try engine.reconnectDevice() }
 
-            // The calls that cannot throw do nothing.
-            engine.stop(voice)
-            engine.pause(voice)
-            engine.resume(voice)
+            // Every command throws after shutdown; the queries answer neutrally.
+            Self.expectError(.shutDown, naming: "stop(voice)") { try engine.stop(voice) }
+            Self.expectError(.shutDown, naming: "pause(voice)") { try engine.pause(voice) }
+            Self.expectError(.shutDown, naming: "resume(voice)") { try engine.resume(voice) }
+            Self.expectError(.shutDown, naming: "beginInterruption") { try engine.beginInterruption() }
+            Self.expectError(.shutDown, naming: "endInterruption") { try engine.endInterruption(shouldResume: true) }
+            Self.expectError(.shutDown, naming: "activate()") { try engine.activate() }
+            Self.expectError(.shutDown, naming: "pause(master)") { try engine.pauseAll() }
             engine.update()
-            try engine.beginInterruption()
-            engine.endInterruption(shouldResume: true)
-            engine.activate()
             engine.disconnectDevice()
-            engine.pauseMusic()
-            engine.resumeMusic()
+            #expect(engine.music() == nil)
             #expect(!engine.isPlaying(voice))
             #expect(engine.positionInFrames(of: voice) == nil)
-            #expect(engine.musicPositionInFrames() == nil)
+            #expect(engine.musicPosition() == nil)
             let statistics = engine.statistics
             #expect(statistics.voiceCount == 0)
             #expect(statistics.alSourceCount == 0)
@@ -152,16 +154,16 @@ extension EngineSuites {
             try engine.playMusic(path: TestPaths.asset("music/theme.ogg"))
             let withMusic = try engine.render(frameCount: 4_800)
             #expect(SignalMeasure.rms(withMusic, channel: 0, channelCount: 2, frames: 480..<4_800) > 0.01)
-            #expect(engine.isMusicPlaying())
-            #expect((engine.musicPositionInFrames() ?? 0) > 0)
-            try engine.stopMusic()
+            #expect(engine.isTrackPlaying())
+            #expect((engine.musicPosition() ?? 0) > 0)
+            try engine.stop(engine.track())
 
             // Freeing one voice makes room for exactly one more, which plays.
-            engine.stop(voices.removeLast())
+            try engine.stop(voices.removeLast())
             let replacement = try engine.play(sine, parameters: parameters)
             #expect(engine.isPlaying(replacement))
             Self.expectError(.tooManyVoices, naming: "play") { try engine.play(sine) }
-            for voice in voices { engine.stop(voice) }
+            for voice in voices { try engine.stop(voice) }
             let samples = try engine.render(frameCount: 4_800)
             let level = SignalMeasure.rms(samples, channel: 0, channelCount: 2, frames: 480..<4_800)
             #expect(level > 0.01 && level < 0.05, "one voice left: RMS \(level)")

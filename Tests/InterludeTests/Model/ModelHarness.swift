@@ -101,35 +101,36 @@ struct ModelHarness {
 
         mutating func attachEvents() {
             let events = self.events
-            engine.setSessionEventHandler { event in
+            engine.setEventHandler { event in
                 guard let name = Self.name(of: event) else { return }
                 events.append(name)
             }
         }
 
         /// The session-level events, as the model names them; nil for the per-command ones.
-        static func name(of event: SessionEvent) -> String? {
+        static func name(of event: EngineEvent) -> String? {
             switch event {
-            case .began(_, let source): "began(\(source))"
-            case .ended(_, _, let source): "ended(\(source))"
-            case .activated: "activated"
-            case .holdAdded(_, let source): "holdAdded(\(source))"
-            case .holdReleased(let source): "holdReleased(\(source))"
-            case .absorbed: "absorbed"
-            case .ignored: "ignored"
-            case .servicesLost: "servicesLost"
-            case .servicesReset: "servicesReset"
-            case .reactivationFailed(let message): "reactivationFailed(\(message))"
-            case .holdKept(let source): "holdKept(\(source))"
+            case .session(.began(_, let source)): "began(\(source))"
+            case .session(.ended(_, _, let source)): "ended(\(source))"
+            case .session(.activated): "activated"
+            case .session(.holdAdded(_, let source)): "holdAdded(\(source))"
+            case .session(.holdReleased(let source)): "holdReleased(\(source))"
+            case .session(.absorbed): "absorbed"
+            case .session(.ignored): "ignored"
+            case .device(.lost): "servicesLost"
+            case .device(.rebuilt): "servicesReset"
+            case .session(.reactivationFailed(let message)): "reactivationFailed(\(message))"
+            case .session(.holdKept(let source)): "holdKept(\(source))"
             // The model writes no snapshot that fails: one reported is a mismatch.
-            case .snapshotWriteFailed(let path, _): "snapshotWriteFailed(\(path))"
-            case .commandDeferred, .commandDropped, .musicSuspended, .musicResumed, .voiceResumed,
-                 .routeChanged, .outputStarted, .musicDamageSkipped, .musicUnderrun, .musicRecovered, .soundLost: nil
+            case .savedStateWriteFailed(let path, _): "snapshotWriteFailed(\(path))"
+            case .session(.commandDeferred), .session(.commandDropped), .music(.suspended), .music(.resumed), .voice(.resumed),
+                 .device(.routeChanged), .device(.outputStarted), .music(.damageSkipped), .music(.underrun), .music(.recovered), .device(.soundLost),
+                 .voice(.finished): nil
             }
         }
 
         func shutdown() {
-            engine.setSessionEventHandler(nil)
+            engine.setEventHandler(nil)
             engine.shutdown()
         }
 
@@ -157,11 +158,11 @@ struct ModelHarness {
                 model.play(lengthFrames: assets.soundLengths[sound], isLooping: isLooping,
                            group: ModelStep.voiceGroups[group], gain: ModelStep.gains[gain])
             case .stop(let number):
-                if let (index, handle) = voice(number) { engine.stop(handle); model.stop(index) }
+                if let (index, handle) = voice(number) { try engine.stop(handle); model.stop(index) }
             case .pause(let number):
-                if let (index, handle) = voice(number) { engine.pause(handle); model.pause(index) }
+                if let (index, handle) = voice(number) { try engine.pause(handle); model.pause(index) }
             case .resume(let number):
-                if let (index, handle) = voice(number) { engine.resume(handle); model.resume(index) }
+                if let (index, handle) = voice(number) { try engine.resume(handle); model.resume(index) }
             case .setGain(let number, let gain):
                 if let (index, handle) = voice(number), model.voices[index].state != .gone {
                     try engine.setGain(ModelStep.gains[gain], of: handle)
@@ -171,26 +172,26 @@ struct ModelHarness {
                 try engine.playMusic(path: assets.trackPaths[track])
                 model.playMusic(lengthFrames: assets.trackLengths[track])
             case .musicPause:
-                engine.pauseMusic(); model.pauseMusic()
+                if let music = engine.music() { try engine.pause(music) }; model.pauseMusic()
             case .musicResume:
-                engine.resumeMusic(); model.resumeMusic()
+                if let music = engine.music() { try engine.resume(music) }; model.resumeMusic()
             case .musicStop:
-                try engine.stopMusic(); model.stopMusic()
+                if let music = engine.music() { try engine.stop(music) }; model.stopMusic()
             case .musicCrossfade(let track, let milliseconds):
-                try engine.crossfadeMusic(toPath: assets.trackPaths[track], durationSeconds: Double(milliseconds) / 1000)
+                try engine.crossfadeMusic(toPath: assets.trackPaths[track], fadeSeconds: Double(milliseconds) / 1000)
                 model.crossfadeMusic(lengthFrames: assets.trackLengths[track], durationFrames: milliseconds * ModelHarness.sampleRate / 1000)
             case .groupGain(let group, let gain):
                 let name = ModelStep.gainGroups[group]
-                try engine.setGroupGain(ModelStep.gains[gain], of: GroupID(name: name))
+                try engine.setGain(ModelStep.gains[gain], of: GroupID(name: name))
                 model.setGroupGain(ModelStep.gains[gain], of: name)
             case .listenerGain(let gain):
-                try engine.updateListener { $0.gain = ModelStep.gains[gain] }
+                try engine.changeListener { $0.gain = ModelStep.gains[gain] }
                 model.setListenerGain(ModelStep.gains[gain])
             case .listenerMovesFromThreads:
                 let engine = self.engine
                 DispatchQueue.concurrentPerform(iterations: ModelStep.listenerThreads) { _ in
                     for _ in 0..<ModelStep.listenerMovesPerThread {
-                        try? engine.updateListener { $0.position.x += 1 }
+                        try? engine.changeListener { $0.position.x += 1 }
                     }
                 }
                 model.moveListener(byMetres: Float(ModelStep.listenerThreads * ModelStep.listenerMovesPerThread))
@@ -208,10 +209,10 @@ struct ModelHarness {
                     return "beginInterruption(reason: \(name)) was \(accepted ? "accepted" : "refused")"
                 }
             case .end(let source, let shouldResume):
-                engine.endInterruption(shouldResume: shouldResume, source: InterruptionSource(ModelStep.sources[source]))
+                try engine.endInterruption(shouldResume: shouldResume, source: InterruptionSource(ModelStep.sources[source]))
                 model.end(source: ModelStep.sources[source], shouldResume: shouldResume)
             case .activate:
-                engine.activate(); model.activate()
+                try engine.activate(); model.activate()
             case .deviceLost:
                 engine.disconnectDevice(); model.loseDevice()
             case .deviceRestored:
@@ -236,14 +237,14 @@ struct ModelHarness {
 
         /// Saves a snapshot, shuts the engine down and restores the snapshot into a fresh one.
         mutating func snapshotRestore() throws {
-            let snapshot = try engine.snapshot()
+            let snapshot = try engine.savedState()
             let json = try JSONEncoder().encode(snapshot)
             shutdown()
             events.removeAll()
             (engine, sounds) = try Self.makeEngine(assets: assets, policy: policy)
             attachEvents()
             channelCount = 1
-            try engine.restore(try JSONDecoder().decode(Snapshot.self, from: json))
+            try engine.restore(try JSONDecoder().decode(SavedState.self, from: json))
             model.restoreSnapshot()
             // Restored voices have no handles.
             handles = []
@@ -315,10 +316,10 @@ struct ModelHarness {
             }
 
             let musicPlaying = model.music?.state.countsAsPlaying ?? false
-            if engine.isMusicPlaying() != musicPlaying {
-                return "isMusicPlaying \(engine.isMusicPlaying()), model \(String(describing: model.music))"
+            if engine.isTrackPlaying() != musicPlaying {
+                return "isMusicPlaying \(engine.isTrackPlaying()), model \(String(describing: model.music))"
             }
-            let musicPosition = engine.musicPositionInFrames()
+            let musicPosition = engine.musicPosition()
             if let music = model.music {
                 guard let actual = musicPosition else { return "no soundtrack, model \(music)" }
                 if Self.distance(actual, music.positionFrames, length: music.lengthFrames) > tolerance {
@@ -333,7 +334,7 @@ struct ModelHarness {
             }
             if engine.listener.gain != model.listenerGain { return "listener gain \(engine.listener.gain), model \(model.listenerGain)" }
             for name in ModelStep.gainGroups {
-                let gain = engine.groupGain(of: GroupID(name: name))
+                let gain = engine.gain(of: GroupID(name: name))
                 if gain != model.groupGain(name) { return "group \(name) gain \(gain), model \(model.groupGain(name))" }
             }
             return nil

@@ -24,7 +24,7 @@ extension EngineSuites {
             // Blocks of 0.25 s: the position is checked as the loop goes round.
             for _ in 0..<(frameCount / (rate / 4)) {
                 samples += try engine.render(frameCount: rate / 4)
-                positions.append(engine.musicPositionInFrames())
+                positions.append(engine.musicPosition())
             }
             for (index, position) in positions.enumerated() {
                 #expect(position == LoopSignal.position(after: (index + 1) * rate / 4, loop: tagged),
@@ -68,7 +68,7 @@ extension EngineSuites {
             try engine.playMusic(path: path, loopRegion: Self.tagged)
             let samples = try engine.render(frameCount: 3 * Self.rate)
             Self.expectLoops(samples, track: track, loop: Self.tagged)
-            #expect(engine.musicPositionInFrames() == LoopSignal.position(after: 3 * Self.rate, loop: Self.tagged))
+            #expect(engine.musicPosition() == LoopSignal.position(after: 3 * Self.rate, loop: Self.tagged))
         }
 
         @Test func malformedTagsPlayTheWholeTrack() throws {
@@ -82,7 +82,7 @@ extension EngineSuites {
             try engine.playMusic(path: ogg)
             let samples = try engine.render(frameCount: 5 * Self.rate)
             Self.expectLoops(samples, track: decoded.samples, loop: 0..<Self.trackFrames)
-            #expect(engine.musicPositionInFrames() == Self.rate)
+            #expect(engine.musicPosition() == Self.rate)
         }
 
         @Test func crossfadeTakesTheNewTracksTags() throws {
@@ -94,15 +94,15 @@ extension EngineSuites {
             let engine = try SoundEngine.streamTestEngine()
             try engine.playMusic(path: first)
             _ = try engine.render(frameCount: Self.rate / 2)
-            try engine.crossfadeMusic(toPath: path, durationSeconds: 0.1)
+            try engine.crossfadeMusic(toPath: path, fadeSeconds: 0.1)
             _ = try engine.render(frameCount: 3 * Self.rate)
             // Within one update: the new track starts on the update after the call.
-            let tagged = try #require(engine.musicPositionInFrames())
+            let tagged = try #require(engine.musicPosition())
             #expect(abs(tagged - LoopSignal.position(after: 3 * Self.rate, loop: Self.tagged)) <= 480, "position \(tagged)")
             #expect(Self.tagged.contains(tagged))
-            try engine.crossfadeMusic(toPath: path, durationSeconds: 0.1, loopRegion: 0..<10_000)
+            try engine.crossfadeMusic(toPath: path, fadeSeconds: 0.1, loopRegion: 0..<10_000)
             _ = try engine.render(frameCount: Self.rate)
-            let explicit = try #require(engine.musicPositionInFrames())
+            let explicit = try #require(engine.musicPosition())
             #expect(abs(explicit - LoopSignal.position(after: Self.rate, loop: 0..<10_000)) <= 480, "position \(explicit)")
         }
 

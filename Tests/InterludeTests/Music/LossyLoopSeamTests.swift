@@ -109,7 +109,7 @@ extension EngineSuites {
             try engine.playMusic(path: path, loopRegion: loopRegion)
             let frameCount = 3 * rate
             let rendered = try engine.render(frameCount: frameCount)
-            #expect(engine.musicPositionInFrames() == LoopSignal.position(after: frameCount, loop: loop))
+            #expect(engine.musicPosition() == LoopSignal.position(after: frameCount, loop: loop))
             let expected = LoopSignal.expected(decoded, loop: loop, frameCount: frameCount)
             let difference = StreamMeasure.maximumDifference(rendered, from: 0, expected, from: 0, frameCount: frameCount)
             #expect(difference <= lsb, "\(path), loop \(loop): differs from intro + loop by \(difference)")

@@ -59,7 +59,7 @@ extension EngineSuites {
             defer { engine.shutdown() }
             try engine.playMusic(path: loud, isLooping: true)
             _ = try engine.render(frameCount: Self.rate / 2)
-            try engine.crossfadeMusic(toPath: quiet, durationSeconds: 0.5, isLooping: true, loudnessLUFS: -20)
+            try engine.crossfadeMusic(toPath: quiet, fadeSeconds: 0.5, isLooping: true, loudnessLUFS: -20)
             _ = try engine.render(frameCount: Self.rate)
             let after = try engine.render(frameCount: 4 * Self.rate)
             let measured = try Loudness.measure(samples: after, format: AudioFormat(sampleRate: Self.rate, channelCount: 2))
@@ -86,7 +86,7 @@ extension EngineSuites {
             defer { engine.shutdown() }
             try engine.playMusic(path: track, isLooping: false, loudnessLUFS: -17)
             _ = try engine.render(frameCount: Self.rate / 10)
-            let snapshot = try engine.snapshot()
+            let snapshot = try engine.savedState()
             #expect(snapshot.tracks.first?.loudnessLUFS == -17)
             var restoredSnapshot = snapshot
             restoredSnapshot.tracks[0].positionInFrames = 0
@@ -100,7 +100,7 @@ extension EngineSuites {
             let engine = try TestEngine.offline()
             defer { engine.shutdown() }
             try engine.playMusic(path: track, loudnessLUFS: -20)
-            try engine.crossfadeMusic(toPath: track, durationSeconds: 0.1, loudnessLUFS: -23)
+            try engine.crossfadeMusic(toPath: track, fadeSeconds: 0.1, loudnessLUFS: -23)
             #expect(try engine.measureLoudness(ofTrackAt: track) == Loudness.measure(path: track))
             #expect(engine.trackLoudnessMeasurementCount == 1)
             // Another recording under the same name is measured again, and plays at its own gain.
@@ -154,12 +154,12 @@ extension EngineSuites {
             let track = TestPaths.asset("music/theme.ogg")
             #expect { try engine.playMusic(path: track, loudnessLUFS: target) } throws: { error in
                 let error = error as? InterludeError
-                return error?.code == .invalidArgument && error?.message.hasPrefix("music.play: loudness") == true
+                return error?.code == .invalidArgument && error?.message.hasPrefix("playMusic(path: \(track)): loudness") == true
             }
-            #expect { try engine.crossfadeMusic(toPath: track, durationSeconds: 1, loudnessLUFS: target) } throws: { error in
-                (error as? InterludeError)?.message.hasPrefix("music.crossfade: loudness") == true
+            #expect { try engine.crossfadeMusic(toPath: track, fadeSeconds: 1, loudnessLUFS: target) } throws: { error in
+                (error as? InterludeError)?.message.hasPrefix("crossfadeMusic(toPath: \(track)): loudness") == true
             }
-            #expect(engine.musicDuration() == nil)
+            #expect(engine.music() == nil)
         }
     }
 }

@@ -19,19 +19,20 @@ extension EngineSuites {
             let engine = try SoundEngine.streamTestEngine()
             try engine.playMusic(path: path, isLooping: false)
             _ = try engine.render(frameCount: 1_000)
-            try engine.seekMusic(toFrame: 70_001)
-            #expect(engine.musicPositionInFrames() == 70_001)
+            try engine.seek(engine.track(), toFrame: 70_001)
+            #expect(engine.musicPosition() == 70_001)
             let rendered = try engine.render(frameCount: Self.rate / 2)
             #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 70_001, frameCount: Self.rate / 2) <= Self.exact)
             // Seeking while paused: the resume starts at the new frame.
-            engine.pauseMusic()
-            try engine.seekMusic(toFrame: 5)
+            try engine.pause(engine.track())
+            try engine.seek(engine.track(), toFrame: 5)
             #expect(Self.isSilent(try engine.render(frameCount: 4_800)))
-            #expect(engine.musicPositionInFrames() == 5)
-            engine.resumeMusic()
+            #expect(engine.musicPosition() == 5)
+            try engine.resume(engine.track())
             let resumed = try engine.render(frameCount: 4_800)
             #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: 5, frameCount: 4_800) <= Self.exact)
-            let error = try #require(throws: InterludeError.self) { try engine.seekMusic(toFrame: 3 * Self.rate + 1) }
+            let music = try engine.track()
+            let error = try #require(throws: InterludeError.self) { try engine.seek(music, toFrame: 3 * Self.rate + 1) }
             #expect(error.code == .invalidArgument)
         }
 
@@ -45,8 +46,8 @@ extension EngineSuites {
             let rendered = try engine.render(frameCount: Self.rate * 3 / 2)
             #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 0, frameCount: Self.rate) <= Self.exact)
             #expect(Self.isSilent(Array(rendered[(2 * Self.rate)...])))
-            #expect(engine.musicPositionInFrames() == nil)
-            #expect(!engine.isMusicPlaying())
+            #expect(engine.musicPosition() == nil)
+            #expect(!engine.isTrackPlaying())
             #expect(engine.musicError() == nil)
             let after = engine.statistics
             #expect(after.alSourceCount == baseline.alSourceCount)
@@ -63,7 +64,7 @@ extension EngineSuites {
                 #expect(error.code == .invalidArgument)
                 #expect(error.message.contains(path))
             }
-            #expect(engine.musicPositionInFrames() == nil)
+            #expect(engine.musicPosition() == nil)
             #expect(engine.statistics.alSourceCount == baseline.alSourceCount)
             #expect(engine.statistics.alBufferCount == baseline.alBufferCount)
         }
@@ -77,11 +78,11 @@ extension EngineSuites {
             _ = try engine.render(frameCount: 33_333)
             try engine.beginInterruption(reason: .other)
             #expect(Self.isSilent(try engine.render(frameCount: Self.rate / 3)))
-            #expect(engine.musicPositionInFrames() == 33_333)
-            engine.endInterruption(shouldResume: true)
+            #expect(engine.musicPosition() == 33_333)
+            try engine.endInterruption(shouldResume: true)
             let resumed = try engine.render(frameCount: Self.rate / 2)
             #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: 33_333, frameCount: Self.rate / 2) <= Self.exact)
-            #expect(engine.musicPositionInFrames() == 33_333 + Self.rate / 2)
+            #expect(engine.musicPosition() == 33_333 + Self.rate / 2)
         }
 
         @Test func seekWhileInterruptedPlaysFromTheNewFrameAtTheEnd() throws {
@@ -92,13 +93,13 @@ extension EngineSuites {
             try engine.playMusic(path: path)
             _ = try engine.render(frameCount: 10_000)
             try engine.beginInterruption()
-            try engine.seekMusic(toFrame: 100_003)
-            #expect(engine.musicPositionInFrames() == 100_003)
+            try engine.seek(engine.track(), toFrame: 100_003)
+            #expect(engine.musicPosition() == 100_003)
             #expect(Self.isSilent(try engine.render(frameCount: 4_800)))
-            engine.endInterruption(shouldResume: true)
+            try engine.endInterruption(shouldResume: true)
             let resumed = try engine.render(frameCount: Self.rate / 2)
             #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: 100_003, frameCount: Self.rate / 2) <= Self.exact)
-            #expect(engine.musicPositionInFrames() == 100_003 + Self.rate / 2)
+            #expect(engine.musicPosition() == 100_003 + Self.rate / 2)
             #expect(engine.statistics.internalErrorCount == 0)
         }
 
@@ -111,9 +112,9 @@ extension EngineSuites {
             try engine.playMusic(path: first)
             _ = try engine.render(frameCount: 10_000)
             try engine.beginInterruption()
-            try engine.crossfadeMusic(toPath: second, durationSeconds: 1)
+            try engine.crossfadeMusic(toPath: second, fadeSeconds: 1)
             #expect(Self.isSilent(try engine.render(frameCount: 10_000)))
-            engine.endInterruption(shouldResume: true)
+            try engine.endInterruption(shouldResume: true)
             let resumed = try engine.render(frameCount: Self.rate * 3 / 2)
             // The first track was replaced while silent: only the second sounds, fading in from its start.
             #expect(abs(StreamMeasure.frequency(resumed, frames: Self.rate..<(Self.rate * 3 / 2)) - 600) < 2)
@@ -133,17 +134,17 @@ extension EngineSuites {
             // 2 s: the intro, then 1.5 s of a 1 s loop: 0.5 s into its second pass.
             _ = try engine.render(frameCount: 2 * Self.rate)
             let lostAt = Self.rate
-            #expect(engine.musicPositionInFrames() == lostAt)
+            #expect(engine.musicPosition() == lostAt)
             engine.disconnectDevice()
             #expect(Self.isSilent(try engine.render(frameCount: Self.rate / 4)))
-            #expect(engine.musicPositionInFrames() == lostAt)
+            #expect(engine.musicPosition() == lostAt)
             try engine.reconnectDevice()
             let resumed = try engine.render(frameCount: Self.rate)
             // From frame 48000 of the track: to the loop's end, then the loop again, not the intro.
             let toEnd = Self.rate / 2
             #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: lostAt, frameCount: toEnd) <= Self.exact)
             #expect(StreamMeasure.maximumDifference(resumed, from: toEnd, track, from: Self.rate / 2, frameCount: toEnd) <= Self.exact)
-            #expect(engine.musicPositionInFrames() == Self.rate)
+            #expect(engine.musicPosition() == Self.rate)
         }
 
         @Test func pausedTrackStaysPausedThroughDeviceLossThenResumesAtItsFrame() throws {
@@ -153,13 +154,13 @@ extension EngineSuites {
             let engine = try SoundEngine.streamTestEngine()
             try engine.playMusic(path: path)
             _ = try engine.render(frameCount: 21_111)
-            engine.pauseMusic()
+            try engine.pause(engine.track())
             engine.disconnectDevice()
             _ = try engine.render(frameCount: 4_800)
             try engine.reconnectDevice()
             #expect(Self.isSilent(try engine.render(frameCount: 4_800)), "a paused track played after the device came back")
-            #expect(engine.musicPositionInFrames() == 21_111)
-            engine.resumeMusic()
+            #expect(engine.musicPosition() == 21_111)
+            try engine.resume(engine.track())
             let resumed = try engine.render(frameCount: 9_600)
             #expect(StreamMeasure.maximumDifference(resumed, from: 0, track, from: 21_111, frameCount: 9_600) <= Self.exact)
         }
@@ -169,7 +170,7 @@ extension EngineSuites {
             let music = StreamTone.stereo(400, amplitude: 0.3, frameCount: 2 * Self.rate)
             let ambience = StreamTone.stereo(1500, amplitude: 0.3, frameCount: 2 * Self.rate)
             let engine = try SoundEngine.streamTestEngine()
-            try engine.setGroupGain(0.5, of: .music)
+            try engine.setGain(0.5, of: .music)
             try engine.playMusic(path: try folder.writeWAV("music.wav", music))
             try engine.playMusic(path: try folder.writeWAV("ambience.wav", ambience), channel: .ambience)
             let rendered = try engine.render(frameCount: Self.rate / 2)
@@ -183,9 +184,9 @@ extension EngineSuites {
             let level = StreamMeasure.rms(StreamTone.stereo(400, frameCount: Self.rate), frames: 0..<Self.rate)
             try engine.playMusic(path: try folder.writeWAV("a.wav", StreamTone.stereo(400, frameCount: 2 * Self.rate)))
             _ = try engine.render(frameCount: Self.rate / 2)
-            try engine.crossfadeMusic(toPath: try folder.writeWAV("b.wav", StreamTone.stereo(600, frameCount: 2 * Self.rate)), durationSeconds: 1)
+            try engine.crossfadeMusic(toPath: try folder.writeWAV("b.wav", StreamTone.stereo(600, frameCount: 2 * Self.rate)), fadeSeconds: 1)
             var rendered = try engine.render(frameCount: Self.rate / 2)
-            try engine.crossfadeMusic(toPath: try folder.writeWAV("c.wav", StreamTone.stereo(800, frameCount: 2 * Self.rate)), durationSeconds: 1)
+            try engine.crossfadeMusic(toPath: try folder.writeWAV("c.wav", StreamTone.stereo(800, frameCount: 2 * Self.rate)), fadeSeconds: 1)
             rendered += try engine.render(frameCount: Self.rate * 3 / 2)
             let window = Self.rate / 100
             var worst: Float = 0
@@ -229,7 +230,7 @@ extension EngineSuites {
                 }
             }
             #expect(worst <= 1, "output frame \(worstFrame) differs from oggdec by \(worst) LSB")
-            #expect(engine.musicPositionInFrames() == region.lowerBound + 1_000)
+            #expect(engine.musicPosition() == region.lowerBound + 1_000)
         }
 
         @Test func seekToTheEndOfALoopingTrackWrapsToItsStart() throws {
@@ -238,8 +239,8 @@ extension EngineSuites {
             let engine = try SoundEngine.streamTestEngine()
             try engine.playMusic(path: try folder.writeWAV("loop.wav", track))
             _ = try engine.render(frameCount: 1_000)
-            try engine.seekMusic(toFrame: Self.rate)
-            #expect(engine.musicPositionInFrames() == 0)
+            try engine.seek(engine.track(), toFrame: Self.rate)
+            #expect(engine.musicPosition() == 0)
             let rendered = try engine.render(frameCount: 4_800)
             #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 0, frameCount: 4_800) <= Self.exact)
         }
@@ -265,12 +266,12 @@ extension EngineSuites {
             let engine = try SoundEngine.streamTestEngine()
             try engine.playMusic(path: try folder.writeWAV("a.wav", StreamTone.stereo(400, frameCount: 2 * Self.rate)))
             _ = try engine.render(frameCount: Self.rate / 4)
-            try engine.crossfadeMusic(toPath: try folder.writeWAV("b.wav", StreamTone.stereo(600, frameCount: 2 * Self.rate)), durationSeconds: 1)
+            try engine.crossfadeMusic(toPath: try folder.writeWAV("b.wav", StreamTone.stereo(600, frameCount: 2 * Self.rate)), fadeSeconds: 1)
             _ = try engine.render(frameCount: Self.rate / 2)
-            engine.pauseMusic()
+            try engine.pause(engine.track())
             let paused = try engine.render(frameCount: Self.rate / 2)
             #expect(StreamMeasure.rms(paused, frames: (Self.rate / 100)..<(Self.rate / 2)) == 0, "the outgoing track plays on while the music is paused")
-            engine.resumeMusic()
+            try engine.resume(engine.track())
             let resumed = try engine.render(frameCount: Self.rate)
             // Both come back: the crossfade goes on from its midpoint, the level steady.
             let level = 0.5 / Float(2).squareRoot()
@@ -299,7 +300,7 @@ extension EngineSuites {
                 }
             }
             #expect(worst <= Self.exact, "a \(loopFrames)-frame loop differs from the track by \(worst)")
-            #expect(engine.musicPositionInFrames() == total % loopFrames)
+            #expect(engine.musicPosition() == total % loopFrames)
         }
 
         @Test func trackAtAnotherRateCountsItsOwnFrames() throws {
@@ -316,13 +317,13 @@ extension EngineSuites {
             let engine = try SoundEngine.streamTestEngine()
             try engine.playMusic(path: path, isLooping: false)
             let rendered = try engine.render(frameCount: 2 * Self.rate)
-            let position = try #require(engine.musicPositionInFrames())
+            let position = try #require(engine.musicPosition())
             // Measured: OpenAL Soft 1.19 steps through a resampled source in 12-bit fixed point,
             // round(44100 / 48000 x 4096) = 3763 per output frame, so the track plays at
             // 44097.7 Hz: 88195 frames in 2 s, not 88200. The position counts what was played.
             let fixedPointStep = Int((Double(sourceRate) / Double(Self.rate) * 4096).rounded())
             #expect(position == 2 * Self.rate * fixedPointStep / 4096, "position \(position) after 2 s of a 44.1 kHz track")
-            #expect(engine.musicDuration()?.sampleRate == sourceRate)
+            #expect(engine.trackDuration()?.sampleRate == sourceRate)
             #expect(abs(StreamMeasure.frequency(rendered, frames: 0..<(2 * Self.rate)) - 441) < 0.5)
             // Resampled, the output still has no jump bigger than the tone's own step.
             let step = StreamMeasure.maximumStep(rendered, channel: 0, frames: 0..<(2 * Self.rate))
@@ -342,7 +343,7 @@ extension EngineSuites {
             try engine.playMusic(path: path, loopRegion: (rate / 2)..<(2 * rate))
             try engine.playMusic(path: path, channel: .ambience)
             _ = try engine.render(frameCount: 2 * rate + 1_000)
-            let snapshot = try engine.snapshot()
+            let snapshot = try engine.savedState()
             let music = try #require(snapshot.tracks.first { $0.channel == .music })
             #expect(music.loopRegion == (rate / 2)..<(2 * rate))
             #expect(music.positionInFrames == rate / 2 + 1_000)
@@ -352,12 +353,12 @@ extension EngineSuites {
             // Round trip, and a snapshot written before loopRegion existed still reads.
             let saved = folder.path("state.json")
             try snapshot.write(to: saved)
-            #expect(try Snapshot.read(from: saved) == snapshot)
+            #expect(try SavedState.read(from: saved) == snapshot)
             let old = try String(contentsOfFile: saved, encoding: .utf8)
                 .replacingOccurrences(of: #""loopRegion" : \[\s*\d+,\s*\d+\s*\],"#, with: "", options: .regularExpression)
             #expect(!old.contains("loopRegion"))
             try old.write(toFile: saved, atomically: true, encoding: .utf8)
-            #expect(try Snapshot.read(from: saved).tracks.allSatisfy { $0.loopRegion == nil })
+            #expect(try SavedState.read(from: saved).tracks.allSatisfy { $0.loopRegion == nil })
         }
     }
 }

@@ -40,10 +40,10 @@ extension EngineSuites {
                 let difference = StreamMeasure.maximumDifference(rendered, from: loop * length, track, from: 0, frameCount: length)
                 #expect(difference <= Self.exact, "loop \(loop): differs from the track by \(difference)")
             }
-            #expect(engine.musicPositionInFrames() == 0)
+            #expect(engine.musicPosition() == 0)
             let next = try engine.render(frameCount: 1000)
             #expect(StreamMeasure.maximumDifference(next, from: 0, track, from: 0, frameCount: 1000) <= Self.exact)
-            #expect(engine.musicPositionInFrames() == 1000)
+            #expect(engine.musicPosition() == 1000)
         }
 
         @Test func introPlaysOnceThenOnlyTheLoopRepeats() throws {
@@ -69,7 +69,7 @@ extension EngineSuites {
                                                                  from: introFrames, frameCount: Self.rate)
                 #expect(difference <= Self.exact, "loop pass \(pass) differs by \(difference)")
             }
-            #expect(engine.musicPositionInFrames() == introFrames)
+            #expect(engine.musicPosition() == introFrames)
         }
 
         @Test func pauseAndResumeAtTheSameFrame() throws {
@@ -80,18 +80,18 @@ extension EngineSuites {
             try engine.playMusic(path: path, isLooping: false)
             // An odd count: the pause falls between two updates, inside a buffer.
             _ = try engine.render(frameCount: 30_017)
-            let before = try #require(engine.musicPositionInFrames())
+            let before = try #require(engine.musicPosition())
             #expect(before == 30_017)
-            engine.pauseMusic()
+            try engine.pause(engine.track())
             let paused = try engine.render(frameCount: 9_000)
             #expect(paused.allSatisfy { $0 == 0 }, "paused music is not silent")
-            #expect(engine.musicPositionInFrames() == before)
-            engine.resumeMusic()
-            #expect(engine.musicPositionInFrames() == before)
+            #expect(engine.musicPosition() == before)
+            try engine.resume(engine.track())
+            #expect(engine.musicPosition() == before)
             let resumed = try engine.render(frameCount: 4_800)
             let difference = StreamMeasure.maximumDifference(resumed, from: 0, track, from: before, frameCount: 4_800)
             #expect(difference <= Self.exact, "resumed audio differs from the track at frame \(before) by \(difference)")
-            #expect(engine.musicPositionInFrames() == before + 4_800)
+            #expect(engine.musicPosition() == before + 4_800)
         }
 
         @Test func equalPowerCrossfadeKeepsTheLevel() throws {
@@ -104,7 +104,7 @@ extension EngineSuites {
             try engine.playMusic(path: first)
             let alone = try engine.render(frameCount: Self.rate / 2)
             let level = StreamMeasure.rms(alone, frames: 0..<(Self.rate / 2))
-            try engine.crossfadeMusic(toPath: second, durationSeconds: 1)
+            try engine.crossfadeMusic(toPath: second, fadeSeconds: 1)
             let during = try engine.render(frameCount: Self.rate * 3 / 2)
             let window = Self.rate / 100
             var worst: Float = 0
@@ -134,7 +134,7 @@ extension EngineSuites {
             let playedFrames = Self.rate / 2 + lastAudible + 1
             #expect(StreamMeasure.maximumDifference(stalled, from: 0, track, from: Self.rate / 2, frameCount: lastAudible + 1) <= Self.exact)
             #expect(StreamMeasure.rms(stalled, frames: (Self.rate * 3 / 2)..<(2 * Self.rate)) == 0, "the stream did not starve")
-            #expect(engine.musicPositionInFrames() == playedFrames)
+            #expect(engine.musicPosition() == playedFrames)
             // Updates again: the stream refills and restarts by itself, from the frame it starved at.
             let recovered = try engine.render(frameCount: Self.rate)
             let firstAudible = try #require((0..<Self.rate).first { recovered[2 * $0] != 0 || recovered[2 * $0 + 1] != 0 })
@@ -142,7 +142,7 @@ extension EngineSuites {
             let count = Self.rate - firstAudible
             let difference = StreamMeasure.maximumDifference(recovered, from: firstAudible, track, from: playedFrames, frameCount: count)
             #expect(difference <= Self.exact, "after recovery the audio differs from the track at frame \(playedFrames) by \(difference)")
-            #expect(engine.musicPositionInFrames() == playedFrames + count)
+            #expect(engine.musicPosition() == playedFrames + count)
         }
 
         @Test func streamedOggEqualsOggdec() throws {
@@ -156,7 +156,7 @@ extension EngineSuites {
             let reference = try folder.oggdecInt16(ogg)
             let engine = try SoundEngine.streamTestEngine()
             try engine.playMusic(path: ogg, isLooping: false)
-            let length = try #require(engine.musicDuration()).frameCount
+            let length = try #require(engine.trackDuration()).frameCount
             #expect(length * 2 == reference.count)
             let rendered = try engine.render(frameCount: length + Self.rate / 10)
             var worst = 0
@@ -183,7 +183,7 @@ extension EngineSuites {
             #expect(decodedAtStart <= bound)
             let rendered = try engine.render(frameCount: 2 * Self.rate)
             #expect(StreamMeasure.rms(rendered, frames: Self.rate..<(2 * Self.rate)) > 0.1)
-            let position = try #require(engine.musicPositionInFrames())
+            let position = try #require(engine.musicPosition())
             #expect(position == 2 * Self.rate)
             let decoded = engine.readCore { $0.streams.stream(on: .music)!.decodeFrame }
             #expect(decoded <= position + bound, "decoded \(decoded) frames for \(position) played")
@@ -195,7 +195,7 @@ extension EngineSuites {
             let error = try #require(throws: InterludeError.self) { try engine.playMusic(path: path) }
             #expect(error.code == .fileNotFound)
             #expect(error.message.contains(path))
-            #expect(engine.musicPositionInFrames() == nil)
+            #expect(engine.musicPosition() == nil)
         }
 
         /// Damage nothing after decodes (a FLAC file garbled from its middle to its end; damage
@@ -220,7 +220,7 @@ extension EngineSuites {
             let error = try #require(engine.musicError(), "no error after a corrupt page")
             #expect(error.code == .corruptData)
             #expect(error.message.contains(ogg))
-            #expect(!engine.isMusicPlaying())
+            #expect(!engine.isTrackPlaying())
             #expect(engine.isPlaying(voice))
             // The last second: the stream is gone, the voice alone (1000 Hz) still sounds.
             let tail = (9 * Self.rate)..<(10 * Self.rate)
@@ -245,8 +245,8 @@ extension EngineSuites {
             let rendered = try engine.render(frameCount: Self.rate)
             let sum = zip(music, ambience).map { $0 + $1 }
             #expect(StreamMeasure.maximumDifference(rendered, from: 0, sum, from: 0, frameCount: Self.rate) <= 1e-5)
-            #expect(engine.musicPositionInFrames() == Self.rate)
-            #expect(engine.musicPositionInFrames(channel: .ambience) == Self.rate)
+            #expect(engine.musicPosition() == Self.rate)
+            #expect(engine.musicPosition(on: .ambience) == Self.rate)
         }
 
         @Test func fadesLandOnTheirTargetsOnTime() throws {
@@ -254,7 +254,7 @@ extension EngineSuites {
             let path = try folder.writeWAV("tone.wav", StreamTone.stereo(400, frameCount: 4 * Self.rate))
             let engine = try SoundEngine.streamTestEngine()
             let full = 0.5 / Float(2).squareRoot()
-            try engine.playMusic(path: path, fadeInSeconds: 0.5)
+            try engine.playMusic(path: path, fadeSeconds: 0.5)
             let fadingIn = try engine.render(frameCount: Self.rate)
             let window = Self.rate / 100
             #expect(StreamMeasure.rms(fadingIn, frames: 0..<window) < 0.05 * full)
@@ -263,14 +263,14 @@ extension EngineSuites {
             // From 0.5 s (plus OpenAL's 5 ms de-click ramp) the level is full.
             let landed = (Self.rate / 2 + Self.rate / 200)..<(Self.rate / 2 + Self.rate / 200 + window)
             #expect(abs(StreamMeasure.decibels(StreamMeasure.rms(fadingIn, frames: landed) / full)) < 0.05)
-            try engine.stopMusic(fadeOutSeconds: 0.5)
+            try engine.stop(engine.track(), fadeSeconds: 0.5)
             let fadingOut = try engine.render(frameCount: Self.rate)
             #expect(abs(StreamMeasure.decibels(StreamMeasure.rms(fadingOut, frames: 0..<window) / full)) < 0.5)
             let silent = (Self.rate / 2 + Self.rate / 200)..<Self.rate
             #expect(fadingOut[(2 * silent.lowerBound)...].allSatisfy { $0 == 0 }, "sound after the fade-out ended")
             let released = engine.readCore { $0.streams.allStreams.isEmpty }
             #expect(released)
-            #expect(engine.musicPositionInFrames() == nil)
+            #expect(engine.musicPosition() == nil)
             #expect(engine.statistics.internalErrorCount == 0)
         }
     }

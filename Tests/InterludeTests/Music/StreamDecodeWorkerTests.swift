@@ -56,7 +56,7 @@ extension EngineSuites {
                 engine.shutdown()
             }
             let events = SessionEventLog()
-            engine.setSessionEventHandler { [events] event in events.append(event) }
+            engine.setEventHandler { [events] event in events.append(event) }
             try engine.playMusic(decoder: decoder, isLooping: false)
             // The decode thread fills the ring behind the queue, then idles: 8 x 0.2 s decoded.
             let aheadFrames = engine.readCore { $0.streams.stream(on: .music)!.maximumFramesInFlight }
@@ -73,7 +73,7 @@ extension EngineSuites {
             #expect(playedFrames == aheadFrames, "the stream ran dry after \(playedFrames) frames, not the \(aheadFrames) decoded")
             #expect(StreamMeasure.maximumDifference(stalled, from: 0, track, from: 0, frameCount: playedFrames) <= Self.exact)
             #expect(stalled[(2 * playedFrames)...].allSatisfy { $0 == 0 }, "sound after the stream ran dry")
-            #expect(engine.musicPositionInFrames() == playedFrames)
+            #expect(engine.musicPosition() == playedFrames)
             #expect(engine.readCore { $0.streams.stream(on: .music)?.underrunCount } == 1)
 
             decoder.open()
@@ -91,15 +91,15 @@ extension EngineSuites {
             let heardFrames = resumed.count / 2 - firstHeard
             let difference = StreamMeasure.maximumDifference(resumed, from: firstHeard, track, from: playedFrames, frameCount: heardFrames)
             #expect(difference <= Self.exact, "after the stall the audio differs from the track at frame \(playedFrames) by \(difference)")
-            #expect(engine.musicPositionInFrames() == playedFrames + heardFrames)
+            #expect(engine.musicPosition() == playedFrames + heardFrames)
             let raised = events.take().filter {
                 switch $0 {
-                case .musicUnderrun, .musicRecovered: true
+                case .music(.underrun), .music(.recovered): true
                 default: false
                 }
             }
-            #expect(raised == [.musicUnderrun(path: path, positionInFrames: playedFrames),
-                               .musicRecovered(path: path, positionInFrames: playedFrames)])
+            #expect(raised == [.music(.underrun(path: path, positionInFrames: playedFrames)),
+                               .music(.recovered(path: path, positionInFrames: playedFrames))])
         }
 
         /// A seek while the decode thread is stalled mid-chunk: the chunk it was reading is
@@ -122,8 +122,8 @@ extension EngineSuites {
             // Offline, the seek waits for the decode thread to fill the queue from the new frame;
             // the gate opens meanwhile, from another thread.
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { decoder.open() }
-            try engine.seekMusic(toFrame: 100_003)
-            #expect(engine.musicPositionInFrames() == 100_003)
+            try engine.seek(engine.track(), toFrame: 100_003)
+            #expect(engine.musicPosition() == 100_003)
             let rendered = try engine.render(frameCount: Self.rate)
             #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 100_003, frameCount: Self.rate) <= Self.exact)
         }
@@ -142,9 +142,9 @@ extension EngineSuites {
                 defer { engine.shutdown() }
                 try start(engine)
                 var rendered = try engine.render(frameCount: 2 * Self.rate + 777)
-                try engine.seekMusic(toFrame: 54_321)
+                try engine.seek(engine.track(), toFrame: 54_321)
                 rendered += try engine.render(frameCount: Self.rate / 2)
-                try engine.crossfadeMusic(toPath: ogg, durationSeconds: 0.5)
+                try engine.crossfadeMusic(toPath: ogg, fadeSeconds: 0.5)
                 rendered += try engine.render(frameCount: Self.rate)
                 return rendered
             }
@@ -247,7 +247,7 @@ extension EngineSuites {
             }
             renderer.start()
             try Self.waitUntil("the render waits at the gate") { decoder.blockedReadCount > 0 }
-            let switchedAt = try #require(engine.musicPositionInFrames())
+            let switchedAt = try #require(engine.musicPosition())
             try engine.switchDevice(to: .offline(sampleRate: 44_100, channelCount: 2))
             try Self.waitUntil("the render returned") { rendered.withLock { $0 != nil } }
             let heard = try #require(try rendered.withLock { $0 }?.get())
@@ -273,7 +273,7 @@ extension EngineSuites {
             let error = try #require(throws: InterludeError.self) { try engine.playMusic(decoder: SixChannels()) }
             #expect(error.code == .unsupportedFormat)
             #expect(error.message.contains("generated://six-channels"))
-            #expect(engine.musicPositionInFrames() == nil)
+            #expect(engine.musicPosition() == nil)
             #expect(engine.statistics.alSourceCount == baseline.alSourceCount)
         }
     }

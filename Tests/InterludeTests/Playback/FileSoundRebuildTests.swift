@@ -128,7 +128,7 @@ extension EngineSuites {
             let engine = try TestEngine.offline { $0.runsDriverThread = false }
             defer { engine.shutdown() }
             let events = SessionEventLog()
-            engine.setSessionEventHandler { event in events.append(event) }
+            engine.setEventHandler { event in events.append(event) }
             let sound = try engine.loadSound(path: path)
             // Another sound, kept in memory, plays on throughout: 1 kHz, mono, unplaced.
             let other = try TestEngine.sine(engine, frequency: 1_000, frameCount: 48_000, amplitude: 0.25)
@@ -150,7 +150,7 @@ extension EngineSuites {
             #expect(engine.statistics.internalErrorCount == 0)
 
             let lost = events.take().compactMap { event -> (String, String)? in
-                if case .soundLost(let name, let reason) = event { return (name, reason) }
+                if case .device(.soundLost(let name, let reason)) = event { return (name, reason) }
                 return nil
             }
             if change == "touched" {

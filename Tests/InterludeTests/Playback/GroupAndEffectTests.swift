@@ -18,18 +18,18 @@ extension EngineSuites {
             let tone = try VoicePoolFixture.tone(engine, frequencyHz: 440)
             _ = try unpositioned(engine, tone, group: .sfx)
             let full = VoicePoolFixture.rms(try engine.render(frameCount: 4_800), channel: 0, frames: 960..<4_800)
-            try engine.setGroupGain(0.5, of: .sfx)
+            try engine.setGain(0.5, of: .sfx)
             let half = VoicePoolFixture.rms(try engine.render(frameCount: 4_800), channel: 0, frames: 960..<4_800)
             #expect(abs(VoicePoolFixture.decibels(half / full) + 6.02) < 0.2)
-            try engine.setGroupMuted(true, of: .sfx)
+            try engine.setMuted(true, of: .sfx)
             let muted = try engine.render(frameCount: 4_800)
             #expect(VoicePoolFixture.rms(muted, channel: 0, frames: 960..<4_800) == 0)
-            try engine.setGroupMuted(false, of: .sfx)
-            try engine.setGroupGain(1, of: .master)
-            try engine.setGroupPaused(true, of: .sfx)
+            try engine.setMuted(false, of: .sfx)
+            try engine.setGain(1, of: .master)
+            try engine.pause(.sfx)
             let paused = try engine.render(frameCount: 4_800)
             #expect(VoicePoolFixture.rms(paused, channel: 0, frames: 960..<4_800) == 0)
-            try engine.setGroupPaused(false, of: .sfx)
+            try engine.resume(.sfx)
             let back = VoicePoolFixture.rms(try engine.render(frameCount: 4_800), channel: 0, frames: 960..<4_800)
             #expect(abs(VoicePoolFixture.decibels(back / half)) < 0.2)
         }
@@ -39,7 +39,7 @@ extension EngineSuites {
             defer { engine.shutdown() }
             let music = try VoicePoolFixture.tone(engine, frequencyHz: 220)
             let speech = try VoicePoolFixture.tone(engine, frequencyHz: 1_000, seconds: 0.5, amplitude: 0.0001)
-            try engine.setDucking(of: .music, byDecibels: 12, whilePlaying: .voice, attackSeconds: 0.1, releaseSeconds: 0.3)
+            try engine.setDucking(12, of: .music, whilePlaying: .voice, attackSeconds: 0.1, releaseSeconds: 0.3)
             _ = try unpositioned(engine, music, group: .music)
             let before = VoicePoolFixture.rms(try engine.render(frameCount: 9_600), channel: 0, frames: 4_800..<9_600)
             _ = try unpositioned(engine, speech, group: .voice, loop: false)
@@ -60,24 +60,24 @@ extension EngineSuites {
             let tone = try VoicePoolFixture.tone(engine, frequencyHz: 440)
             let voice = try unpositioned(engine, tone, group: .sfx)
             let full = VoicePoolFixture.rms(try engine.render(frameCount: 4_800), channel: 0, frames: 960..<4_800)
-            try engine.fadeVoice(voice, toGain: 0.25, durationSeconds: 0.5, curve: curve)
+            try engine.setGain(0.25, of: voice, fadeSeconds: 0.5, curve: curve)
             _ = try engine.render(frameCount: 24_000)
             #expect(abs(engine.parameters(of: voice)!.gain - 0.25) < 1e-6)
             let landed = VoicePoolFixture.rms(try engine.render(frameCount: 4_800), channel: 0, frames: 960..<4_800)
             #expect(abs(VoicePoolFixture.decibels(landed / full) + 12.04) < 0.2)
-            try engine.fadeVoice(voice, toGain: 0, durationSeconds: 0.2, curve: curve, stopsAtEnd: true)
+            try engine.stop(voice, fadeSeconds: 0.2)
             _ = try engine.render(frameCount: 10_080)
             #expect(!engine.isPlaying(voice))
-            try engine.setGroupGain(0.5, of: .sfx, durationSeconds: 0.3, curve: curve)
+            try engine.setGain(0.5, of: .sfx, fadeSeconds: 0.3, curve: curve)
             _ = try engine.render(frameCount: 14_880)
-            #expect(abs(engine.groupGain(of: .sfx) - 0.5) < 1e-6)
+            #expect(abs(engine.gain(of: .sfx) - 0.5) < 1e-6)
         }
 
         @Test func pitchFadesGlide() throws {
             let engine = try VoicePoolFixture.engine()
             defer { engine.shutdown() }
             let voice = try unpositioned(engine, try VoicePoolFixture.tone(engine, frequencyHz: 440), group: .sfx)
-            try engine.fadeVoicePitch(voice, toPitch: 2, durationSeconds: 0.25)
+            try engine.setPitch(2, of: voice, fadeSeconds: 0.25)
             _ = try engine.render(frameCount: 12_480)
             let rendered = try engine.render(frameCount: 4_800)
             #expect(abs(VoicePoolFixture.frequency(rendered, channel: 0, frames: 480..<4_800) - 880) < 5)
@@ -89,7 +89,7 @@ extension EngineSuites {
             let tone = try VoicePoolFixture.tone(engine, frequencyHz: 5_000)
             let dry = try unpositioned(engine, tone, group: .sfx)
             let open = VoicePoolFixture.rms(try engine.render(frameCount: 9_600), channel: 0, frames: 4_800..<9_600)
-            try engine.setParameters(of: dry) { $0.lowPassGainHF = 0.05 }
+            try engine.changeParameters(of: dry) { $0.lowPassGainHF = 0.05 }
             let occluded = VoicePoolFixture.rms(try engine.render(frameCount: 9_600), channel: 0, frames: 4_800..<9_600)
             #expect(open / occluded >= 10)
             #expect(engine.statistics.alEffectObjectCount == 1)
@@ -100,7 +100,7 @@ extension EngineSuites {
                 let engine = try VoicePoolFixture.engine()
                 defer { engine.shutdown() }
                 let burst = try VoicePoolFixture.tone(engine, frequencyHz: 800, seconds: 0.1)
-                let hall = reverb ? try engine.addReverbZone(named: "hall", preset: .hall) : nil
+                let hall = reverb ? try engine.makeReverbZone(named: "hall", preset: .hall) : nil
                 var parameters = VoiceParameters(position: Vector3(0, 0, -1))
                 parameters.reverbZone = hall
                 try engine.play(burst, parameters: parameters)
@@ -114,8 +114,8 @@ extension EngineSuites {
         @Test func effectsAreRebuiltAfterADeviceLoss() throws {
             let engine = try VoicePoolFixture.engine()
             defer { engine.shutdown() }
-            let cave = try engine.addReverbZone(named: "cave", preset: .cave)
-            try engine.setGroupReverbZone(cave, of: .sfx)
+            let cave = try engine.makeReverbZone(named: "cave", preset: .cave)
+            try engine.setReverbZone(cave, of: .sfx)
             var parameters = VoiceParameters(position: Vector3(0, 0, -1), isLooping: true)
             parameters.lowPassGainHF = 0.5
             try engine.play(try VoicePoolFixture.tone(engine, frequencyHz: 600), parameters: parameters)

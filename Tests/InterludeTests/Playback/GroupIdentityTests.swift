@@ -22,9 +22,9 @@ extension EngineSuites {
                 try engine.play(tone, parameters: VoiceParameters(position: nil, isLooping: true, group: footsteps))
             }
             #expect(played.code == .invalidArgument && played.message.contains("footsteps"))
-            for call in [{ try engine.setGroupGain(0.5, of: footsteps) }, { try engine.setGroupMuted(true, of: footsteps) },
-                         { try engine.setGroupPaused(true, of: footsteps) },
-                         { try engine.setDucking(of: .music, byDecibels: 6, whilePlaying: footsteps) }] {
+            for call in [{ try engine.setGain(0.5, of: footsteps) }, { try engine.setMuted(true, of: footsteps) },
+                         { try engine.pause(footsteps) },
+                         { try engine.setDucking(6, of: .music, whilePlaying: footsteps) }] {
                 let error = try #require(throws: InterludeError.self) { try call() }
                 #expect(error.code == .invalidArgument && error.message.contains("footsteps"))
             }
@@ -40,7 +40,7 @@ extension EngineSuites {
             let tone = try TestEngine.sine(engine)
             try engine.play(tone, parameters: VoiceParameters(position: nil, isLooping: true, group: footsteps))
             let full = SignalMeasure.rms(try engine.render(frameCount: 9_600), channel: 0, channelCount: 2)
-            try engine.setGroupGain(0.5, of: footsteps)
+            try engine.setGain(0.5, of: footsteps)
             let half = SignalMeasure.rms(try engine.render(frameCount: 9_600), channel: 0, channelCount: 2)
             #expect(full > 0.1)
             #expect(abs(half / full - 0.5) < 0.02)
@@ -50,14 +50,14 @@ extension EngineSuites {
         func unknownReverbZoneIsAnError() throws {
             let other = try TestEngine.offline()
             defer { other.shutdown() }
-            let hall = try other.addReverbZone(named: "hall", preset: .hall)
+            let hall = try other.makeReverbZone(named: "hall", preset: .hall)
             let engine = try TestEngine.offline()
             defer { engine.shutdown() }
             var parameters = VoiceParameters(position: Vector3(1, 0, 0), isLooping: true)
             parameters.reverbZone = hall
             let error = try #require(throws: InterludeError.self) { try engine.play(try TestEngine.sine(engine), parameters: parameters) }
             #expect(error.code == .invalidArgument && error.message.contains("hall"))
-            let grouped = try #require(throws: InterludeError.self) { try engine.setGroupReverbZone(hall, of: .sfx) }
+            let grouped = try #require(throws: InterludeError.self) { try engine.setReverbZone(hall, of: .sfx) }
             #expect(grouped.code == .invalidArgument && grouped.message.contains("hall"))
         }
     }

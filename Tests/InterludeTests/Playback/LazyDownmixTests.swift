@@ -18,7 +18,7 @@ extension EngineSuites {
             let straight = [try engine.play(placed, parameters: looping), try engine.play(unplaced, parameters: looping)]
             _ = try engine.render(frameCount: 4_800)
             #expect(engine.statistics.alBufferCount == baseline + 2, "unpositioned plays need no downmix")
-            for voice in straight { engine.stop(voice) }
+            for voice in straight { try engine.stop(voice) }
 
             var positional = VoiceParameters(position: Vector3(4, 0, 0))
             positional.isLooping = true
@@ -26,7 +26,7 @@ extension EngineSuites {
             #expect(engine.statistics.alBufferCount == baseline + 3, "the first positional play uploads one downmix")
             let second = try engine.play(placed, parameters: positional)
             #expect(engine.statistics.alBufferCount == baseline + 3, "a second positional play shares it")
-            engine.stop(second)
+            try engine.stop(second)
             Self.expectPlacedOnTheRight(try engine.render(frameCount: 14_400))
 
             engine.disconnectDevice()

@@ -41,7 +41,7 @@ extension EngineSuites {
             // Both channels carry the same centred signal.
             for frame in 0..<10_000 { if reference[2 * frame] != reference[2 * frame + 1] { Issue.record("L != R at \(frame)"); break } }
 
-            engine.pause(voice)
+            try engine.pause(voice)
             let pausedAt = try #require(engine.positionInFrames(of: voice))
             #expect(pausedAt == 10_000, "paused at \(pausedAt)")
             #expect(!engine.isPlaying(voice))
@@ -51,7 +51,7 @@ extension EngineSuites {
             #expect(SignalMeasure.rms(silence, channel: 1, channelCount: 2, frames: Self.rampFrames..<4_800) == 0)
             #expect(engine.positionInFrames(of: voice) == pausedAt)
 
-            engine.resume(voice)
+            try engine.resume(voice)
             #expect(engine.isPlaying(voice))
             #expect(engine.positionInFrames(of: voice) == pausedAt)
             let resumed = try engine.render(frameCount: 4_800)
@@ -70,11 +70,11 @@ extension EngineSuites {
             parameters.isLooping = true
             let voice = try engine.play(sine, parameters: parameters)
             _ = try engine.render(frameCount: 1_000)
-            engine.pause(voice)
-            engine.pause(voice)
+            try engine.pause(voice)
+            try engine.pause(voice)
             #expect(engine.positionInFrames(of: voice) == 1_000)
-            engine.resume(voice)
-            engine.resume(voice)
+            try engine.resume(voice)
+            try engine.resume(voice)
             let samples = try engine.render(frameCount: 4_800)
             #expect(SignalMeasure.rms(samples, channel: 0, channelCount: 2) > 0.1)
             #expect(engine.positionInFrames(of: voice) == 5_800)

@@ -102,7 +102,7 @@ extension EngineSuites {
             // At most the ring's free slots are filled after the demotion, not the 96 000 frames skipped.
             #expect(decodedLater - decodedAtDemotion <= slots * chunkFrames, "decoded \(decodedLater - decodedAtDemotion) frames while virtual")
 
-            engine.stop(other)
+            try engine.stop(other)
             let resumeFrame = try #require(engine.positionInFrames(of: streamed))
             let rendered = try engine.render(frameCount: 24_000)
             #expect(engine.isReal(streamed))
@@ -160,7 +160,7 @@ extension EngineSuites {
             let heldAt = try #require(engine.positionInFrames(of: voice))
             #expect(heldAt == 20_000)
             #expect(try engine.render(frameCount: 9_600).allSatisfy { $0 == 0 }, "exact silence while interrupted")
-            engine.endInterruption(shouldResume: true)
+            try engine.endInterruption(shouldResume: true)
             let after = try engine.render(frameCount: 24_000)
             let difference = StreamMeasure.maximumDifference(after, from: 0, track, from: heldAt, frameCount: 24_000)
             #expect(difference < 1e-4, "resumed on frame \(heldAt): largest difference \(difference)")
@@ -191,7 +191,7 @@ extension EngineSuites {
             defer { engine.shutdown() }
             let voice = try engine.play(streamFrom: path, parameters: parameters)
             let streamed = try engine.render(frameCount: 48_000)
-            engine.stop(voice)
+            try engine.stop(voice)
             try engine.play(try engine.loadSound(path: path), parameters: parameters)
             let loaded = try engine.render(frameCount: 48_000)
             for channel in 0..<2 {
@@ -217,10 +217,10 @@ extension EngineSuites {
             parameters.group = .sfx
             let voice = try engine.play(streamFrom: path, parameters: parameters)
             let full = StreamMeasure.rms(try engine.render(frameCount: 9_600), channel: 0, frames: 2_400..<9_600)
-            try engine.setGroupGain(0.5, of: .sfx)
+            try engine.setGain(0.5, of: .sfx)
             let halved = StreamMeasure.rms(try engine.render(frameCount: 9_600), channel: 0, frames: 2_400..<9_600)
             #expect(abs(halved / full - 0.5) < 0.02, "group at 0.5: \(halved) against \(full)")
-            try engine.fadeVoice(voice, toGain: 0, durationSeconds: 0.1, stopsAtEnd: true)
+            try engine.stop(voice, fadeSeconds: 0.1)
             let rendered = try engine.render(frameCount: 9_600)
             #expect(!engine.isPlaying(voice), "the fade-out stopped it")
             #expect(rendered[(2 * 7_200)...].allSatisfy { $0 == 0 })
@@ -308,12 +308,12 @@ extension EngineSuites {
             defer { engine.shutdown() }
             let (track, voice) = try Self.playLoopingTrack(in: folder, on: engine)
             _ = try engine.render(frameCount: 12_000)
-            engine.pause(voice)
+            try engine.pause(voice)
             let pausedAt = try #require(engine.positionInFrames(of: voice))
             #expect(pausedAt == 12_000)
             #expect(try engine.render(frameCount: 9_600).allSatisfy { $0 == 0 }, "exact silence while paused")
             #expect(engine.positionInFrames(of: voice) == pausedAt)
-            engine.resume(voice)
+            try engine.resume(voice)
             let after = try engine.render(frameCount: 12_000)
             let difference = StreamMeasure.maximumDifference(after, from: 0, track, from: pausedAt, frameCount: 12_000)
             #expect(difference < 1e-4, "resumed on frame \(pausedAt): largest difference \(difference)")
@@ -330,7 +330,7 @@ extension EngineSuites {
             #expect(error.code == .tooManyVoices)
             #expect(error.message.contains("play(streamFrom: \(path))") && error.message.contains("maximumStreamedVoiceCount"), "\(error.message)")
             #expect(engine.statistics.voiceCount == 2)
-            engine.stop(first)
+            try engine.stop(first)
             try engine.play(streamFrom: path, parameters: Self.looping())
             #expect(engine.statistics.voiceCount == 2)
         }

@@ -12,17 +12,17 @@ extension EngineSuites {
             parameters.isLooping = true
             let old = try engine.play(sine, parameters: parameters)
             _ = try engine.render(frameCount: 480)
-            engine.stop(old)
+            try engine.stop(old)
             #expect(!engine.isPlaying(old))
             #expect(engine.positionInFrames(of: old) == nil)
 
             // Nothing plays: calls on the stale handle start nothing.
-            engine.resume(old)
-            engine.pause(old)
+            try engine.resume(old)
+            try engine.pause(old)
             try engine.setGain(0.5, of: old)
             try engine.setPitch(2, of: old)
-            try engine.setParameters(of: old) { $0.gain = 0 }
-            engine.stop(old)
+            try engine.changeParameters(of: old) { $0.gain = 0 }
+            try engine.stop(old)
             let silent = try engine.render(frameCount: 4_800)
             #expect(SignalMeasure.rms(silent, channel: 0, channelCount: 2, frames: 64..<4_800) == 0)
             #expect(engine.statistics.voiceCount == 0)
@@ -38,8 +38,8 @@ extension EngineSuites {
 
             try engine.setGain(0, of: old)
             try engine.setPitch(2, of: old)
-            engine.pause(old)
-            engine.stop(old)
+            try engine.pause(old)
+            try engine.stop(old)
             #expect(engine.isPlaying(reused))
             #expect(engine.parameters(of: reused)?.gain == 1)
             #expect(engine.parameters(of: reused)?.pitch == 1)
@@ -61,7 +61,7 @@ extension EngineSuites {
             let next = try engine.play(short, parameters: parameters)
             #expect(next.slot == shot.slot)
             #expect(next.generation != shot.generation)
-            engine.stop(shot)
+            try engine.stop(shot)
             try engine.setGain(0, of: shot)
             #expect(engine.isPlaying(next))
             let samples = try engine.render(frameCount: 4_800)
@@ -82,7 +82,7 @@ extension EngineSuites {
             let sine = try TestEngine.sine(engine)
             let mine = try engine.play(sine, parameters: parameters)
             #expect(mine.slot == foreign.slot && mine.generation == foreign.generation)
-            engine.stop(foreign)
+            try engine.stop(foreign)
             try engine.setGain(0, of: foreign)
             #expect(engine.isPlaying(mine))
             #expect(!engine.isPlaying(foreign))

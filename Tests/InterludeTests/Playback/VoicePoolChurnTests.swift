@@ -30,21 +30,25 @@ extension EngineSuites {
                     case 3:
                         handles.append(try engine.play(blip, parameters: VoiceParameters(position: position())))
                     case 4:
-                        if let voice = handles.randomElement(using: &random) { engine.stop(voice) }
+                        if let voice = handles.randomElement(using: &random) { try engine.stop(voice) }
                     case 5:
                         if let voice = handles.randomElement(using: &random) {
-                            try? engine.fadeVoice(voice, toGain: Float.random(in: 0...1, using: &random), durationSeconds: 0.05,
-                                                  stopsAtEnd: Int.random(in: 0..<4, using: &random) == 0)
+                            let gain = Float.random(in: 0...1, using: &random)
+                            if Int.random(in: 0..<4, using: &random) == 0 {
+                                try engine.stop(voice, fadeSeconds: 0.05)
+                            } else {
+                                try engine.setGain(gain, of: voice, fadeSeconds: 0.05)
+                            }
                         }
                     case 6:
                         if let voice = handles.randomElement(using: &random) {
-                            if Bool.random(using: &random) { engine.pause(voice) } else { engine.resume(voice) }
+                            if Bool.random(using: &random) { try engine.pause(voice) } else { try engine.resume(voice) }
                         }
                     case 7:
                         isSfxPaused.toggle()
-                        try engine.setGroupPaused(isSfxPaused, of: .sfx)
+                        if isSfxPaused { try engine.pause(GroupID.sfx) } else { try engine.resume(GroupID.sfx) }
                     default:
-                        try engine.updateListener { $0.position = position() }
+                        try engine.changeListener { $0.position = position() }
                     }
                 }
                 // Whole updates: the render begins with one, so the state below is what it chose.

@@ -34,7 +34,7 @@ extension EngineSuites {
             let voices = try emitters(engine)
             _ = try engine.render(frameCount: 960)
             // Walk to the far end of the line: the last emitters are now the nearest.
-            try engine.updateListener { $0.position = Vector3(0, 0, -1 - 1_999 * 0.1) }
+            try engine.changeListener { $0.position = Vector3(0, 0, -1 - 1_999 * 0.1) }
             _ = try engine.render(frameCount: 960)
             let real = voices.indices.filter { engine.isReal(voices[$0]) }
             #expect(real.count == 64)
@@ -50,7 +50,7 @@ extension EngineSuites {
             let voices = try emitters(engine)
             _ = try engine.render(frameCount: 960)
             #expect(voices.indices.filter { engine.isReal(voices[$0]) } == Array(0..<64))
-            try engine.updateListener { $0.position = Vector3(0, 0, -1 - 1_999 * 0.1 - 1_000) }
+            try engine.changeListener { $0.position = Vector3(0, 0, -1 - 1_999 * 0.1 - 1_000) }
             _ = try engine.render(frameCount: 480)
             let real = voices.indices.filter { engine.isReal(voices[$0]) }
             #expect(real == Array((2_000 - 64)..<2_000))
@@ -73,7 +73,7 @@ extension EngineSuites {
             let intruder = try engine.play(try VoicePoolFixture.tone(engine, frequencyHz: 1_000), parameters: important)
             #expect(!engine.isReal(tracked))
             _ = try engine.render(frameCount: 96_000)
-            engine.stop(intruder)
+            try engine.stop(intruder)
             _ = try engine.render(frameCount: 480)
             #expect(engine.isReal(tracked))
             // 1 s real, 2 s virtual, 0.01 s real again: the sweep is 3.01 s in, at 200 + 200 t Hz.

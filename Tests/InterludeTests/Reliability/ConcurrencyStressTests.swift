@@ -35,8 +35,8 @@ extension EngineSuites {
                 { random in
                     switch random.next() % 3 {
                     case 0: engine.beginInterruptionRecordingErrors(reason: .call)
-                    case 1: engine.endInterruption(shouldResume: random.next() % 2 == 0)
-                    default: engine.activate()
+                    case 1: log.attempt { try engine.endInterruption(shouldResume: random.next() % 2 == 0) }
+                    default: log.attempt { try engine.activate() }
                     }
                     log.count()
                 },
@@ -52,7 +52,7 @@ extension EngineSuites {
                     let handle = log.handles.withLock { $0.isEmpty ? nil : $0.remove(at: Int(random.next() % UInt64($0.count))) }
                     if let handle {
                         if random.next() % 4 == 0 { log.attempt { try engine.setGain(0.1, of: handle) } }
-                        engine.stop(handle)
+                        log.attempt { try engine.stop(handle) }
                     }
                     log.count()
                 },
@@ -60,13 +60,13 @@ extension EngineSuites {
                     if random.next() % 2 == 0 { engine.disconnectDevice() } else { log.attempt { try engine.reconnectDevice() } }
                     Thread.sleep(forTimeInterval: 0.002)
                 },
-                { _ in log.attempt { _ = try engine.snapshot() } },
+                { _ in log.attempt { _ = try engine.savedState() } },
                 { random in
                     switch random.next() % 4 {
                     case 0: log.attempt { try engine.playMusic(path: trackPath, gain: 0.4) }
-                    case 1: engine.pauseMusic(); log.count()
-                    case 2: engine.resumeMusic(); log.count()
-                    default: _ = engine.musicPositionInFrames(); log.count()
+                    case 1: if let music = engine.music() { log.attempt { try engine.pause(music) } } else { log.count() }
+                    case 2: if let music = engine.music() { log.attempt { try engine.resume(music) } } else { log.count() }
+                    default: _ = engine.musicPosition(); log.count()
                     }
                 },
                 { random in
@@ -95,10 +95,10 @@ extension EngineSuites {
 
             // Settle: back to an active session on a device, stop everything, and play again.
             log.attempt { try engine.reconnectDevice() }
-            engine.activate()
+            try engine.activate()
             #expect(engine.sessionState == .active)
-            for handle in log.handles.withLock({ $0 }) { engine.stop(handle) }
-            try? engine.stopMusic()
+            for handle in log.handles.withLock({ $0 }) { try engine.stop(handle) }
+            if let music = engine.music() { try engine.stop(music) }
             _ = try engine.render(frameCount: 4_800)
             var statistics = engine.statistics
             #expect(statistics.internalErrorCount == 0)
@@ -110,7 +110,7 @@ extension EngineSuites {
             let samples = try engine.render(frameCount: 4_800)
             let peak = samples.reduce(0) { max($0, abs($1)) }
             #expect(peak > 0.1, "the engine plays after the storm (peak \(peak))")
-            engine.stop(voice)
+            try engine.stop(voice)
             statistics = engine.statistics
             #expect(statistics.voiceCount == 0)
             #expect(statistics.internalErrorCount == 0)

@@ -41,7 +41,7 @@ extension EngineSuites {
             let baseline = rig.engine.statistics
             let lossFrame = rig.frame
             rig.engine.disconnectDevice()
-            let held = try #require(rig.engine.musicPositionInFrames())
+            let held = try #require(rig.engine.musicPosition())
             let humHeld = try #require(rig.engine.positionInFrames(of: hum))
             _ = rig.takeEvents()
 
@@ -58,14 +58,14 @@ extension EngineSuites {
                 #expect(rig.engine.statistics.alSourceCount == 0)
                 #expect(rig.engine.statistics.deviceReopenAttemptCount == baseline.deviceReopenAttemptCount + attempt + 1)
             }
-            #expect(rig.engine.musicPositionInFrames() == held)
+            #expect(rig.engine.musicPosition() == held)
             #expect(rig.engine.positionInFrames(of: hum) == humHeld)
 
             let restoreFrame = rig.frame
             try rig.engine.reconnectDevice()
             let events = rig.takeEvents()
-            #expect(events.contains(.musicResumed(positionInFrames: held)))
-            #expect(events.contains(.voiceResumed(handle: hum, positionInFrames: humHeld)))
+            #expect(events.contains(.music(.resumed(positionInFrames: held))))
+            #expect(events.contains(.voice(.resumed(hum, positionInFrames: humHeld))))
             try rig.render(seconds: 0.5)
             let window = 2_400
             let before = rig.sweepSeconds(at: lossFrame - window..<lossFrame) + Double(window) / Double(rig.sampleRate)

@@ -53,7 +53,7 @@ extension EngineSuites {
             let error = try #require(engine.musicError(), "the stream ended without an error")
             #expect(error.code == .corruptData)
             #expect(error.message.hasPrefix(path + ": "), "\(error.message)")
-            #expect(!engine.isMusicPlaying())
+            #expect(!engine.isTrackPlaying())
             #expect(engine.statistics.internalErrorCount == 0)
         }
 

@@ -77,13 +77,13 @@ extension EngineSuites {
             for _ in 0..<Int.random(in: 2...6, using: &random) {
                 switch Int.random(in: 0..<5, using: &random) {
                 case 0: try live.beginInterruption(reason: .call, source: sources.randomElement(using: &random)!)
-                case 1: live.endInterruption(shouldResume: true, source: sources.randomElement(using: &random)!)
-                case 2: live.activate()
-                case 3: try live.updateListener { $0.position.x += 1 }
+                case 1: try live.endInterruption(shouldResume: true, source: sources.randomElement(using: &random)!)
+                case 2: try live.activate()
+                case 3: try live.changeListener { $0.position.x += 1 }
                 default: _ = try live.render(frameCount: Int.random(in: 16...400, using: &random))
                 }
             }
-            live.activate()
+            try live.activate()
             if live.statistics.internalErrorCount != 0 { tally.record("internal AL errors: \(live.statistics.internalErrorCount)") }
             switch ending {
             case .duringInterruption:
@@ -93,8 +93,8 @@ extension EngineSuites {
                 live.disconnectDevice()
                 live.shutdown()
             case .duringFade:
-                try live.fadeVoice(voice, toGain: 0, durationSeconds: 5)
-                try live.setGroupGain(0.1, of: .sfx, durationSeconds: 5)
+                try live.setGain(0, of: voice, fadeSeconds: 5)
+                try live.setGain(0.1, of: .sfx, fadeSeconds: 5)
                 _ = try live.render(frameCount: 160)
                 live.shutdown()
             case .lastReferenceDropped:

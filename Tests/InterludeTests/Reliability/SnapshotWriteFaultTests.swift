@@ -8,7 +8,7 @@ extension EngineSuites {
     /// snapshot stays byte for byte, no temporary file is left beside it, the game's own write
     /// gets a typed error naming the path, and the engine's automatic snapshots never stop the
     /// audio: the game hears of their failure through `snapshotWriteFailed`.
-    @Suite(.enabled(if: TmpfsMount.isAvailable, "mounting a tmpfs needs root (CAP_SYS_ADMIN)"))
+    @Suite(.enabled(if: TmpfsMount.isAvailable, "this machine forbids this user a user and mount namespace (unshare -r -m), where the tmpfs is mounted"))
     struct SnapshotWriteFaultTests {
         enum Fault: String, CaseIterable {
             case noSpace, readOnly
@@ -28,13 +28,13 @@ extension EngineSuites {
             let fault: Fault
             let statePath: String
             let previousBytes: Data
-            let previous: Snapshot
+            let previous: SavedState
 
             init(_ fault: Fault) throws {
                 mount = try TmpfsMount(sizeKilobytes: 64)
                 self.fault = fault
                 statePath = mount.path("state.json")
-                previous = Snapshot(tracks: [], loopingVoices: [], groupGains: ["sfx": 0.25], listener: Listener())
+                previous = SavedState(tracks: [], loopingVoices: [], groupGains: ["sfx": 0.25], listener: Listener())
                 try previous.write(to: statePath)
                 previousBytes = try Data(contentsOf: URL(fileURLWithPath: statePath))
                 switch fault {
@@ -57,16 +57,16 @@ extension EngineSuites {
             }
 
             /// The errors of the `snapshotWriteFailed` events among `events`, with their paths.
-            static func snapshotFailures(in events: [SessionEvent]) -> [(path: String, error: InterludeError)] {
+            static func snapshotFailures(in events: [EngineEvent]) -> [(path: String, error: InterludeError)] {
                 events.compactMap { event in
-                    guard case .snapshotWriteFailed(let path, let error) = event else { return nil }
+                    guard case .savedStateWriteFailed(let path, let error) = event else { return nil }
                     return (path, error)
                 }
             }
 
             /// `events` hold exactly one `snapshotWriteFailed`: for the state path, `writeFailed`
             /// naming it and the fault.
-            func expectOneFailure(in events: [SessionEvent], sourceLocation: SourceLocation = #_sourceLocation) {
+            func expectOneFailure(in events: [EngineEvent], sourceLocation: SourceLocation = #_sourceLocation) {
                 let failures = Self.snapshotFailures(in: events)
                 #expect(failures.count == 1, "\(events)", sourceLocation: sourceLocation)
                 guard let failure = failures.first else { return }
@@ -92,19 +92,19 @@ extension EngineSuites {
             let rig = try SessionRig()
             try rig.engine.playMusic(path: SessionAssets.sweep)
             try rig.render(seconds: 0.5)
-            let snapshot = try rig.engine.snapshot()
+            let snapshot = try rig.engine.savedState()
             let error = try #require(throws: InterludeError.self) { try snapshot.write(to: folder.statePath) }
             #expect(error.code == .writeFailed)
             #expect(error.message.hasPrefix(folder.statePath + ": ") && error.message.contains(fault.systemMessage), "\(error.message)")
             try folder.expectPreviousKept()
-            #expect(try Snapshot.read(from: folder.statePath) == folder.previous)
+            #expect(try SavedState.read(from: folder.statePath) == folder.previous)
             // The engine is untouched: the soundtrack plays on.
             let after = try rig.render(seconds: 0.25)
             #expect(rig.rms(after) > 0.1)
             // Once the file system takes writes again, the same snapshot is written whole.
             try folder.clear()
             try snapshot.write(to: folder.statePath)
-            #expect(try Snapshot.read(from: folder.statePath) == snapshot)
+            #expect(try SavedState.read(from: folder.statePath) == snapshot)
         }
 
         @Test("The engine's own snapshots (statePath) on a full or read-only file system: snapshotWriteFailed naming the path and the cause, the interruption goes on, the soundtrack resumes on its frame, the previous snapshot is kept",
@@ -116,10 +116,10 @@ extension EngineSuites {
             try rig.render(seconds: 1)
             let beginFrame = rig.frame
             try rig.engine.beginInterruption(reason: .call)
-            let held = try #require(rig.engine.musicPositionInFrames())
+            let held = try #require(rig.engine.musicPosition())
             let began = rig.takeEvents()
-            #expect(began.contains(.began(reason: .call, source: .game)))
-            #expect(began.contains(.musicSuspended(positionInFrames: held)))
+            #expect(began.contains(.session(.began(reason: .call, source: .game))))
+            #expect(began.contains(.music(.suspended(positionInFrames: held))))
             // beginInterruption returns once its snapshot is written or has failed, and the
             // failure is raised before that: it is here already, once.
             folder.expectOneFailure(in: began)
@@ -128,9 +128,9 @@ extension EngineSuites {
             #expect(rig.isExactlySilent(interrupted))
 
             let endFrame = rig.frame
-            rig.engine.endInterruption(shouldResume: true)
+            try rig.engine.endInterruption(shouldResume: true)
             let ended = rig.takeEvents()
-            #expect(ended.contains(.musicResumed(positionInFrames: held)))
+            #expect(ended.contains(.music(.resumed(positionInFrames: held))))
             #expect(FailingFolder.snapshotFailures(in: ended).isEmpty)
             try rig.render(seconds: 0.5)
             let window = 2_400
@@ -143,9 +143,9 @@ extension EngineSuites {
             try folder.clear()
             try rig.engine.beginInterruption(reason: .call)
             #expect(FailingFolder.snapshotFailures(in: rig.takeEvents()).isEmpty)
-            let saved = try Snapshot.read(from: folder.statePath)
+            let saved = try SavedState.read(from: folder.statePath)
             #expect(saved.tracks.first?.path == SessionAssets.sweep)
-            #expect(saved.tracks.first?.positionInFrames == rig.engine.musicPositionInFrames())
+            #expect(saved.tracks.first?.positionInFrames == rig.engine.musicPosition())
             #expect(try folder.names.filter { $0.hasPrefix(".") }.isEmpty)
         }
 
@@ -156,10 +156,10 @@ extension EngineSuites {
             let rig = try SessionRig(statePath: folder.statePath)
             try rig.engine.playMusic(path: SessionAssets.sweep)
             try rig.render(seconds: 0.5)
-            let stream = rig.engine.sessionEvents()
+            let stream = rig.engine.events()
             rig.engine.shutdown()
             // The stream ends at shutdown, after the snapshot's failure was raised.
-            var streamed: [SessionEvent] = []
+            var streamed: [EngineEvent] = []
             for await event in stream { streamed.append(event) }
             folder.expectOneFailure(in: rig.takeEvents())
             folder.expectOneFailure(in: streamed)

@@ -55,7 +55,7 @@ extension EngineSuites {
         /// After the failure: the voice alone sounds, then the next track plays at its frequency.
         static func expectEngineIntact(_ engine: SoundEngine, voice: VoiceHandle, folder: StreamFixtureFolder) throws {
             #expect(engine.isPlaying(voice))
-            engine.stop(voice)
+            try engine.stop(voice)
             let next = try folder.writeWAV("next.wav", StreamTone.stereo(400, frameCount: rate))
             try engine.playMusic(path: next)
             #expect(engine.musicError() == nil)
@@ -83,7 +83,7 @@ extension EngineSuites {
             let error = try #require(engine.musicError(), "no error after a read error mid-stream")
             #expect(error.code == .unreadableFile)
             #expect(error.message.hasPrefix(path + ": ") && error.message.contains("read error"), "\(error.message)")
-            #expect(!engine.isMusicPlaying())
+            #expect(!engine.isTrackPlaying())
             // The music played before the failure (300 Hz and the voice), and is gone at the end.
             #expect(StreamMeasure.rms(rendered, frames: 0..<Self.rate) > 0.3)
             let tail = ((Self.trackSeconds - 1) * Self.rate)..<(Self.trackSeconds * Self.rate)
@@ -136,7 +136,7 @@ extension EngineSuites {
                         }
                     }
                     rendered += try engine.render(frameCount: Self.stepFrames)
-                    positions.append(engine.musicPositionInFrames())
+                    positions.append(engine.musicPosition())
                 }
                 self.rendered = rendered
                 self.positions = positions
@@ -189,7 +189,7 @@ extension EngineSuites {
             let error = try #require(heard.engine.musicError(), "the truncated track ended without an error")
             #expect(error.code == .corruptData)
             #expect(error.message.hasPrefix(heard.path + ": ") && error.message.contains("truncated"), "\(error.message)")
-            #expect(!heard.engine.isMusicPlaying())
+            #expect(!heard.engine.isTrackPlaying())
             // It played on past the cut from what it had read and what the file still held (at
             // least to 1.5 s), and ended well before the track's 6 s.
             let endStep = try heard.expectHonestPositions()
@@ -213,9 +213,9 @@ extension EngineSuites {
                 #expect(heard.tone(700, frames: ChangedStream.frames(ofStep: step)) < 0.001, "the new file heard at step \(step)")
             }
             heard.expectTrack(isHeard: false, in: endStep..<ChangedStream.stepCount)
-            #expect(!heard.engine.isMusicPlaying())
+            #expect(!heard.engine.isTrackPlaying())
             // The path now holds the new file: played next, it sounds at 700 Hz.
-            heard.engine.stop(heard.voice)
+            try heard.engine.stop(heard.voice)
             try heard.engine.playMusic(path: heard.path)
             let next = try heard.engine.render(frameCount: Self.rate / 2)
             #expect(abs(StreamMeasure.frequency(next, frames: (Self.rate / 10)..<(Self.rate / 2)) - 700) < 2)

@@ -65,7 +65,7 @@ extension EngineSuites {
                 try rig.engine.reconnectDevice()
                 let back = try rig.render(seconds: 0.4) // the beep (0.25 s) has ended by now
                 #expect(rig.rms(back) > 0.05, "cycle \(cycle)")
-                #expect(rig.engine.isPlaying(hum) && rig.engine.isMusicPlaying())
+                #expect(rig.engine.isPlaying(hum) && rig.engine.isTrackPlaying())
                 let statistics = rig.engine.statistics
                 counts.append((statistics.alSourceCount, statistics.alBufferCount))
                 #expect(statistics.internalErrorCount == 0)

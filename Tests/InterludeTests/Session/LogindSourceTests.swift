@@ -26,8 +26,8 @@ extension EngineSuites {
 
         /// The rig's events from now until one passes `condition` (the watcher's thread delivers
         /// them just after the engine lock is released, so a state read may come first).
-        static func events(of rig: SessionRig, until condition: (SessionEvent) -> Bool) -> [SessionEvent] {
-            var events: [SessionEvent] = []
+        static func events(of rig: SessionRig, until condition: (EngineEvent) -> Bool) -> [EngineEvent] {
+            var events: [EngineEvent] = []
             _ = eventually {
                 events += rig.takeEvents()
                 return events.contains(where: condition)
@@ -35,16 +35,16 @@ extension EngineSuites {
             return events
         }
 
-        static func isSuspension(_ event: SessionEvent) -> Bool {
-            if case .musicSuspended = event { true } else { false }
+        static func isSuspension(_ event: EngineEvent) -> Bool {
+            if case .music(.suspended) = event { true } else { false }
         }
 
-        static func isResumption(_ event: SessionEvent) -> Bool {
-            if case .musicResumed = event { true } else { false }
+        static func isResumption(_ event: EngineEvent) -> Bool {
+            if case .music(.resumed) = event { true } else { false }
         }
 
-        static func suspendedPosition(_ events: [SessionEvent]) -> Int? {
-            for case .musicSuspended(let position) in events { return position }
+        static func suspendedPosition(_ events: [EngineEvent]) -> Int? {
+            for case .music(.suspended(let position)) in events { return position }
             return nil
         }
 
@@ -57,8 +57,8 @@ extension EngineSuites {
             #expect(resumedPosition(events(of: rig, until: isResumption)) == suspended, "resumes on the frame it stopped")
         }
 
-        static func resumedPosition(_ events: [SessionEvent]) -> Int? {
-            for case .musicResumed(let position) in events { return position }
+        static func resumedPosition(_ events: [EngineEvent]) -> Int? {
+            for case .music(.resumed(let position)) in events { return position }
             return nil
         }
 
@@ -81,7 +81,7 @@ extension EngineSuites {
             #expect(rig.engine.interruptionHolders == [.sleep])
             #expect(rig.engine.sessionState == .interrupted(reason: .systemSleep))
             let suspended = try #require(Self.suspendedPosition(Self.events(of: rig, until: Self.isSuspension)))
-            let saved = try Snapshot.read(from: statePath)
+            let saved = try SavedState.read(from: statePath)
             #expect(saved.tracks.first?.positionInFrames == suspended, "the snapshot holds the frame the soundtrack stopped on")
             if let microseconds = Int(released.line.split(separator: " ").last ?? "") {
                 print("logind: PrepareForSleep(true) -> inhibitor released: \(Double(microseconds) / 1000) ms")
@@ -114,7 +114,7 @@ extension EngineSuites {
             #expect(Self.eventually { rig.engine.interruptionHolders == [.sessionSwitch] })
             #expect(rig.engine.sessionState == .interrupted(reason: .sessionInactive))
             let events = Self.events(of: rig, until: Self.isSuspension)
-            #expect(events.contains(.began(reason: .sessionInactive, source: .sessionSwitch)))
+            #expect(events.contains(.session(.began(reason: .sessionInactive, source: .sessionSwitch))))
             let suspended = try #require(Self.suspendedPosition(events))
             #expect(rig.isExactlySilent(try rig.render(seconds: 0.6)))
 
@@ -123,7 +123,7 @@ extension EngineSuites {
             let after = try rig.render(seconds: 0.4)
             #expect(rig.firstNonZeroFrame(in: after) == after.lowerBound)
             let resumed = Self.events(of: rig, until: Self.isResumption)
-            #expect(resumed.contains { if case .ended(true, _, .sessionSwitch) = $0 { true } else { false } })
+            #expect(resumed.contains { if case .session(.ended(true, _, .sessionSwitch)) = $0 { true } else { false } })
             #expect(Self.resumedPosition(resumed) == suspended)
         }
 
@@ -136,8 +136,8 @@ extension EngineSuites {
             _ = rig.takeEvents()
             stub.send("inactive")
             let suspended = try #require(Self.suspendedPosition(Self.events(of: rig, until: Self.isSuspension)))
-            rig.engine.activate()
-            #expect(rig.takeEvents().contains(.holdKept(source: .sessionSwitch)), "activate reports the kept hold")
+            try rig.engine.activate()
+            #expect(rig.takeEvents().contains(.session(.holdKept(source: .sessionSwitch))), "activate reports the kept hold")
             #expect(rig.engine.interruptionHolders == [.sessionSwitch])
             #expect(rig.isExactlySilent(try rig.render(seconds: 0.4)), "still silent: the session is still inactive")
             stub.send("active")
@@ -292,7 +292,7 @@ extension EngineSuites {
             #expect(rig.isExactlySilent(try rig.render(seconds: 0.5)))
             #expect(rig.engine.interruptionHolders == [.sleep])
 
-            rig.engine.activate()
+            try rig.engine.activate()
             #expect(rig.engine.sessionState == .active)
             let after = try rig.render(seconds: 0.3)
             #expect(rig.firstNonZeroFrame(in: after) == after.lowerBound)

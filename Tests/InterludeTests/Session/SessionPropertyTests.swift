@@ -226,21 +226,21 @@ extension EngineSuites {
                 operations.append(operation)
                 switch operation {
                 case .begin: try engine.beginInterruption()
-                case .end(let shouldResume): engine.endInterruption(shouldResume: shouldResume)
-                case .activate: engine.activate()
+                case .end(let shouldResume): try engine.endInterruption(shouldResume: shouldResume)
+                case .activate: try engine.activate()
                 case .playOneShot: handles.append(try engine.play(oneShot))
                 case .playLooping:
                     var parameters = VoiceParameters()
                     parameters.isLooping = true
                     handles.append(try engine.play(loop, parameters: parameters))
-                case .stop(let index): engine.stop(handles[index])
-                case .pause(let index): engine.pause(handles[index])
-                case .resume(let index): engine.resume(handles[index])
+                case .stop(let index): try engine.stop(handles[index])
+                case .pause(let index): try engine.pause(handles[index])
+                case .resume(let index): try engine.resume(handles[index])
                 case .systemSound: try engine.playSystemSound(oneShot)
                 case .musicPlay: try engine.playMusic(path: musicPath)
-                case .musicPause: engine.pauseMusic()
-                case .musicResume: engine.resumeMusic()
-                case .musicStop: try engine.stopMusic()
+                case .musicPause: if let music = engine.music() { try engine.pause(music) }
+                case .musicResume: if let music = engine.music() { try engine.resume(music) }
+                case .musicStop: if let music = engine.music() { try engine.stop(music) }
                 case .deviceLost: engine.disconnectDevice()
                 case .deviceRestored: if model.isLost { try engine.reconnectDevice() }
                 }
@@ -253,7 +253,7 @@ extension EngineSuites {
                 } else {
                     check(engine.readCore { $0.device.isContextCurrent }, "the engine's context is not current while active")
                 }
-                check(engine.isMusicPlaying() == Model.isPlaying(model.music), "isMusicPlaying \(engine.isMusicPlaying()), model \(model.music)")
+                check(engine.isTrackPlaying() == Model.isPlaying(model.music), "isMusicPlaying \(engine.isTrackPlaying()), model \(model.music)")
                 for (index, handle) in handles.enumerated() {
                     check(engine.isPlaying(handle) == Model.isPlaying(model.voices[index].state),
                           "isPlaying(v\(index)) \(engine.isPlaying(handle)), model \(model.voices[index].state)")
@@ -282,9 +282,9 @@ extension EngineSuites {
 
             // Stop everything: only pooled sources and the two sounds' buffers may remain.
             if model.isLost { try engine.reconnectDevice() }
-            engine.activate()
-            for handle in handles { engine.stop(handle) }
-            try engine.stopMusic()
+            try engine.activate()
+            for handle in handles { try engine.stop(handle) }
+            if let music = engine.music() { try engine.stop(music) }
             _ = try engine.render(frameCount: 160)
             check(engine.sessionState == .active, "not active after the final restore and activate")
             let (device, pooled) = engine.readCore { ($0.device.openDevice, $0.alRenderer.freeSourceCount) }

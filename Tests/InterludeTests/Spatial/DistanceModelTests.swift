@@ -27,7 +27,7 @@ extension EngineSuites {
             try engine.setDistanceModel(model)
             let sine = try TestEngine.sine(engine, frequency: 500, frameCount: 4_800)
             let voice = try engine.play(sine, parameters: VoiceParameters(position: Vector3(0, 0, -distance), isLooping: true))
-            try engine.setParameters(of: voice) {
+            try engine.changeParameters(of: voice) {
                 $0.referenceDistance = referenceDistance
                 $0.maxDistance = maxDistance
                 $0.rolloffFactor = rolloff

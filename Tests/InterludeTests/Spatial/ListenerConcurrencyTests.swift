@@ -13,7 +13,7 @@ extension EngineSuites {
             DispatchQueue.concurrentPerform(iterations: threadCount) { _ in
                 for _ in 0..<stepsPerThread {
                     do {
-                        try engine.updateListener { $0.position.x += 1 }
+                        try engine.changeListener { $0.position.x += 1 }
                     } catch {
                         Issue.record(error)
                     }

@@ -47,7 +47,7 @@ final class SessionRig {
         engine = try SoundEngine(configuration: configuration)
         self.sampleRate = sampleRate
         self.channelCount = channelCount
-        engine.setSessionEventHandler { [raised] event in raised.append(event) }
+        engine.setEventHandler { [raised] event in raised.append(event) }
     }
 
     /// The number of frames rendered so far.
@@ -67,7 +67,7 @@ final class SessionRig {
     }
 
     /// The events raised since the last call.
-    func takeEvents() -> [SessionEvent] {
+    func takeEvents() -> [EngineEvent] {
         raised.take()
     }
 
@@ -105,14 +105,14 @@ final class SessionRig {
 
 /// Session events collected from any thread.
 final class SessionEventLog: Sendable {
-    private let events = AnnotatedMutex<[SessionEvent]>([])
+    private let events = AnnotatedMutex<[EngineEvent]>([])
 
-    func append(_ event: SessionEvent) {
+    func append(_ event: EngineEvent) {
         events.withLock { $0.append(event) }
     }
 
     /// The events so far, emptying the log.
-    func take() -> [SessionEvent] {
+    func take() -> [EngineEvent] {
         events.withLock { events in defer { events.removeAll() }; return events }
     }
 }
@@ -146,33 +146,34 @@ enum SessionSignal {
     }
 }
 
-extension SessionEvent {
+extension EngineEvent {
     /// The event's name as the scene log spells it.
     var sessionLogName: String {
         switch self {
-        case .began: "interruptionBegan"
-        case .ended: "interruptionEnded"
-        case .activated: "sessionActivated"
-        case .absorbed: "interruptionAbsorbed"
-        case .ignored: "interruptionEndIgnored"
-        case .commandDeferred: "commandDeferred"
-        case .commandDropped: "commandDropped"
-        case .musicSuspended: "musicSuspended"
-        case .musicResumed: "musicResumed"
-        case .voiceResumed: "voiceResumed"
-        case .servicesLost: "deviceLost"
-        case .servicesReset: "deviceRestored"
-        case .outputStarted: "outputStarted"
-        case .reactivationFailed: "reactivationFailed"
-        case .holdAdded: "interruptionHoldAdded"
-        case .holdReleased: "interruptionHoldReleased"
-        case .musicDamageSkipped: "musicDamageSkipped"
-        case .musicUnderrun: "musicUnderrun"
-        case .musicRecovered: "musicRecovered"
-        case .soundLost: "soundLost"
-        case .holdKept: "interruptionHoldKept"
-        case .routeChanged: "routeChanged"
-        case .snapshotWriteFailed: "snapshotWriteFailed"
+        case .session(.began): "interruptionBegan"
+        case .session(.ended): "interruptionEnded"
+        case .session(.activated): "sessionActivated"
+        case .session(.absorbed): "interruptionAbsorbed"
+        case .session(.ignored): "interruptionEndIgnored"
+        case .session(.commandDeferred): "commandDeferred"
+        case .session(.commandDropped): "commandDropped"
+        case .music(.suspended): "musicSuspended"
+        case .music(.resumed): "musicResumed"
+        case .voice(.resumed): "voiceResumed"
+        case .device(.lost): "deviceLost"
+        case .device(.rebuilt): "deviceRestored"
+        case .device(.outputStarted): "outputStarted"
+        case .session(.reactivationFailed): "reactivationFailed"
+        case .session(.holdAdded): "interruptionHoldAdded"
+        case .session(.holdReleased): "interruptionHoldReleased"
+        case .music(.damageSkipped): "musicDamageSkipped"
+        case .music(.underrun): "musicUnderrun"
+        case .music(.recovered): "musicRecovered"
+        case .device(.soundLost): "soundLost"
+        case .session(.holdKept): "interruptionHoldKept"
+        case .device(.routeChanged): "routeChanged"
+        case .savedStateWriteFailed: "snapshotWriteFailed"
+        case .voice(.finished): "voiceFinished"
         }
     }
 }

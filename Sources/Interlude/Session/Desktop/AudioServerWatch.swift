@@ -35,7 +35,7 @@ final class AudioServerWatch: Sendable {
                 if change == .begin {
                     engine.beginOwnInterruption(reason: .call, source: .phoneStream, outlivesActivation: true)
                 } else {
-                    engine.endInterruption(shouldResume: true, source: .phoneStream)
+                    engine.endOwnInterruption(source: .phoneStream)
                 }
             case .duck(let group, let decibels, let attackSeconds, let releaseSeconds):
                 engine.duckForCall(change == .begin, group: group, byDecibels: decibels,

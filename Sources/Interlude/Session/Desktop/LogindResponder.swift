@@ -41,7 +41,7 @@ final class LogindResponder {
         do {
             path = try bus.findSessionPath()
         } catch {
-            logger.info("logind: this process is in no login session (\(error)); the session-switch source is off")
+            logger.debug("logind: this process is in no login session (\(error)); the session-switch source is off")
             return
         }
         try bus.watchSession(path: path)
@@ -94,7 +94,7 @@ final class LogindResponder {
             // A device that went away during sleep is lost now, so its rebuild, not this end,
             // brings the sound back.
             engine.loseDeviceIfDisconnected()
-            engine.endInterruption(shouldResume: true, source: .sleep)
+            engine.endOwnInterruption(source: .sleep)
             isAsleep = false
             inhibitor.take(on: bus)
         case .logindStarted:
@@ -105,7 +105,7 @@ final class LogindResponder {
             sessionIsActive = isActive
             if isActive {
                 logger.info("logind: our session is active again")
-                engine.endInterruption(shouldResume: true, source: .sessionSwitch)
+                engine.endOwnInterruption(source: .sessionSwitch)
             } else {
                 logger.info("logind: our session is inactive (another session has the seat)")
                 // Active is logind's word on it, so the game's activate() keeps this hold.

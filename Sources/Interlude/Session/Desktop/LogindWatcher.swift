@@ -100,7 +100,7 @@ final class LogindWatcher: Sendable {
                 let bus = try LogindBus(address: address)
                 try responder.connected(to: bus)
                 currentStatus.withLock { $0 = .watching }
-                logger.info("logind: watching sleep and session signals on the system bus")
+                logger.debug("logind: watching sleep and session signals on the system bus")
                 retrySeconds = Self.firstRetrySeconds
                 hasReportedUnavailable = false
                 serve(bus, responder)
@@ -112,7 +112,7 @@ final class LogindWatcher: Sendable {
                 responder.disconnected()
                 currentStatus.withLock { $0 = .unavailable("\(error)") }
                 if !hasReportedUnavailable {
-                    logger.notice("logind: sleep and session sources are off (\(error)); will try again in the background")
+                    logger.debug("logind: sleep and session sources are off (\(error)); will try again in the background")
                     hasReportedUnavailable = true
                 } else {
                     logger.debug("logind: still unavailable (\(error))")

@@ -1,5 +1,5 @@
 extension SoundEngine {
-    /// Puts back what a ``Snapshot`` saved, so a game picks up where the player left off: the
+    /// Puts back what a ``SavedState`` saved, so a game picks up where the player left off: the
     /// listener, the group gains, each track at its saved frame (playing if it was playing or
     /// held by an interruption, otherwise loaded and paused there) and each looping voice at its
     /// frame (its sound loaded again from its path).
@@ -8,9 +8,9 @@ extension SoundEngine {
     /// voice is restored on its own: one that fails (a file gone since the snapshot was saved, a
     /// frame past the end of a shorter file) is skipped, the rest are restored, and then the call
     /// throws an error with the first failure's code whose message names every item that could
-    /// not be restored. A missing or corrupt snapshot file is ``Snapshot/read(from:)``'s
-    /// `.badSnapshot`: the game then starts fresh. Any thread.
-    public func restore(_ snapshot: Snapshot) throws {
+    /// not be restored. A missing or corrupt snapshot file is ``SavedState/read(from:)``'s
+    /// `.badSavedState`: the game then starts fresh. Any thread.
+    public func restore(_ state: SavedState) throws {
         var failures: [InterludeError] = []
         func attempt(_ body: () throws -> Void) {
             do {
@@ -21,21 +21,21 @@ extension SoundEngine {
                 failures.append(InterludeError(.invalidArgument, "\(error)"))
             }
         }
-        attempt { try setListener(snapshot.listener) }
-        for (group, gain) in snapshot.groupGains.sorted(by: { $0.key < $1.key }) {
-            attempt { try setGroupGain(gain, of: makeGroup(named: group)) }
+        attempt { try setListener(state.listener) }
+        for (group, gain) in state.groupGains.sorted(by: { $0.key < $1.key }) {
+            attempt { try setGain(gain, of: makeGroup(named: group)) }
         }
-        for track in snapshot.tracks {
+        for track in state.tracks {
             attempt {
-                try playStream(path: track.path, channel: track.channel, isLooping: track.isLooping,
-                               gain: track.gain, fadeInSeconds: 0, loopRegion: nil, crossfadeSeconds: nil,
-                               command: "music.play", call: "restore(\(track.path))", loudnessLUFS: track.loudnessLUFS,
-                               startFrame: track.positionInFrames,
-                               startsPaused: !track.wasPlaying)
+                _ = try playStream(path: track.path, channel: track.channel, isLooping: track.isLooping,
+                                   gain: track.gain, fadeInSeconds: 0, loopRegion: nil, crossfadeSeconds: nil,
+                                   call: "restore(\(track.path))", loudnessLUFS: track.loudnessLUFS,
+                                   startFrame: track.positionInFrames,
+                                   startsPaused: !track.wasPlaying)
             }
         }
         var loaded: [String: Sound] = [:]
-        for voice in snapshot.loopingVoices {
+        for voice in state.loopingVoices {
             attempt {
                 try makeGroup(named: voice.parameters.group.name)
                 let sound = try loaded[voice.soundPath] ?? loadSound(path: voice.soundPath)

@@ -3,7 +3,7 @@ import Foundation
 /// What the engine saves on every interruption and at shutdown, so a game can pick up where the
 /// player left off at the next launch: the soundtrack and its frame, the looping voices, the
 /// group gains and the listener.
-public struct Snapshot: Codable, Sendable, Equatable {
+public struct SavedState: Codable, Sendable, Equatable {
     /// A streamed track as it was.
     public struct Track: Codable, Sendable, Equatable {
         /// The track's file.
@@ -19,11 +19,11 @@ public struct Snapshot: Codable, Sendable, Equatable {
         /// It was playing, or held by an interruption (and so would have resumed).
         public var wasPlaying: Bool
         /// The frames that repeat, when the track had an intro before its loop
-        /// (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:loudnessLUFS:)``);
+        /// (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``);
         /// nil when the whole track loops. Absent in snapshots written before it existed.
         public var loopRegion: Range<Int>? = nil
         /// Its loudness target in LUFS
-        /// (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:loudnessLUFS:)``),
+        /// (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``),
         /// if it had one. Absent in snapshots written before it existed.
         public var loudnessLUFS: Double? = nil
     }
@@ -64,19 +64,19 @@ public struct Snapshot: Codable, Sendable, Equatable {
         try AtomicFile.write(json, to: path)
     }
 
-    /// Reads a snapshot. Throws `.badSnapshot` naming the file when it is missing or corrupt.
-    public static func read(from path: String) throws -> Snapshot {
+    /// Reads a snapshot. Throws `.badSavedState` naming the file when it is missing or corrupt.
+    public static func read(from path: String) throws -> SavedState {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw InterludeError(.badSnapshot, "\(path): no state snapshot there")
+            throw InterludeError(.badSavedState, "\(path): no saved state there")
         }
-        let snapshot: Snapshot
+        let snapshot: SavedState
         do {
-            snapshot = try JSONDecoder().decode(Snapshot.self, from: data)
+            snapshot = try JSONDecoder().decode(SavedState.self, from: data)
         } catch {
-            throw InterludeError(.badSnapshot, "\(path): corrupt state snapshot: \(error)")
+            throw InterludeError(.badSavedState, "\(path): corrupt saved state: \(error)")
         }
         guard snapshot.version == 1 else {
-            throw InterludeError(.badSnapshot, "\(path): snapshot version \(snapshot.version) is not supported")
+            throw InterludeError(.badSavedState, "\(path): saved state version \(snapshot.version) is not supported")
         }
         return snapshot
     }

@@ -1,0 +1,28 @@
+import Interlude
+
+let engine = try SoundEngine(configuration: .init(output: .systemDefault))
+let events = engine.events()
+let step = try engine.loadSound(path: "assets/sfx/footstep.wav")
+let footstep = try engine.play(step)
+
+Task {
+    for await event in events {
+        switch event {
+        case .voice(.finished(footstep, reason: .ended)):
+            print("the footstep played to its end")
+        case .session(.began(let reason, let source)):
+            print("interrupted (\(reason)) by \(source): show the pause screen")
+        case .session(.ended(_, let resumed, _)):
+            print("back: the soundtrack resumed: \(resumed.music)")
+        case .device(.lost):
+            print("the output device went away; the engine reopens it by itself")
+        default:
+            break
+        }
+    }
+}
+
+// The game's own interruption: a cutscene with its own audio, say.
+try engine.beginInterruption(reason: .other)
+try engine.endInterruption(shouldResume: true)
+engine.shutdown()

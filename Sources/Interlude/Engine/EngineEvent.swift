@@ -1,0 +1,19 @@
+/// Everything the engine tells the game, through ``SoundEngine/events()`` and
+/// ``SoundEngine/setEventHandler(_:)``: one stream, with each payload typed by the room it
+/// comes from.
+public enum EngineEvent: Sendable, Equatable {
+    /// The audio session: interruptions beginning and ending, holds, tracked commands.
+    case session(SessionEvent)
+    /// A voice finished or resumed.
+    case voice(VoiceEvent)
+    /// A streamed music track: suspended, resumed, damaged, starved.
+    case music(MusicEvent)
+    /// The output device: lost, rebuilt, moved, started.
+    case device(DeviceEvent)
+    /// A saved state the engine writes on its own (``SoundEngine/Configuration/statePath``: at
+    /// an interruption, a device loss, shutdown) could not be written: `error` is
+    /// `.writeFailed` naming `path` and the cause. Nothing else changes: the audio plays on,
+    /// the file keeps the previous state whole, and the next save tries again. Raised on the
+    /// engine's writer thread, before a call that waits for that save returns.
+    case savedStateWriteFailed(path: String, error: InterludeError)
+}

@@ -1,0 +1,19 @@
+/// What happened to a streamed music track.
+public enum MusicEvent: Sendable, Equatable {
+    /// The soundtrack stopped for an interruption at this frame of its track.
+    case suspended(positionInFrames: Int)
+    /// The soundtrack resumed at this frame of its track.
+    case resumed(positionInFrames: Int)
+    /// The track's file is damaged at `startFrame` (an Ogg page lost, say): the decoder stepped
+    /// over it and `skippedFrames` frames play as silence, so the track goes on and every later
+    /// frame stays at its exact position. Logged as a warning too.
+    case damageSkipped(path: String, startFrame: Int, skippedFrames: Int)
+    /// The track ran dry at `positionInFrames`: its file's reads fell behind (a stalled disk, a
+    /// slow network mount). It is silent, its position held, until
+    /// ``recovered(path:positionInFrames:)``. Never raised offline, where a render waits for the
+    /// decoding instead. Logged as a warning too.
+    case underrun(path: String, positionInFrames: Int)
+    /// A track that ran dry plays on from `positionInFrames`, the frame after the last one
+    /// heard: no frame is skipped or played twice.
+    case recovered(path: String, positionInFrames: Int)
+}

@@ -1,0 +1,28 @@
+/// A command given while the session was interrupted, as ``SessionEvent/commandDeferred(_:)``
+/// and ``SessionEvent/commandDropped(_:)`` report it: which call, on which voice or channel.
+public enum DeferredCommand: Sendable, Equatable {
+    /// A voice started: a looping one plays when the session is active again, a one-shot is
+    /// dropped.
+    case play(VoiceHandle)
+    /// A system sound: always dropped.
+    case playSystemSound
+    /// A voice stopped: it stays stopped.
+    case stop(VoiceHandle)
+    /// A voice paused: it stays paused.
+    case pause(VoiceHandle)
+    /// A voice resumed: it plays when the session is active again.
+    case resume(VoiceHandle)
+    /// A voice's parameters changed (a setter or a fade): the change is heard when the session
+    /// is active again.
+    case change(VoiceHandle)
+    /// A track started on the channel: it plays when the session is active again.
+    case playMusic(StreamChannel)
+    /// The channel crossfaded to another track: the new one plays when the session is active.
+    case crossfadeMusic(StreamChannel)
+    /// The channel's track paused: it does not resume.
+    case pauseMusic(StreamChannel)
+    /// The channel's track resumed: it plays when the session is active again.
+    case resumeMusic(StreamChannel)
+    /// The channel's track stopped: it does not resume.
+    case stopMusic(StreamChannel)
+}

@@ -1,0 +1,22 @@
+/// What happened to a voice.
+public enum VoiceEvent: Sendable, Equatable {
+    /// The voice is over and its handle is stale, for `reason`.
+    case finished(VoiceHandle, reason: VoiceEndReason)
+    /// The voice resumed at this frame of its sound after an interruption or a device rebuild.
+    case resumed(VoiceHandle, positionInFrames: Int)
+}
+
+/// Why a voice finished.
+public enum VoiceEndReason: String, Sendable, Equatable {
+    /// A one-shot played to its end (or a streamed voice's file ended or failed).
+    case ended
+    /// The game stopped it (``SoundEngine/stop(_:fadeSeconds:)-(VoiceHandle,_)``, a fade-out,
+    /// a group stop, or unloading its sound).
+    case stopped
+    /// A newer voice took its place (a cue at its voice limit).
+    case stolen
+    /// A system sound cut off by an interruption: system sounds never resume.
+    case interrupted
+    /// Its sound could not come back on a new device after a device loss or switch.
+    case deviceLost
+}
