@@ -83,8 +83,9 @@ extension SoundEngine {
     /// The integrated loudness of the track file at `path` (see ``Loudness``), as a loudness
     /// target of ``playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``
     /// uses it: measured on the calling thread (decoding the file whole) the first time, then
-    /// cached while the file is unchanged. Throws like ``DecoderFactory/open(path:)``, and
-    /// `.corruptData` for damage found while decoding. Any thread; never takes the engine's lock.
+    /// cached while the file is unchanged. Throws `.fileNotFound`, `.unreadableFile` or
+    /// `.unsupportedFormat` naming the file, and `.corruptData` for damage found while decoding.
+    /// Any thread; never takes the engine's lock.
     public func measureLoudness(ofTrackAt path: String) throws -> Loudness {
         try trackLoudness(ofPath: path)
     }

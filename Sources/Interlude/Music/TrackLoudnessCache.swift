@@ -29,8 +29,8 @@ final class TrackLoudnessCache: Sendable {
     package var measurementCount: Int { measurements.withLock { $0 } }
 
     /// The loudness of the track at `path`: the cached one while the file is unchanged, else
-    /// measured now on the calling thread. Throws like ``DecoderFactory/open(path:)`` and for
-    /// damage that ends the decode.
+    /// measured now on the calling thread. Throws `.fileNotFound`, `.unreadableFile`,
+    /// `.unsupportedFormat` or `.corruptData` (damage that ends the decode), naming the file.
     func loudness(ofPath path: String) throws -> Loudness {
         guard let canonicalPath = SoundCache.canonicalPath(path), let identity = Self.identity(ofPath: canonicalPath) else {
             // Not a file that resolves: the decoder names the problem.

@@ -43,8 +43,8 @@ public struct Loudness: Sendable, Equatable {
 
     /// Measures a sound file (WAV, Ogg Vorbis, Ogg Opus, FLAC or MP3), decoding it whole on the
     /// calling thread, a chunk at a time. `truePeak` also measures the true peak, which takes
-    /// several times longer. Throws like ``DecoderFactory/open(path:)``, and `.corruptData` for
-    /// damage found while decoding.
+    /// several times longer. Throws `.fileNotFound`, `.unreadableFile` or `.unsupportedFormat`
+    /// naming the file, and `.corruptData` for damage found while decoding.
     public static func measure(path: String, truePeak: Bool = false) throws -> Loudness {
         try measure(decoder: DecoderFactory.open(path: path), truePeak: truePeak)
     }
