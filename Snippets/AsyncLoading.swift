@@ -1,6 +1,6 @@
 import Interlude
 
-let engine = try SoundEngine(configuration: .init(output: .systemDefault))
+let engine = try SoundEngine(configuration: .init(output: .systemDefaultOrNull))
 
 async let step = engine.loadSound(path: "assets/sfx/footstep.wav")
 async let chime = engine.loadSound(path: "assets/sfx/chime.wav")

@@ -1,6 +1,6 @@
 import Interlude
 
-let engine = try SoundEngine(configuration: .init(output: .systemDefault))
+let engine = try SoundEngine(configuration: .init(output: .systemDefaultOrNull))
 engine.setEventHandler { event in
     switch event {
     case .session(.began(let reason, let source)): print("audio interrupted by \(source): \(reason)")

@@ -1,6 +1,6 @@
 import Interlude
 
-let engine = try SoundEngine(configuration: .init(output: .systemDefault))
+let engine = try SoundEngine(configuration: .init(output: .systemDefaultOrNull))
 // loop.opus: 200 ms margin + 48 000-frame loop + 200 ms margin, tagged by
 //   opusenc --comment LOOPSTART=9600 --comment LOOPLENGTH=48000 loop.wav loop.opus
 try engine.playMusic(path: "loop.opus")

@@ -1,7 +1,7 @@
 import Interlude
 
 let torches = (0..<200).map { Vector3(Float($0), 0, -5) }
-var configuration = SoundEngine.Configuration(output: .systemDefault)
+var configuration = SoundEngine.Configuration(output: .systemDefaultOrNull)
 configuration.realVoiceBudget = 64
 let engine = try SoundEngine(configuration: configuration)
 let crackle = try engine.loadSound(path: "assets/ambience/fire.wav")
