@@ -59,6 +59,12 @@ let package = Package(
             name: "CPulse",
             providers: [.apt(["libpulse-dev"])]
         ),
+        // libebur128: integrated loudness (ITU-R BS.1770-4 / EBU R128) and true peak.
+        .systemLibrary(
+            name: "CEBUR128",
+            pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]
+        ),
         // glibc's fopencookie for the debug-only decoder fault layer (no library to link).
         .systemLibrary(name: "CStdioCookie"),
         .target(
@@ -72,6 +78,7 @@ let package = Package(
                 "CMPG123",
                 "COpusFile",
                 "CPulse",
+                "CEBUR128",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

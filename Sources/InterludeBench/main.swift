@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 19)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 21)
 //                  [--click-starts N] [--click-players raw,interlude,...] [--click-latencies low,...] (scenario 10)
 //   InterludeBench --tables [--check]   (the docs' tables from docs/bench-results.json; make bench-tables)
 // Prints a Markdown table to stdout and writes the JSON to --output.
@@ -260,6 +260,10 @@ if runs(19) {
 if runs(20) {
     FileHandle.standardError.write(Data("[bench] 20. sound design\n".utf8))
     rows += try SoundDesignBench.rows(plays: isQuick ? 2_000 : 20_000, updates: isQuick ? 500 : 5_000, rounds: bench.sizes.rounds)
+}
+if runs(21) {
+    FileHandle.standardError.write(Data("[bench] 21. loudness\n".utf8))
+    rows += try LoudnessBench.rows(seconds: isQuick ? 10 : 180, rounds: isQuick ? 1 : bench.sizes.rounds)
 }
 
 if runs(10) {

@@ -6,8 +6,8 @@ final class CueState {
     let definition: CueDefinition
     /// The curves, their parameters resolved.
     let curves: [CurveFollower.Resolved]
-    /// Each variant's extra gain: the loudness normalisation's hook (1 until a variant's
-    /// loudness is known).
+    /// Each variant's extra gain: with a loudness target, the gain that brings that variant's
+    /// own integrated loudness to it (1 for a silent variant); otherwise 1.
     private let variantGains: [Float]
     @exclusivity(unchecked) private var lastVariant: Int?
     /// The shuffle round's remaining variants, next last.
@@ -22,7 +22,10 @@ final class CueState {
         self.id = id
         self.definition = definition
         self.curves = curves
-        variantGains = Array(repeating: 1, count: definition.variants.count)
+        variantGains = definition.variants.map { sound in
+            guard let target = definition.loudnessLUFS else { return 1 }
+            return Loudness(integratedLUFS: sound.integratedLoudnessLUFS).gain(toTarget: Double(target))
+        }
     }
 
     /// The extra gain of the variant at `index`.

@@ -50,6 +50,7 @@ struct DeviceOpener: Sendable {
             monoSourceCount: configuration.monoSourceCount,
             stereoSourceCount: configuration.stereoSourceCount,
             hrtf: configuration.hrtf,
+            limiter: configuration.limitsOutput(on: output),
             updatesPerSecond: latency?.updatesPerSecond))
     }
 

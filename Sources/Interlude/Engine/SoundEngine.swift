@@ -31,6 +31,8 @@ public final class SoundEngine: Sendable {
     let engineID: Int
     /// Loaded files by canonical path: the same file loads once.
     private let soundCache = SoundCache()
+    /// Streamed tracks' loudness, measured for loudness targets.
+    private let trackLoudnessCache = TrackLoudnessCache()
     /// Writes the snapshots off the lock (nil without ``Configuration/statePath``).
     private let snapshotWriter: SnapshotWriter?
     /// The core's decode worker, which an offline render also drives from its own thread.
@@ -303,6 +305,15 @@ public final class SoundEngine: Sendable {
         return kept
     }
 
+    /// The loudness of the track at `path` for a loudness target: cached, else measured on the
+    /// calling thread (never under the engine lock).
+    func trackLoudness(ofPath path: String) throws -> Loudness {
+        try trackLoudnessCache.loudness(ofPath: path)
+    }
+
+    /// How many tracks this engine has measured for loudness targets.
+    package var trackLoudnessMeasurementCount: Int { trackLoudnessCache.measurementCount }
+
     /// Like the synchronous `loadSound(path:)`, but the file is read and decoded on a background
     /// thread, so the caller's thread (and the engine's lock) never waits on the disk. Loads of
     /// several files run in parallel; loads of the same file that overlap share one decode and
@@ -458,7 +469,7 @@ public final class SoundEngine: Sendable {
         }
         let result: SoundFileReader.Result
         do {
-            result = try SoundFileReader.read(decoder, frameLimit: frameCount) { chunk, byteOffset in
+            result = try SoundFileReader.read(decoder, frameLimit: frameCount, measuresLoudness: true) { chunk, byteOffset in
                 let written = try withCore(call) { core -> Bool in
                     guard core.al.isOpen, core.device.openDevice === target.device else { return false }
                     do {
@@ -485,6 +496,7 @@ public final class SoundEngine: Sendable {
         }
         let sound = Sound(name: path, format: format, frameCount: frameCount, isFloat: isFloat, kept: nil,
                           file: SoundFile(path: path, checksum: result.checksum), levels: result.levels,
+                          integratedLoudnessLUFS: result.integratedLoudnessLUFS ?? -.infinity,
                           loopRegion: decoder.loopRegion, id: Self.nextSoundID.wrappingAdd(1, ordering: .relaxed).oldValue,
                           engineID: engineID)
         let registered = try withCore(call) { core -> Bool in

@@ -112,16 +112,17 @@ final class StreamSet {
     /// Starts `decoder`'s track on `channel`, replacing any. The decoder goes to the decode
     /// worker: nothing here calls it after this. While interrupted it starts when
     /// the session is active. `loopRegion` overrides the file's own loop tags; nil uses them
-    /// (and without tags the whole track loops).
+    /// (and without tags the whole track loops). `loudness`: the track's loudness target and
+    /// the extra gain it measured to.
     /// Returns the new track's number.
     func play(path: String, decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float,
               fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?, call: String,
-              startFrame: Int = 0, startsPaused: Bool = false) throws -> Int {
+              loudness: StreamLoudness? = nil, startFrame: Int = 0, startsPaused: Bool = false) throws -> Int {
         let region = loopRegion ?? decoder.loopRegion
         let trackID = nextTrackID
         nextTrackID += 1
         let stream = MusicStream(trackID: trackID, path: path, decoder: decoder, worker: worker, waitsForDecode: configuration.output.isOffline,
-                                 channel: channel, isLooping: isLooping, gain: gain,
+                                 channel: channel, isLooping: isLooping, gain: gain, loudness: loudness,
                                  state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
                                  bufferCount: configuration.streamBufferCount,
                                  bufferSeconds: configuration.streamBufferSeconds,

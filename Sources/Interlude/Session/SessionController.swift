@@ -550,7 +550,8 @@ final class SessionController {
         let tracks = current.map { stream in
             SavedState.Track(path: stream.path, channel: stream.channel, positionInFrames: stream.positionInFrames,
                            isLooping: stream.isLooping, gain: stream.gain,
-                           wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion)
+                           wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion,
+                           loudnessLUFS: stream.loudnessTargetLUFS)
         }
         // Streamed voices are not in snapshots: a snapshot restores voices by loading their sound.
         let loopingVoices = table.liveVoices.filter { $0.isLooping && !$0.isSystemSound && $0.sound != nil }.map { voice in

@@ -104,6 +104,11 @@ struct SceneFieldReader {
         try number(key, "a finite number >= 0") { $0 >= 0 && Float($0).isFinite }.map { Float($0) }
     }
 
+    /// A loudness target in LUFS (version 3): in -70...0.
+    func loudness(_ key: String) throws -> Double? {
+        try number(key, "a loudness target in LUFS from -70 to 0") { (Loudness.quietestLUFS...Loudness.loudestLUFS).contains($0) }
+    }
+
     /// A pitch factor: > 0, as OpenAL takes it.
     func pitch(_ key: String) throws -> Float? {
         try number(key, "a finite number > 0") { Float($0) > 0 && Float($0).isFinite }.map { Float($0) }

@@ -14,6 +14,7 @@ public enum SceneParser {
     private static let topLevelKeys: Set = [
         "sampleRate", "channels", "duration", "policy", "hrtf", "distanceModel", "listener", "sounds", "events", "reverbZones",
         "resampler", "seed", "cues", "parameters", "snapshots",
+        "limiter",
     ]
     private static let listenerKeys: Set = ["position", "forward", "up", "gain"]
 
@@ -49,20 +50,20 @@ public enum SceneParser {
             return .set(change)
         },
         "listener": ActionFormat(keys: listenerKeys) { .listener(try listenerChange($0)) },
-        "music.play": ActionFormat(keys: ["sound", "loop", "gain", "fadeIn", "loopStart", "loopEnd"]) { event in
+        "music.play": ActionFormat(keys: ["sound", "loop", "gain", "fadeIn", "loopStart", "loopEnd", "loudness"]) { event in
             .musicPlay(
                 sound: try event.require("sound", event.name), loop: try event.bool("loop") ?? true,
                 gain: try event.gain("gain") ?? 1, fadeInSeconds: try event.seconds("fadeIn") ?? 0,
-                loopPoints: try loopPoints(event)
+                loopPoints: try loopPoints(event), loudnessLUFS: try event.loudness("loudness")
             )
         },
         "music.pause": ActionFormat(keys: []) { _ in .musicPause },
         "music.resume": ActionFormat(keys: []) { _ in .musicResume },
         "music.stop": ActionFormat(keys: []) { _ in .musicStop },
-        "music.crossfade": ActionFormat(keys: ["sound", "duration", "loop", "loopStart", "loopEnd"]) { event in
+        "music.crossfade": ActionFormat(keys: ["sound", "duration", "loop", "loopStart", "loopEnd", "loudness"]) { event in
             .musicCrossfade(
                 sound: try event.require("sound", event.name), durationSeconds: try event.require("duration", event.seconds),
-                loop: try event.bool("loop") ?? true, loopPoints: try loopPoints(event)
+                loop: try event.bool("loop") ?? true, loopPoints: try loopPoints(event), loudnessLUFS: try event.loudness("loudness")
             )
         },
         "group": ActionFormat(keys: ["name", "gain", "duration"]) { event in
@@ -141,6 +142,7 @@ public enum SceneParser {
         let distanceModel = try top.choice("distanceModel", DistanceModel.self) ?? .inverseClamped
         let hrtf = try top.bool("hrtf") ?? false
         let resampler = try top.choice("resampler", Resampler.self)
+        let limiter = try top.bool("limiter") ?? false
         if hrtf && channelCount == 1 {
             throw top.error("\"hrtf\" needs 2 channels, but \"channels\" is 1")
         }
@@ -174,7 +176,7 @@ public enum SceneParser {
         var scene = Scene(
             sampleRate: sampleRate, channelCount: channelCount, durationSeconds: durationSeconds,
             policy: policy, hrtf: hrtf, distanceModel: distanceModel, listener: listener, sounds: sounds, events: events,
-            reverbZones: reverbZones, resampler: resampler
+            reverbZones: reverbZones, resampler: resampler, limiter: limiter
         )
         scene.seed = seed
         scene.cues = cues
@@ -291,7 +293,7 @@ public enum SceneParser {
     private static func soundName(in action: SceneAction) -> String? {
         switch action {
         case .play(let play): play.sound
-        case .musicPlay(let sound, _, _, _, _), .musicCrossfade(let sound, _, _, _), .systemSound(let sound): sound
+        case .musicPlay(let sound, _, _, _, _, _), .musicCrossfade(let sound, _, _, _, _), .systemSound(let sound): sound
         default: nil
         }
     }

@@ -24,6 +24,9 @@ struct RenderState {
     /// The cuePlayed lines of looping cues deferred by an interruption, by voice, logged when
     /// the voice starts.
     private var deferredCuePlays: [VoiceHandle: [(key: String, value: JSONValue)]] = [:]
+    /// The musicNormalized line of a track whose start an interruption deferred: logged when
+    /// the session is active again and the track starts.
+    private var deferredNormalized: [(key: String, value: JSONValue)]?
 
     init(scene: Scene) {
         self.scene = scene
@@ -62,6 +65,29 @@ struct RenderState {
             return
         }
         write([("frame", .number(Double(frame)))] + line)
+    }
+
+    /// musicNormalized {measuredLUFS, gainDecibels} (version 3) for a track started with a
+    /// loudness target: now, or, when its start was `deferred` by an interruption, when it
+    /// starts. `measuredLUFS` is null for a silent track (it gets no gain).
+    mutating func noteMusicNormalized(_ loudness: Loudness, targetLUFS: Double, atFrame frame: Int, deferred: Bool) {
+        func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+        let fields: [(key: String, value: JSONValue)] = [
+            ("event", .string("musicNormalized")),
+            ("measuredLUFS", loudness.isSilent ? .null : .number(hundredths(loudness.integratedLUFS))),
+            ("gainDecibels", .number(hundredths(loudness.gainDecibels(toTarget: targetLUFS)))),
+        ]
+        if deferred {
+            deferredNormalized = fields
+        } else {
+            deferredNormalized = nil
+            write([("frame", .number(Double(frame)))] + fields)
+        }
+    }
+
+    /// A music.stop during the interruption: the deferred track never starts.
+    mutating func dropDeferredMusicNormalized() {
+        deferredNormalized = nil
     }
 
     mutating func log(_ event: EngineEvent, atFrame frame: Int, voiceID: (VoiceHandle) -> String?,
@@ -144,12 +170,25 @@ struct RenderState {
             fields += [("event", .string("cueDropped")), ("cue", .string(cue.name)), ("reason", .string(reason.rawValue))]
         case .design(.snapshotStopIgnored(let snapshot)):
             fields += [("event", .string("snapshotStopIgnored")), ("name", .string(snapshot.name))]
-        case .music(.damageSkipped), .device(.outputStarted), .music(.underrun), .music(.recovered), .device(.soundLost),
+        case .music(.damageSkipped(_, let startFrame, let skippedFrames)):
+            // Version 3, every scene; the renderer gives the frame its stretch plays at.
+            fields += [("event", .string("musicDamageSkipped")), ("startFrame", .number(Double(startFrame))),
+                       ("skippedFrames", .number(Double(skippedFrames)))]
+        case .device(.outputStarted), .music(.underrun), .music(.recovered), .device(.soundLost),
              .savedStateWriteFailed, .voice(.finished):
             // Not one of the scene log's events; the engine's own log has the warning.
             return
         }
         write(fields)
+        switch event {
+        case .session(.ended(_, let resumed, _)), .session(.activated(let resumed)):
+            if resumed.music, let normalized = deferredNormalized {
+                write([("frame", .number(Double(frame)))] + normalized)
+                deferredNormalized = nil
+            }
+        default:
+            break
+        }
     }
 
     private mutating func write(_ fields: [(key: String, value: JSONValue)]) {

@@ -89,6 +89,7 @@ public struct SceneRenderer {
         configuration.distanceModel = scene.distanceModel
         configuration.resampler = scene.resampler
         configuration.seed = scene.seed
+        configuration.limiter = scene.limiter
         configuration.mediaRole = nil
         configuration.loggerLabel = "Interlude.render"
         let engine = try SoundEngine(configuration: configuration)
@@ -99,6 +100,7 @@ public struct SceneRenderer {
         let director = try SceneDirector(scene: scene, sceneName: sceneName, engine: engine)
 
         var state = RenderState(scene: scene)
+        var damage = RenderDamageLog(sampleRate: scene.sampleRate)
         var block = [Float]()
         let smoothingFrames = max(1, Int((Double(scene.sampleRate) * Self.smoothingSeconds).rounded()))
         // The end of the last change's smoothing: the call that renders up to it is short.
@@ -111,6 +113,15 @@ public struct SceneRenderer {
                 state.measure(block)
                 try block.withUnsafeBufferPointer { try output($0) }
                 state.renderedFrames += count
+                // Damage the soundtrack stepped over is logged where its stretch plays.
+                let skipped = raised.withLock { events in
+                    defer { events.removeAll { if case .music(.damageSkipped) = $0 { true } else { false } } }
+                    return events.filter { if case .music(.damageSkipped) = $0 { true } else { false } }
+                }
+                for (damageFrame, event) in damage.played(inChunkEndingAt: state.renderedFrames, chunkFrames: count,
+                                                          newlyRaised: skipped, engine: engine) {
+                    state.log(event, atFrame: damageFrame, voiceID: director.voiceID(of:), variantName: director.variantName(ofCue:at:))
+                }
                 progress(Double(state.renderedFrames) / Double(max(1, scene.frameCount)))
             }
         }
@@ -121,11 +132,24 @@ public struct SceneRenderer {
             state.log(event: event)
             let sceneRaised = try director.apply(event)
             if Self.isSmoothed(event.action) { smoothedFrame = frame + smoothingFrames }
-            let eventRaised = raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised
-            for sessionEvent in eventRaised {
+            let sessionEvents = raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised
+            damage.noteMusicCommand(event.action)
+            if let normalization = try director.musicNormalization(for: event) {
+                state.noteMusicNormalized(normalization.loudness, targetLUFS: normalization.targetLUFS, atFrame: frame,
+                                          deferred: sessionEvents.contains { sessionEvent in
+                    if case .session(.commandDeferred(let command)) = sessionEvent { command.sceneAction == event.action.name } else { false }
+                })
+            } else if case .musicStop = event.action {
+                state.dropDeferredMusicNormalized()
+            }
+            for sessionEvent in sessionEvents {
+                if case .music(.damageSkipped) = sessionEvent {
+                    damage.add(sessionEvent, engine: engine)
+                    continue
+                }
                 state.log(sessionEvent, atFrame: frame, voiceID: director.voiceID(of:), variantName: director.variantName(ofCue:at:))
             }
-            state.logOutcome(of: event.action, raised: eventRaised, atFrame: frame)
+            state.logOutcome(of: event.action, raised: sessionEvents, atFrame: frame)
         }
         try renderUntil(scene.frameCount)
         return Result(logLines: state.logLines, timeline: state.timeline(), sessionEvents: state.sessionEvents)

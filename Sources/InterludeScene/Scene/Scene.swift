@@ -36,6 +36,8 @@ public struct Scene: Sendable, Equatable {
     public var parameters: [String: SceneParameter] = [:]
     /// Mix snapshots by name (top-level `snapshots`, version 3).
     public var snapshots: [String: SceneMixSnapshot] = [:]
+    /// The output passes through OpenAL Soft's peak limiter (top-level `limiter`, version 3).
+    public var limiter = false
 
     /// Frames rendered: `round(durationSeconds x sampleRate)`.
     public var frameCount: Int { frame(ofSeconds: durationSeconds) }

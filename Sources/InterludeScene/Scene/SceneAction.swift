@@ -18,16 +18,20 @@ public enum SceneAction: Sendable, Equatable {
     /// `listener`: move or turn the listener.
     case listener(ListenerChange)
     /// `music.play`: start the streamed soundtrack, replacing any, fading in over `fadeInSeconds`;
-    /// `loopPoints` (version 2) override the track's loop tags.
-    case musicPlay(sound: String, loop: Bool, gain: Float, fadeInSeconds: Double, loopPoints: SceneLoopPoints? = nil)
+    /// `loopPoints` (version 2) override the track's loop tags; `loudnessLUFS` (version 3) is a
+    /// loudness target.
+    case musicPlay(sound: String, loop: Bool, gain: Float, fadeInSeconds: Double, loopPoints: SceneLoopPoints? = nil,
+                   loudnessLUFS: Double? = nil)
     /// `music.pause`.
     case musicPause
     /// `music.resume`.
     case musicResume
     /// `music.stop`.
     case musicStop
-    /// `music.crossfade`: cross to another track over `durationSeconds`; `loopPoints` as on `music.play`.
-    case musicCrossfade(sound: String, durationSeconds: Double, loop: Bool, loopPoints: SceneLoopPoints? = nil)
+    /// `music.crossfade`: cross to another track over `durationSeconds`; `loopPoints` and
+    /// `loudnessLUFS` as on `music.play`.
+    case musicCrossfade(sound: String, durationSeconds: Double, loop: Bool, loopPoints: SceneLoopPoints? = nil,
+                        loudnessLUFS: Double? = nil)
     /// `group`: set a group's gain, fading over `durationSeconds` (0: at once).
     case group(name: String, gain: Float, durationSeconds: Double)
     /// `systemSound`: a short UI sound, unpositioned, never resumed after an interruption.

@@ -31,7 +31,7 @@ public final class SceneDirector {
             switch event.action {
             case .play(let play): voiceSounds.insert(play.sound)
             case .systemSound(let sound): voiceSounds.insert(sound)
-            case .musicPlay(let sound, _, _, _, _), .musicCrossfade(let sound, _, _, _): musicSounds.insert(sound)
+            case .musicPlay(let sound, _, _, _, _, _), .musicCrossfade(let sound, _, _, _, _): musicSounds.insert(sound)
             default: break
             }
         }
@@ -121,10 +121,29 @@ public final class SceneDirector {
         }
     }
 
+    /// For a music event with a `loudness` target (version 3): its track's measured loudness and
+    /// the target, for the log's musicNormalized. The measurement is the engine's, cached when
+    /// the event started the track, so nothing is decoded again. nil for any other event.
+    public func musicNormalization(for event: SceneEvent) throws -> (loudness: Loudness, targetLUFS: Double)? {
+        let sound: String
+        let target: Double
+        switch event.action {
+        case .musicPlay(let name, _, _, _, _, let loudnessLUFS?), .musicCrossfade(let name, _, _, _, let loudnessLUFS?):
+            (sound, target) = (name, loudnessLUFS)
+        default:
+            return nil
+        }
+        do {
+            return (try engine.measureLoudness(ofTrackAt: scene.sounds[sound]!), target)
+        } catch let error as InterludeError {
+            throw InterludeError(error.code, "\(sceneName): event \(event.index) (\(event.action.name)): \(error.message)")
+        }
+    }
+
     /// A music event's track and loop points, when it gives any.
     private static func musicLoopPoints(of action: SceneAction) -> (sound: String, points: SceneLoopPoints)? {
         switch action {
-        case .musicPlay(let sound, _, _, _, let points?), .musicCrossfade(let sound, _, _, let points?): (sound, points)
+        case .musicPlay(let sound, _, _, _, let points?, _), .musicCrossfade(let sound, _, _, let points?, _): (sound, points)
         default: nil
         }
     }
@@ -156,16 +175,18 @@ public final class SceneDirector {
             }
         case .listener(let change):
             try engine.changeListener { change.apply(to: &$0) }
-        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds, _):
-            try engine.playMusic(path: scene.sounds[sound]!, isLooping: loop, gain: gain, fadeSeconds: fadeInSeconds, loopRegion: loopRegion)
+        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds, _, let loudnessLUFS):
+            try engine.playMusic(path: scene.sounds[sound]!, isLooping: loop, gain: gain, fadeSeconds: fadeInSeconds,
+                                 loopRegion: loopRegion, loudnessLUFS: loudnessLUFS)
         case .musicPause:
             if let music = engine.music() { try engine.pause(music) }
         case .musicResume:
             if let music = engine.music() { try engine.resume(music) }
         case .musicStop:
             if let music = engine.music() { try engine.stop(music) }
-        case .musicCrossfade(let sound, let durationSeconds, let loop, _):
-            try engine.crossfadeMusic(toPath: scene.sounds[sound]!, fadeSeconds: durationSeconds, isLooping: loop, loopRegion: loopRegion)
+        case .musicCrossfade(let sound, let durationSeconds, let loop, _, let loudnessLUFS):
+            try engine.crossfadeMusic(toPath: scene.sounds[sound]!, fadeSeconds: durationSeconds, isLooping: loop,
+                                      loopRegion: loopRegion, loudnessLUFS: loudnessLUFS)
         case .group(let name, let gain, let durationSeconds):
             try engine.setGain(gain, of: engine.makeGroup(named: name), fadeSeconds: durationSeconds)
         case .systemSound(let sound):

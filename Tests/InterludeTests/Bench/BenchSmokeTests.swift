@@ -72,6 +72,9 @@ extension EngineSuites {
             let design = try SoundDesignBench.rows(plays: 20, updates: 5, rounds: 1)
             #expect(design.count == 3 && design.allSatisfy { ($0.ratio ?? 0) > 0 })
             rows += design
+            let loudnessRows = try LoudnessBench.rows(seconds: 1, rounds: 1)
+            #expect(loudnessRows.count == 3)
+            rows += loudnessRows
             for row in rows {
                 #expect(row.engine.map { $0.isFinite && $0 >= 0 } ?? false, "\(row.scenario): \(row.measure)")
                 // Every ratio has min / min beside it.
