@@ -15,13 +15,16 @@ public enum SoundDesignBench {
         return [
             BenchRow(scenario: "20. Sound design", measure: "play(cue:) (random order, drawn gain and pitch, a curve) against play(_:) of the same sound",
                      unit: "µs", engine: playing.cue * 1e6, baseline: playing.plain * 1e6, ratio: playing.cue / playing.plain,
-                     ratioMeaning: "cue / plain", goal: "<= 1.2x", isGoalMet: playing.cue / playing.plain <= 1.2),
+                     ratioMeaning: "cue / plain", goal: "<= 1.2x", isGoalMet: playing.cue / playing.plain <= 1.2,
+                     engineSamples: playing.cueSamples, baselineSamples: playing.plainSamples),
             BenchRow(scenario: "20. Sound design", measure: "update(), 64 voices with gain and pitch curves of a parameter at rest, against 64 plain voices",
                      unit: "µs", engine: still.curved * 1e6, baseline: still.plain * 1e6, ratio: still.curved / still.plain,
-                     ratioMeaning: "curves / plain", goal: "<= 1.1x", isGoalMet: still.curved / still.plain <= 1.1),
+                     ratioMeaning: "curves / plain", goal: "<= 1.1x", isGoalMet: still.curved / still.plain <= 1.1,
+                     engineSamples: still.curvedSamples, baselineSamples: still.plainSamples),
             BenchRow(scenario: "20. Sound design", measure: "update(), 64 voices following gain and pitch curves of a parameter moving on every update (128 more AL calls), against 64 plain voices",
                      unit: "µs", engine: updating.curved * 1e6, baseline: updating.plain * 1e6, ratio: updating.curved / updating.plain,
-                     ratioMeaning: "curves / plain", goal: "<= 1.1x", isGoalMet: updating.curved / updating.plain <= 1.1),
+                     ratioMeaning: "curves / plain", goal: "<= 1.1x", isGoalMet: updating.curved / updating.plain <= 1.1,
+                     engineSamples: updating.curvedSamples, baselineSamples: updating.plainSamples),
         ]
     }
 
@@ -43,8 +46,9 @@ public enum SoundDesignBench {
         return (engine, sound, try engine.makeCue(named: "engine", definition))
     }
 
-    /// Seconds of CPU per play, plain and cue.
-    private static func playCost(plays: Int, rounds: Int) throws -> (plain: Double, cue: Double) {
+    /// Seconds of CPU per play, plain and cue: medians, and each round's.
+    private static func playCost(plays: Int, rounds: Int) throws
+        -> (plain: Double, cue: Double, plainSamples: [Double], cueSamples: [Double]) {
         let (engine, sound, cue) = try engine()
         defer { engine.shutdown() }
         let parameters = VoiceParameters(position: Vector3(1, 0, -1), isLooping: true)
@@ -53,12 +57,13 @@ public enum SoundDesignBench {
         } baseline: {
             try Measure.cpuSeconds { for _ in 0..<plays { try engine.stop(try engine.play(sound, parameters: parameters)) } } / Double(plays)
         }
-        return (Measure.median(times.baseline), Measure.median(times.engine))
+        return (Measure.median(times.baseline), Measure.median(times.engine), times.baseline, times.engine)
     }
 
     /// Seconds of CPU per update, 64 plain voices and 64 following curves, of a parameter that
     /// is `moving` or at rest.
-    private static func updateCost(updates: Int, rounds: Int, moving: Bool) throws -> (plain: Double, curved: Double) {
+    private static func updateCost(updates: Int, rounds: Int, moving: Bool) throws
+        -> (plain: Double, curved: Double, plainSamples: [Double], curvedSamples: [Double]) {
         let (plainEngine, sound, _) = try engine()
         let (curvedEngine, _, cue) = try engine()
         defer {
@@ -81,6 +86,6 @@ public enum SoundDesignBench {
         } baseline: {
             Measure.cpuSeconds { for _ in 0..<updates { plainEngine.update() } } / Double(updates)
         }
-        return (Measure.median(times.baseline), Measure.median(times.engine))
+        return (Measure.median(times.baseline), Measure.median(times.engine), times.baseline, times.engine)
     }
 }

@@ -1,4 +1,4 @@
-/// What the sound-design layer tells the game (delivered as ``SessionEvent/design(_:)``): what
+/// What the sound-design layer tells the game (delivered as ``EngineEvent/design(_:)``): what
 /// a cue play drew, plays that were dropped, and snapshot stops that changed nothing.
 public enum DesignEvent: Sendable, Equatable {
     /// A cue play started `voice` (or deferred it to an interruption's end, for a looping cue):
