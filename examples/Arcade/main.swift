@@ -7,6 +7,11 @@
 // as virtual voices: the status line counts both, next to the session state and the music's
 // position.
 //
+// Footsteps and pickups are cues: each play draws its recording, level and pitch, so no two steps
+// sound alike, and the faster you walk the louder and brighter your steps (a `speed` parameter
+// drives the footstep cue's curves). `p` pauses the game's mix: the "paused" snapshot muffles and
+// lowers the music and the effects, and `p` again lifts it.
+//
 // Press `i` for an incoming call (an interruption begins: output stops, positions are saved) and
 // `e` to hang up (everything resumes where it was). Ctrl-Z and `fg` do the same through the
 // engine's job-control source. `q` quits and saves the state snapshot; the next launch resumes
@@ -88,8 +93,29 @@ for emitter in world.emitters {
     parameters.referenceDistance = 2
     try engine.play(sound, parameters: parameters)
 }
-let footstep = try engine.loadSound(path: asset("sfx/footstep.wav"))
-let chime = try engine.loadSound(path: asset("sfx/chime.wav"))
+// The sound designer's layer: cues with variation, a walking-speed parameter, a pause mix.
+try engine.makeParameter(named: "speed", range: 0...8)
+var stepDefinition = CueDefinition(variants: [try engine.loadSound(path: asset("sfx/footstep.wav"))])
+stepDefinition.gainRange = 0.6...0.8
+stepDefinition.pitchRange = 0.9...1.1
+stepDefinition.priority = 1
+stepDefinition.curves = [
+    CueCurve(.gain, parameter: "speed", points: [.init(x: 0, y: 0.6), .init(x: 8, y: 1)]),
+    CueCurve(.pitch, parameter: "speed", points: [.init(x: 0, y: 0.95), .init(x: 8, y: 1.1)]),
+]
+let footstep = try engine.makeCue(named: "footstep", stepDefinition)
+var pickupDefinition = CueDefinition(variants: [try engine.loadSound(path: asset("sfx/chime.wav")),
+                                                try engine.loadSound(path: asset("sfx/beep.wav"))])
+pickupDefinition.pitchRange = 0.94...1.06
+pickupDefinition.priority = 2
+let pickup = try engine.makeCue(named: "pickup", pickupDefinition)
+let pausedMix = try engine.makeMixSnapshot(named: "paused", groups: [
+    .music: GroupMix(gain: 0.4, lowPassGainHF: 0.2),
+    .sfx: GroupMix(gain: 0.3, lowPassGainHF: 0.3),
+])
+var isMixPaused = false
+/// When the last steps were taken, for the walking speed.
+var stepTimes: [ContinuousClock.Instant] = []
 
 let terminal = Terminal()
 let redrawAll = Atomic(false)
@@ -114,10 +140,11 @@ var message = ""
     }
     return "session: \(session) | voices: \(statistics.realVoiceCount) real, "
         + "\(statistics.voiceCount - statistics.realVoiceCount) virtual | \(music) | score \(world.score)"
+        + " | mix \(isMixPaused ? "paused" : "normal")"
 }
 @MainActor func draw() {
     if redrawAll.exchange(false, ordering: .relaxed) { Terminal.write("\u{1B}[2J") }
-    var lines = ["Interlude Arcade: arrows move, i call, e end call, Ctrl-Z/fg, q quit and save", header]
+    var lines = ["Interlude Arcade: arrows move, p pause mix, i call, e end call, Ctrl-Z/fg, q quit and save", header]
     lines += world.mapLines()
     lines.append(statusLine())
     lines.append(message)
@@ -140,6 +167,10 @@ while isRunning {
         case .character("e"):
             try engine.endInterruption(shouldResume: false)
             message = "call ended: everything resumes where it was"
+        case .character("p"):
+            isMixPaused.toggle()
+            if isMixPaused { try engine.start(pausedMix, fadeSeconds: 0.3) } else { try engine.stop(pausedMix, fadeSeconds: 0.3) }
+            message = isMixPaused ? "paused: music and effects muffled and lowered (p to go on)" : "the mix is back"
         case .character("q"):
             isRunning = false
         default:
@@ -150,13 +181,13 @@ while isRunning {
         guard result != .blocked else { continue }
         do {
             try engine.changeListener { $0.position = world.playerPosition }
-            var step = VoiceParameters(position: world.playerPosition, gain: 0.7, pitch: Float.random(in: 0.9...1.1))
-            step.priority = 1
-            try engine.play(footstep, parameters: step)
+            // Steps per second over the last second drive the footsteps' curves.
+            let now = ContinuousClock.now
+            stepTimes = stepTimes.filter { now - $0 < .seconds(1) } + [now]
+            try engine.setParameter(Float(min(8, stepTimes.count)), of: "speed", fadeSeconds: 0.2)
+            try engine.play(cue: footstep, at: world.playerPosition)
             if case .pickedUp(let column, let row) = result {
-                var parameters = VoiceParameters(position: ArcadeWorld.position(column: column, row: row))
-                parameters.priority = 2
-                try engine.play(chime, parameters: parameters)
+                try engine.play(cue: pickup, at: ArcadeWorld.position(column: column, row: row))
                 message = "pickup! score \(world.score)"
             }
         } catch {

@@ -74,6 +74,12 @@ import Testing
         try first.send("Right", "Right", "Right", "Down")
         screen = try first.waitForScreen("the @ to move") { Self.playerCell($0).map { $0 == (before.row + 1, before.column + 3) } ?? false }
 
+        // The pause mix: the "paused" snapshot starts, then stops.
+        try first.send("p")
+        screen = try first.waitForScreen("the paused mix") { Self.statusLine($0)?.hasSuffix("| mix paused") == true }
+        try first.send("p")
+        screen = try first.waitForScreen("the mix back") { Self.statusLine($0)?.hasSuffix("| mix normal") == true }
+
         // Quit: the game exits with status 0 and leaves its snapshot.
         try FileManager.default.removeItem(atPath: statePath)
         try first.send("q")
