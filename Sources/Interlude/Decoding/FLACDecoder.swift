@@ -193,7 +193,7 @@ extension FLACDecoder {
             throw InterludeError(.corruptData, "\(path): FLAC metadata damaged or truncated (no STREAMINFO)")
         }
         let channelCount = Int(info.channels)
-        guard (1...2).contains(channelCount) else {
+        guard AudioFormat.supportedChannelCounts.contains(channelCount) else {
             throw InterludeError(.unsupportedFormat, "\(path): \(channelCount) FLAC channels are not supported (mono or stereo only)")
         }
         guard info.sample_rate > 0 else {
