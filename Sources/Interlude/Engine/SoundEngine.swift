@@ -164,7 +164,7 @@ public final class SoundEngine: Sendable {
             _ = attempt.opened?.wait(timeoutSeconds: waitSeconds)
         }
         var unused: DevicePreparation? = attempt
-        withLiveCore { unused = $0.session.finishReopen(attempt, now: .now) }
+        withLiveCore { unused = $0.router.finishReopen(attempt, now: .now) }
         unused?.discard()
     }
 

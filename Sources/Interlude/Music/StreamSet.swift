@@ -344,6 +344,62 @@ final class StreamSet {
 
     // MARK: Session
 
+    /// Each channel's current track as a snapshot keeps it, its position read from OpenAL
+    /// where it still can be.
+    func savedTracks() -> [SavedState.Track] {
+        let current = currentStreams
+        gate.run("snapshot") { _ in
+            for stream in current where stream.isAttached { try stream.syncPosition() }
+        }
+        return current.map { stream in
+            SavedState.Track(path: stream.path, channel: stream.channel, positionInFrames: stream.positionInFrames,
+                             isLooping: stream.isLooping, gain: stream.gain,
+                             wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion)
+        }
+    }
+
+    /// Records the frame OpenAL reached for every playing stream; returns their sources, which
+    /// an interruption's begin pauses together with the voices'.
+    func recordPlayingPositions() throws -> [ALSource] {
+        var sources: [ALSource] = []
+        for stream in allStreams where stream.state == .playing {
+            try stream.syncPosition()
+            if let source = stream.alSource { sources.append(source) }
+        }
+        return sources
+    }
+
+    /// Marks every playing stream as held by the session. Returns the events that say where the
+    /// soundtrack was held.
+    func holdForSession() -> [MusicEvent] {
+        var held: [MusicEvent] = []
+        for stream in allStreams where stream.holdForSession() {
+            if stream.channel == .music && isCurrent(stream) {
+                held.append(.suspended(positionInFrames: stream.positionInFrames))
+            }
+        }
+        return held
+    }
+
+    /// Puts back on OpenAL, and marks playing, the streams that resume after the session
+    /// (``SessionHeld/resumesAfterSession(resumesHeld:)``). A stream with something queued adds
+    /// its source to `sources`, which play together with the voices'; one with nothing queued
+    /// yet starts on the update that queues its first chunk. Returns whether the soundtrack
+    /// resumed.
+    func resume(resumesHeld: Bool, on device: ALDevice, into sources: inout [ALSource]) throws -> Bool {
+        var resumedMusic = false
+        for stream in allStreams where stream.resumesAfterSession(resumesHeld: resumesHeld) {
+            try prepareToResume(stream, on: device)
+            stream.state = .playing
+            if let source = stream.playableSource { sources.append(source) }
+            if stream.channel == .music && isCurrent(stream) {
+                resumedMusic = true
+                events.emit(MusicEvent.resumed(positionInFrames: stream.positionInFrames))
+            }
+        }
+        return resumedMusic
+    }
+
     /// Releases the outgoing tracks whose fade ended while held (after an interruption).
     func releaseFinishedOutgoing(on device: ALDevice) throws {
         for (index, stream) in outgoing.enumerated().reversed() where stream.stopsWhenFadeEnds && stream.state != .heldBySession {
@@ -359,7 +415,7 @@ final class StreamSet {
 
     /// Puts a resumed stream back on OpenAL: attached anew after a rebuild, or its gain and
     /// queue made ready where it was held.
-    func prepareToResume(_ stream: MusicStream, on device: ALDevice) throws {
+    private func prepareToResume(_ stream: MusicStream, on device: ALDevice) throws {
         if !stream.isAttached {
             try stream.attach(to: device, groupGain: groupGain(of: stream))
         } else {

@@ -18,7 +18,7 @@ final class SoundLoader: Sendable {
         self.engineID = engineID
     }
 
-    /// ``SoundEngine/loadSound(path:)-(String)``: a cached sound, or the file decoded into one.
+    /// The synchronous `loadSound(path:)`: a cached sound, or the file decoded into one.
     func load(path: String) throws -> Sound {
         let canonicalPath = SoundCache.canonicalPath(path)
         if let canonicalPath, let cached = soundCache.sound(at: canonicalPath) { return cached }
@@ -70,10 +70,10 @@ final class SoundLoader: Sendable {
     func unload(_ sound: Sound) throws {
         soundCache.remove(sound)
         try lock.withCore("unloadSound(\(sound.name))") { core in
-            core.voices.removeVoices(of: sound, reason: .stopped)
+            core.voiceSources.removeVoices(of: sound, reason: .stopped)
             core.sounds.unload(sound)
             // While interrupted no AL call may be made: the buffers are deleted when it ends.
-            core.al.run("unloadSound(\(sound.name))") { device in try core.voices.releaseDeferred(on: device) }
+            core.al.run("unloadSound(\(sound.name))") { device in try core.voiceSources.releaseDeferred(on: device) }
         }
     }
 
@@ -225,7 +225,7 @@ final class SoundLoader: Sendable {
         lock.withLiveCore { core in
             guard core.device.openDevice === load.device else { return }
             core.sounds.discard(load.buffer)
-            core.al.run("loadSound: release") { device in try core.voices.releaseDeferred(on: device) }
+            core.al.run("loadSound: release") { device in try core.voiceSources.releaseDeferred(on: device) }
         }
     }
 
