@@ -40,7 +40,16 @@ BENCH_FLAGS ?=
 bench: deps bench-peers
 	$(SWIFT) build -c release --product InterludeBench $(SWIFT_FLAGS)
 	$(SWIFT) build -c release --product LogindStub $(SWIFT_FLAGS)
+	$(SWIFT) build -c release --product BenchFloor $(SWIFT_FLAGS)
 	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) InterludeBench --peers $(CURDIR)/.build/peers $(BENCH_FLAGS)
+
+# The tables in docs/performance.md and README.md, between <!-- bench:NAME:begin/end --> markers,
+# from docs/bench-results.json (copy a run's bench-results.json there first); never typed by hand.
+# `make test` fails when a committed table differs from what the committed JSON gives.
+.PHONY: bench-tables
+bench-tables: deps
+	$(SWIFT) build --product InterludeBench $(SWIFT_FLAGS)
+	$(SWIFT) run --skip-build $(SWIFT_FLAGS) InterludeBench --tables
 
 # Scenario 11's peers (SFML, SDL2_mixer, ALURE): their -dev packages and their C/C++ harnesses,
 # built with the system compilers into .build/peers. Only the bench needs them, never `make test`.
@@ -89,8 +98,10 @@ sanitize-address: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp TEST_LOG=.build-asan/test-output.log \
 		bash scripts/run-tests.sh $(SWIFT) --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS) --filter '$(ASAN_TESTS)'
 
-# A full engine lifecycle under valgrind memcheck; suppressions in scripts/valgrind.supp.
+# A full engine lifecycle under valgrind memcheck; suppressions in scripts/valgrind.supp. Only this
+# target needs valgrind, so it installs it (when missing) rather than `make deps`.
 leaks: deps
+	@bash scripts/apt-install-missing.sh leaks valgrind
 	$(SWIFT) build --product LeakProbe --scratch-path .build-leaks $(SWIFT_FLAGS)
 	valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible \
 		--error-exitcode=1 --suppressions=scripts/valgrind.supp .build-leaks/debug/LeakProbe

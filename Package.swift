@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "InterludeScene", targets: ["InterludeScene"]),
         .executable(name: "interlude", targets: ["InterludeCLI"]),
         .executable(name: "InterludeBench", targets: ["InterludeBench"]),
+        .executable(name: "BenchFloor", targets: ["BenchFloor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -58,6 +59,12 @@ let package = Package(
             name: "CPulse",
             providers: [.apt(["libpulse-dev"])]
         ),
+        // libebur128: integrated loudness (ITU-R BS.1770-4 / EBU R128) and true peak.
+        .systemLibrary(
+            name: "CEBUR128",
+            pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]
+        ),
         // glibc's fopencookie for the debug-only decoder fault layer (no library to link).
         .systemLibrary(name: "CStdioCookie"),
         .target(
@@ -71,6 +78,7 @@ let package = Package(
                 "CMPG123",
                 "COpusFile",
                 "CPulse",
+                "CEBUR128",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -102,10 +110,15 @@ let package = Package(
         .target(
             name: "MallocCounter"
         ),
+        // The peer scene's game loop and /proc readings, Foundation alone: shared by Interlude's
+        // player in the bench and the Swift floor program, which links no audio library.
+        .target(name: "PeerLoop"),
+        // Scenario 11's Swift floor: the peer scene's loop with no audio library.
+        .executableTarget(name: "BenchFloor", dependencies: ["PeerLoop"]),
         // The bench scenarios, shared by the bench executable and the smoke tests.
         .target(
             name: "BenchKit",
-            dependencies: ["Interlude", "InterludeScene", "BenchBaseline",
+            dependencies: ["Interlude", "InterludeScene", "BenchBaseline", "PeerLoop",
                            .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .executableTarget(
@@ -156,7 +169,7 @@ let package = Package(
         ),
         // Launched by the logind source tests: a stand-in logind on a private system bus.
         .executableTarget(name: "LogindStub", dependencies: ["CSystemd"], path: "Tests/LogindStub"),
-        .executableTarget(name: "PulseProbe", dependencies: ["Interlude"], path: "Tests/PulseProbe"),
+        .executableTarget(name: "PulseProbe", dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")], path: "Tests/PulseProbe"),
         // Launched by DriverThreadTests: an engine released, and so shut down, on its own driver thread.
         .executableTarget(name: "DriverReleaseProbe", dependencies: ["Interlude"], path: "Tests/DriverReleaseProbe"),
         .executableTarget(

@@ -1,6 +1,6 @@
 import Interlude
 
-let engine = try SoundEngine(configuration: .init(output: .systemDefault))
+let engine = try SoundEngine(configuration: .init(output: .systemDefaultOrNull))
 let events = engine.events()
 let step = try engine.loadSound(path: "assets/sfx/footstep.wav")
 let footstep = try engine.play(step)

@@ -1,6 +1,6 @@
 import Interlude
 
-let engine = try SoundEngine(configuration: .init(output: .systemDefault))
+let engine = try SoundEngine(configuration: .init(output: .systemDefaultOrNull))
 let fire = try engine.loadSound(path: "assets/ambience/fire.wav")
 let campfire = try engine.play(fire, parameters: .init(position: Vector3(3, 0, 0), isLooping: true))
 let theme = try engine.playMusic(path: "assets/music/theme.ogg")

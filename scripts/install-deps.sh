@@ -12,6 +12,7 @@ packages=(
   libflac-dev         # libFLAC: FLAC decoding
   libmpg123-dev       # libmpg123: MP3 decoding
   libopusfile-dev     # libopusfile: Ogg Opus decoding
+  libebur128-dev      # libebur128: each sound's integrated loudness (EBU R128) for loudness targets, and interlude info's true peak
   flac                # flac encodes and decodes the FLAC test files
   lame                # encodes the MP3 test files (CBR and VBR, with the LAME header)
   mpg123              # the MP3 reference decoder in decode-equality tests

@@ -7,28 +7,42 @@ public struct BenchRow: Codable, Sendable {
     public var unit: String
     public var engine: Double?
     public var baseline: Double?
-    /// engine / baseline for costs; baseline / engine for throughput (higher is better), as `ratioMeaning` says.
+    /// engine / baseline, as `ratioMeaning` says: of the medians of rounds for costs and throughputs
+    /// (of the figure over every round for latency percentiles).
     public var ratio: Double?
+    /// The same ratio of each side's best round: the lowest cost over the lowest cost, the highest
+    /// throughput over the highest throughput.
+    public var minRatio: Double?
     public var ratioMeaning: String?
     public var goal: String?
     public var isGoalMet: Bool?
     public var engineSamples: [Double]?
     public var baselineSamples: [Double]?
+    /// A stable name that scripts/bench-tables.py finds the row by, for the rows the docs' tables show.
+    public var key: String?
 
+    /// A row; with a `ratio` and both sides' samples (costs, one per round), `minRatio` defaults to
+    /// the lowest engine sample over the lowest baseline sample.
     public init(scenario: String, measure: String, unit: String, engine: Double?, baseline: Double? = nil,
-                ratio: Double? = nil, ratioMeaning: String? = nil, goal: String? = nil, isGoalMet: Bool? = nil,
-                engineSamples: [Double]? = nil, baselineSamples: [Double]? = nil) {
+                ratio: Double? = nil, minRatio: Double? = nil, ratioMeaning: String? = nil, goal: String? = nil,
+                isGoalMet: Bool? = nil, engineSamples: [Double]? = nil, baselineSamples: [Double]? = nil, key: String? = nil) {
         self.scenario = scenario
         self.measure = measure
         self.unit = unit
         self.engine = engine
         self.baseline = baseline
         self.ratio = ratio
+        if ratio != nil, minRatio == nil, let lowestEngine = engineSamples?.min(), let lowestBaseline = baselineSamples?.min() {
+            self.minRatio = lowestEngine / lowestBaseline
+        } else {
+            self.minRatio = minRatio
+        }
         self.ratioMeaning = ratioMeaning
         self.goal = goal
         self.isGoalMet = isGoalMet
         self.engineSamples = engineSamples
         self.baselineSamples = baselineSamples
+        self.key = key
     }
 }
 
@@ -63,10 +77,22 @@ public struct BenchReport: Codable, Sendable {
     /// The Markdown table.
     public var markdown: String {
         var lines = [
-            "Machine: \(cpuModel), \(coreCount) cores. Medians of \(rounds) rounds per side, engine and baseline alternating; CPU time is the process's user + system time.",
+            "Machine: \(cpuModel), \(coreCount) cores. Medians of \(rounds) rounds per side, engine and baseline alternating; CPU time is the process's user + system time. Each ratio is median / median, with min / min (each side's best round) beside it.",
             "",
-            "| # | Scenario | Measure | Engine | C baseline | Ratio | Goal | Met |",
-            "|---|---|---|---:|---:|---:|---|---|",
+        ] + Self.tableLines(rows)
+        if !notes.isEmpty {
+            lines.append("")
+            lines += notes.map { "- \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `rows` as a Markdown table: number, scenario, measure, both sides, the ratio of medians
+    /// and of minimums, the goal and whether it was met.
+    static func tableLines(_ rows: [BenchRow]) -> [String] {
+        var lines = [
+            "| # | Scenario | Measure | Engine | C baseline or peer | Ratio, median / median | min / min | Goal | Met |",
+            "|---|---|---|---:|---:|---:|---:|---|---|",
         ]
         for row in rows {
             let met = row.isGoalMet.map { $0 ? "yes" : "**no**" } ?? ""
@@ -74,13 +100,9 @@ public struct BenchReport: Codable, Sendable {
             // "10. Click latency" -> "10" and "Click latency".
             let number = row.scenario.prefix { $0 != "." }
             let title = row.scenario.dropFirst(number.count).drop { $0 == "." || $0 == " " }
-            lines.append("| \(number) | \(title) | \(row.measure) | \(row.engine.map { Self.format($0) + " " + row.unit } ?? "") | \(row.baseline.map { Self.format($0) + " " + row.unit } ?? "") | \(ratio) | \(row.goal ?? "") | \(met) |")
+            lines.append("| \(number) | \(title) | \(row.measure) | \(row.engine.map { Self.format($0) + " " + row.unit } ?? "") | \(row.baseline.map { Self.format($0) + " " + row.unit } ?? "") | \(ratio) | \(row.minRatio.map(Self.format) ?? "") | \(row.goal ?? "") | \(met) |")
         }
-        if !notes.isEmpty {
-            lines.append("")
-            lines += notes.map { "- \($0)" }
-        }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     static func format(_ value: Double) -> String {

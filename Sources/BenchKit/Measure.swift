@@ -2,46 +2,22 @@
 import Glibc
 #endif
 import Foundation
+import PeerLoop
 
 /// CPU time and wall time, medians.
 public enum Measure {
     /// User + system CPU time of the whole process, in seconds (every thread OpenAL starts counts).
-    public static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
-    }
+    public static func processCPUSeconds() -> Double { PeerLoop.processCPUSeconds() }
 
     /// CPU time of the calling thread alone, in seconds.
-    public static func threadCPUSeconds() -> Double {
-        var used = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &used)
-        return Double(used.tv_sec) + Double(used.tv_nsec) * 1e-9
-    }
+    public static func threadCPUSeconds() -> Double { PeerLoop.threadCPUSeconds() }
 
     /// Peak resident memory of this process, in KiB: VmHWM from /proc/self/status. (ru_maxrss
     /// is no good in a child: it starts from the parent's resident size at the fork.)
-    public static func peakResidentKiB() -> Int {
-        if let kib = statusKiB("VmHWM:") { return kib }
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return Int(usage.ru_maxrss)
-    }
+    public static func peakResidentKiB() -> Int { ResidentMemory.peakKiB() }
 
     /// Resident memory of this process now, in KiB (VmRSS), or 0 if /proc is unreadable.
-    public static func residentKiB() -> Int {
-        statusKiB("VmRSS:") ?? 0
-    }
-
-    /// A "Key: N kB" line of /proc/self/status.
-    static func statusKiB(_ key: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix(key) {
-            return Int(line.dropFirst(key.count).filter { $0.isNumber })
-        }
-        return nil
-    }
+    public static func residentKiB() -> Int { ResidentMemory.currentKiB() }
 
     /// Monotonic wall time in seconds.
     public static func wallSeconds() -> Double {

@@ -24,16 +24,21 @@ public struct PeerResult: Sendable {
     public var isMusicPlaying: Bool
     /// Every other "key value" line (mixed_frames, music_frames, real_voices).
     public var extras: [String: Double]
+    /// Resident KiB by mapping at the end of the scene ("mapping_kib NAME KIB" lines).
+    public var mappingKiB: [String: Int]
     /// Nanoseconds per position call.
     public var latency: Histogram<UInt64>
 
     /// Parses the "key value" lines of bench/peers/peer_scene.h and records the samples.
     public init(output: String, samplesNanoseconds: [Int64]) throws {
         var values: [String: Double] = [:]
+        var mappings: [String: Int] = [:]
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: " ")
             if parts.count == 2, let value = Double(parts[1]) { values[String(parts[0])] = value }
+            if parts.count == 3, parts[0] == "mapping_kib", let kib = Int(parts[2]) { mappings[String(parts[1]), default: 0] += kib }
         }
+        mappingKiB = mappings
         func take(_ key: String) throws -> Double {
             guard let value = values.removeValue(forKey: key) else { throw BenchError("peer output lacks \(key): \(output)") }
             return value

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Histogram
 import Interlude
+import PeerLoop
 
 /// Scenario 16: the game thread while the soundtrack's reads stall. In a child process, a
 /// real-time engine on OpenAL Soft's null backend streams the bench's Ogg soundtrack through a ``StallingDecoder`` while
@@ -170,21 +171,21 @@ public enum StalledReads {
         }
         var setPosition = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
         var play = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
-        let start = InterludePeer.monotonicNanoseconds()
+        let start = PeerLoop.monotonicNanoseconds()
         for tick in 1...max(1, Int(settings.seconds * 100)) {
-            InterludePeer.sleep(untilNanoseconds: start + Int64(tick) * 10_000_000)
+            PeerLoop.sleep(untilNanoseconds: start + Int64(tick) * 10_000_000)
             let frame = tick * BenchAssets.updateFrames
             for index in voices.indices {
                 let stalled = decoder.isStalling
-                let before = InterludePeer.monotonicNanoseconds()
+                let before = PeerLoop.monotonicNanoseconds()
                 try engine.setPosition(SceneRunner.emitterPosition(index, frame: frame), of: voices[index])
-                let nanoseconds = InterludePeer.monotonicNanoseconds() - before
+                let nanoseconds = PeerLoop.monotonicNanoseconds() - before
                 if stalled { setPosition.record(UInt64(max(0, nanoseconds))) }
             }
             let stalled = decoder.isStalling
-            let before = InterludePeer.monotonicNanoseconds()
+            let before = PeerLoop.monotonicNanoseconds()
             try engine.play(blip, parameters: VoiceParameters(position: SceneRunner.emitterPosition(tick, frame: frame), gain: 0.1))
-            let nanoseconds = InterludePeer.monotonicNanoseconds() - before
+            let nanoseconds = PeerLoop.monotonicNanoseconds() - before
             if stalled { play.record(UInt64(max(0, nanoseconds))) }
         }
         // An underrun the run ended in: its recovery comes on the driver's updates.

@@ -1,6 +1,7 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 18)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 21)
 //                  [--click-starts N] [--click-players raw,interlude,...] [--click-latencies low,...] (scenario 10)
+//   InterludeBench --tables [--check]   (the docs' tables from docs/bench-results.json; make bench-tables)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
 import Interlude
@@ -8,6 +9,12 @@ import Foundation
 import MallocCounter
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+
+/// The malloc interposer (Sources/MallocCounter), when it is live in this process.
+let counter: AllocationCounter? = malloc_counter_is_active() != 0
+    ? AllocationCounter(start: { malloc_counter_start() }, stop: { UInt64(malloc_counter_stop()) },
+                        netBytes: { Int64(malloc_counter_net_bytes()) })
+    : nil
 
 /// Memory children: `--memory-child idle|stream|full|load|loadPlaced PATH` prints this process's peak RSS in KiB.
 if arguments.first == "--memory-child", arguments.count == 3 {
@@ -59,6 +66,61 @@ if arguments.first == "--underrun-child", arguments.count == 3, let latency = Ou
 /// BUFFER_SECONDS` plays scenario 16 once on the null backend and prints its figures.
 if arguments.first == "--stall-child" {
     print(try StalledReads.measureInChild(Array(arguments.dropFirst())))
+    exit(0)
+}
+
+/// The start-up child: `--start-child blocking|async null|pulse` prints its StartAndIdle.StartFigures.
+if arguments.first == "--start-child", arguments.count == 3, let creation = StartAndIdle.Creation(rawValue: arguments[1]),
+   let output = StartAndIdle.Output(rawValue: arguments[2]) {
+    print(try StartAndIdle.measureStartInChild(creation: creation, output: output).line)
+    exit(0)
+}
+
+/// The idle child: `--idle-child SECONDS null|pulse` prints its StartAndIdle.IdleFigures.
+if arguments.first == "--idle-child", arguments.count == 3, let seconds = Double(arguments[1]),
+   let output = StartAndIdle.Output(rawValue: arguments[2]) {
+    print(try StartAndIdle.measureIdleInChild(seconds: seconds, output: output).line)
+    exit(0)
+}
+
+/// `--malloc-counter-active` prints 1 when the malloc interposer is live, 0 when it stands aside
+/// (under a sanitizer, whose runtime owns the allocator).
+if arguments.first == "--malloc-counter-active" {
+    print(counter == nil ? 0 : 1)
+    exit(0)
+}
+
+/// The stream-memory child (for the smoke tests, whose process has no malloc counter):
+/// `--stream-memory-child TRACK_SECONDS RENDER_SECONDS` prints its StreamMemory figures.
+if arguments.first == "--stream-memory-child", arguments.count == 3, let trackSeconds = Double(arguments[1]),
+   let renderSeconds = Double(arguments[2]) {
+    guard let counter else { throw BenchError("--stream-memory-child: the malloc counter is not active") }
+    print(try StreamMemory.measure(counter: counter, trackSeconds: trackSeconds, renderSeconds: renderSeconds).line)
+    exit(0)
+}
+
+/// The docs' tables: `--tables [--check]` rewrites (or only checks) the tables between
+/// `<!-- bench:NAME:begin/end -->` markers in docs/performance.md and README.md from
+/// docs/bench-results.json, in the current folder (the repository's root).
+if arguments.first == "--tables" {
+    let checkOnly = arguments.dropFirst().contains("--check")
+    let changed: [String]
+    do {
+        changed = try BenchTables.update(root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), checkOnly: checkOnly)
+    } catch {
+        FileHandle.standardError.write(Data("InterludeBench --tables: \(error)\n".utf8))
+        exit(2)
+    }
+    for path in changed {
+        FileHandle.standardError.write(Data("\(path): \(checkOnly ? "its bench tables differ from" : "bench tables rewritten from") \(BenchTables.snapshotPath)\n".utf8))
+    }
+    exit(checkOnly && !changed.isEmpty ? 1 : 0)
+}
+
+/// The idle-engine child (scenario 11): `--idle-engine-child` opens an engine, prints "ready"
+/// and waits for its standard input to close.
+if arguments.first == "--idle-engine-child" {
+    try IdleEngine.runInChild()
     exit(0)
 }
 
@@ -118,9 +180,6 @@ while !arguments.isEmpty {
 let selected = only
 @MainActor func runs(_ scenario: Int) -> Bool { selected?.contains(scenario) ?? true }
 
-let counter: AllocationCounter? = malloc_counter_is_active() != 0
-    ? AllocationCounter(start: { malloc_counter_start() }, stop: { UInt64(malloc_counter_stop()) })
-    : nil
 let bench = try Bench(sizes: isQuick ? .quick : .full, allocationCounter: counter) { message in
     FileHandle.standardError.write(Data("[bench] \(message)\n".utf8))
 }
@@ -163,7 +222,7 @@ if runs(7) {
                                      placedKiB: try memoryChild("loadPlaced", wavPath), pcmBytes: try Bench.pcmByteCount(path: wavPath, bytesPerSample: 2)))
     rows.append(bench.placedSoundRow(source: "stereo Ogg Vorbis track", pcmFormat: "32-bit float", idleKiB: idleKiB,
                                      placedKiB: try memoryChild("loadPlaced", path), pcmBytes: try Bench.pcmByteCount(path: path, bytesPerSample: 4)))
-    rows += try StreamedVoiceBench.rows(trackSeconds: 10, renderSeconds: 2)
+    if let counter { rows += StreamMemory.rows(try StreamMemory.measure(counter: counter, trackSeconds: 10, renderSeconds: 2)) }
 }
 if runs(8) { rows += try bench.startup() }
 if runs(9) {
@@ -175,9 +234,14 @@ if runs(9) {
 if runs(11) {
     let benchExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     let peers = peersFolder.map { PeerPlayer.peers(in: URL(fileURLWithPath: $0)) } ?? []
+    // BenchFloor is built next to the bench; floor-peer by bench/peers/build.sh.
+    let floors = PeerPlayer.floors(swiftFolder: benchExecutable.deletingLastPathComponent(),
+                                   peersFolder: peersFolder.map { URL(fileURLWithPath: $0) })
     rows += try bench.peers(interludes: [.interlude(benchExecutable: benchExecutable),
                                          .interlude(benchExecutable: benchExecutable, updatesOnGameThread: true)], peers: peers,
-                            seconds: isQuick ? 1 : 20, rounds: isQuick ? 1 : 5)
+                            floors: floors, seconds: isQuick ? 1 : 20, rounds: isQuick ? 1 : 5)
+    FileHandle.standardError.write(Data("[bench] 11. an idle engine\n".utf8))
+    rows += IdleEngine.rows(try IdleEngine.measure(executable: benchExecutable, seconds: isQuick ? 1 : 10))
 }
 if runs(12) {
     FileHandle.standardError.write(Data("[bench] 12. async loading\n".utf8))
@@ -189,6 +253,18 @@ if runs(13) {
 }
 if runs(14) { rows += try bench.logindSleepRows() }
 if runs(18) { rows += try bench.resamplers() }
+if runs(19) {
+    rows += try bench.startAndIdle(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                                   idleSeconds: isQuick ? 2 : 10)
+}
+if runs(20) {
+    FileHandle.standardError.write(Data("[bench] 20. sound design\n".utf8))
+    rows += try SoundDesignBench.rows(plays: isQuick ? 2_000 : 20_000, updates: isQuick ? 500 : 5_000, rounds: bench.sizes.rounds)
+}
+if runs(21) {
+    FileHandle.standardError.write(Data("[bench] 21. loudness\n".utf8))
+    rows += try LoudnessBench.rows(seconds: isQuick ? 10 : 180, rounds: isQuick ? 1 : bench.sizes.rounds)
+}
 
 if runs(10) {
     FileHandle.standardError.write(Data("[bench] 10. click latency\n".utf8))

@@ -12,6 +12,10 @@
 // sanitizer's free would meet blocks its allocator never made.
 static atomic_int counting;
 static atomic_ullong allocation_count;
+// Usable bytes of the blocks allocated and freed while counting: their difference is the heap the
+// counted stretch added (a block from before the start that it frees counts against it).
+static atomic_ullong allocated_bytes;
+static atomic_ullong freed_bytes;
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
@@ -27,60 +31,69 @@ extern void *__libc_calloc(size_t count, size_t size);
 extern void *__libc_realloc(void *pointer, size_t size);
 extern void *__libc_memalign(size_t alignment, size_t size);
 extern void __libc_free(void *pointer);
+extern size_t malloc_usable_size(void *pointer);
 
-static inline void count_one(void) {
-    if (atomic_load_explicit(&counting, memory_order_relaxed)) {
+static inline int is_counting(void) { return atomic_load_explicit(&counting, memory_order_relaxed); }
+
+// Counts one allocation and its usable bytes; returns `pointer`.
+static inline void *count_one(void *pointer) {
+    if (is_counting()) {
         atomic_fetch_add_explicit(&allocation_count, 1, memory_order_relaxed);
+        if (pointer) atomic_fetch_add_explicit(&allocated_bytes, malloc_usable_size(pointer), memory_order_relaxed);
+    }
+    return pointer;
+}
+
+static inline void count_freed(void *pointer) {
+    if (pointer && is_counting()) {
+        atomic_fetch_add_explicit(&freed_bytes, malloc_usable_size(pointer), memory_order_relaxed);
     }
 }
 
-void *malloc(size_t size) {
-    count_one();
-    return __libc_malloc(size);
-}
+void *malloc(size_t size) { return count_one(__libc_malloc(size)); }
 
-void *calloc(size_t count, size_t size) {
-    count_one();
-    return __libc_calloc(count, size);
-}
+void *calloc(size_t count, size_t size) { return count_one(__libc_calloc(count, size)); }
 
 void *realloc(void *pointer, size_t size) {
-    count_one();
-    return __libc_realloc(pointer, size);
+    // The old block's bytes go out (if it moves or shrinks), the new block's come in.
+    size_t old_bytes = pointer && is_counting() ? malloc_usable_size(pointer) : 0;
+    void *moved = __libc_realloc(pointer, size);
+    if (moved || size == 0) atomic_fetch_add_explicit(&freed_bytes, old_bytes, memory_order_relaxed);
+    return count_one(moved);
 }
 
 void free(void *pointer) {
+    count_freed(pointer);
     __libc_free(pointer);
 }
 
 int posix_memalign(void **out, size_t alignment, size_t size) {
-    count_one();
-    void *pointer = __libc_memalign(alignment, size);
+    void *pointer = count_one(__libc_memalign(alignment, size));
     if (!pointer) return ENOMEM;
     *out = pointer;
     return 0;
 }
 
-void *aligned_alloc(size_t alignment, size_t size) {
-    count_one();
-    return __libc_memalign(alignment, size);
-}
+void *aligned_alloc(size_t alignment, size_t size) { return count_one(__libc_memalign(alignment, size)); }
 
-void *memalign(size_t alignment, size_t size) {
-    count_one();
-    return __libc_memalign(alignment, size);
-}
+void *memalign(size_t alignment, size_t size) { return count_one(__libc_memalign(alignment, size)); }
 
 #endif
 
 void malloc_counter_start(void) {
     atomic_store(&allocation_count, 0);
+    atomic_store(&allocated_bytes, 0);
+    atomic_store(&freed_bytes, 0);
     atomic_store(&counting, 1);
 }
 
 unsigned long long malloc_counter_stop(void) {
     atomic_store(&counting, 0);
     return atomic_load(&allocation_count);
+}
+
+long long malloc_counter_net_bytes(void) {
+    return (long long)atomic_load(&allocated_bytes) - (long long)atomic_load(&freed_bytes);
 }
 
 int malloc_counter_is_active(void) {

@@ -53,7 +53,13 @@ do {
     let events = try openEngine()
     // Detached: top-level code is on the main actor, and the main thread waits below.
     Task.detached {
-        for await _ in events {}
+        var isFirst = true
+        for await event in events {
+            // The stream was made after the engine's creation, which raised outputStarted: it
+            // must come first all the same.
+            if isFirst, case .device(.outputStarted) = event { print("outputStarted reached the stream") }
+            isFirst = false
+        }
         shutDown.signal()
     }
     disconnect()

@@ -8,8 +8,9 @@
 // `rebuild` (disconnectDevice then reconnectDevice), `clicks` (the --clicks sound, again),
 // `spin` (a game thread calling setPosition and play in a loop, counting the calls that began
 // and ended while one and the same device reopen attempt was under way, until the device is back),
-// and in debug builds `lose-failing-opens N` (the next N device opens fail, then
-// disconnectDevice: the engine's own retries rebuild).
+// `tone` / `stop-tone` (a looping 440 Hz voice, whose position each tick prints), and in debug
+// builds `lose-failing-opens N` (the next N device opens fail, then disconnectDevice: the
+// engine's own retries rebuild); debug builds' ticks also say whether the driver is parked.
 // With --clicks, the sound at PATH is played --click-count times, --click-ms apart, as soon as
 // the engine's init returns, before anything else.
 //
@@ -18,14 +19,19 @@
 // --device NAME plays to the named device instead of the default, --named-loss wait|follow
 // sets Configuration.whenNamedDeviceDisappears, and --job-control sets
 // Configuration.handlesJobControl (SIGTSTP interrupts and stops, SIGCONT resumes).
+// --default-or-null opens OutputDevice.systemDefaultOrNull instead of .systemDefault,
+// --log-debug shows the engine's log down to debug level (by default swift-log's: info), and
+// --async-start creates the engine with `await SoundEngine.start(configuration:)` instead of
+// the blocking init (the main thread waits for it, as a game would await it off its frames).
 //
 // Usage: PulseProbe [--music PATH] [--clicks PATH [--click-count N] [--click-ms MS]] [--start-timeout S]
 //                   [--latency L] [--seconds S] [--tick-ms MS] [--duck-db DB] [--device NAME]
-//                   [--named-loss wait|follow] [--job-control]
+//                   [--named-loss wait|follow] [--job-control] [--default-or-null] [--log-debug] [--async-start]
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
+import Logging
 #if DEBUG
 @testable import Interlude
 #else
@@ -68,6 +74,8 @@ var duckDecibels: Float?
 var deviceName: String?
 var namedLoss = NamedDeviceLoss.waitForIt
 var handlesJobControl = false
+var defaultOrNull = false
+var startsAsync = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -78,6 +86,14 @@ while let argument = arguments.popFirst() {
     case "--device": deviceName = arguments.popFirst()
     case "--named-loss": namedLoss = arguments.popFirst() == "follow" ? .followSystemDefault : .waitForIt
     case "--job-control": handlesJobControl = true
+    case "--default-or-null": defaultOrNull = true
+    case "--log-debug":
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .debug
+            return handler
+        }
+    case "--async-start": startsAsync = true
     case "--start-timeout": startTimeoutSeconds = Double(arguments.popFirst() ?? "")
     case "--latency":
         let name = arguments.popFirst() ?? ""
@@ -110,16 +126,34 @@ sigaddset(&terminate, SIGTERM)
 pthread_sigmask(SIG_UNBLOCK, &terminate, nil)
 signal(SIGPIPE, SIG_IGN)
 
+/// The engine, made by the blocking init or, with --async-start, by `SoundEngine.start`.
+func startEngine(_ configuration: SoundEngine.Configuration, asynchronously: Bool) throws -> SoundEngine {
+    guard asynchronously else { return try SoundEngine(configuration: configuration) }
+    let outcome = Mutex<Result<SoundEngine, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        do {
+            let engine = try await SoundEngine.start(configuration: configuration)
+            outcome.withLock { $0 = .success(engine) }
+        } catch {
+            outcome.withLock { $0 = .failure(error) }
+        }
+        done.signal()
+    }
+    done.wait()
+    return try outcome.withLock { $0! }.get()
+}
+
 let roleBefore = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
 let engine: SoundEngine
 do {
-    var configuration = SoundEngine.Configuration(output: deviceName.map { .named($0) } ?? .systemDefault)
+    var configuration = SoundEngine.Configuration(output: deviceName.map { .named($0) } ?? (defaultOrNull ? .systemDefaultOrNull : .systemDefault))
     configuration.whenNamedDeviceDisappears = namedLoss
     if let duckDecibels { configuration.audioServer.callResponse = .duck(byDecibels: duckDecibels) }
     if let startTimeoutSeconds { configuration.outputStartTimeoutSeconds = startTimeoutSeconds }
     if let latency { configuration.outputLatency = latency }
     configuration.handlesJobControl = handlesJobControl
-    engine = try SoundEngine(configuration: configuration)
+    engine = try startEngine(configuration, asynchronously: startsAsync)
 } catch {
     emit(["event": "openFailed", "error": "\(error)"])
     exit(1)
@@ -145,6 +179,7 @@ func playClicks() {
 }
 emit(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": roleAfter ?? NSNull(),
       "device": engine.statistics.deviceName ?? NSNull(), "sampleRate": engine.statistics.sampleRate,
+      "output": "\(engine.currentOutput)",
       "outputPeriodMs": openedStatistics.outputPeriodMilliseconds ?? NSNull(),
       "alsoftConf": getenv("ALSOFT_CONF").map { String(cString: $0) } ?? NSNull(),
       "outputRunning": openedStatistics.isOutputRunning, "outputStartSeconds": openedStatistics.outputStartSeconds ?? NSNull()])
@@ -191,6 +226,7 @@ engine.setEventHandler { event in
     case .device(.soundLost(let name, _)): fields["event"] = "soundLost"; fields["name"] = name
     case .savedStateWriteFailed(_, let error): fields["event"] = "snapshotWriteFailed"; fields["message"] = error.message
     case .voice(.finished): return
+    case .design: fields["event"] = "design"
     }
     emit(fields)
 }
@@ -244,6 +280,23 @@ func spin() {
     }
 }
 
+/// The `tone` command's looping voice.
+let toneVoice = Mutex<VoiceHandle?>(nil)
+
+/// The `tone` command: a looping 440 Hz voice.
+func playTone() {
+    do {
+        let rate = 48_000
+        let samples = (0..<rate).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / Double(rate))) }
+        let tone = try engine.makeSound(name: "tone", format: AudioFormat(sampleRate: rate, channelCount: 1), samples: samples)
+        let voice = try engine.play(tone, parameters: VoiceParameters(position: nil, isLooping: true))
+        toneVoice.withLock { $0 = voice }
+        emit(["event": "toneStarted"])
+    } catch {
+        emit(["event": "toneFailed", "error": "\(error)"])
+    }
+}
+
 // Stdin: commands, and EOF means stop.
 let stdinThread = Thread {
     while let line = readLine() {
@@ -276,6 +329,10 @@ let stdinThread = Thread {
             }
         case "clicks": playClicks()
         case "spin": spin()
+        case "tone": playTone()
+        case "stop-tone":
+            if let voice = toneVoice.withLock({ $0 }) { try? engine.stop(voice) }
+            emit(["event": "toneStopped"])
         #if DEBUG
         case "lose-failing-opens" where words.count == 2:
             ALFaults.arm(.openDevice, count: Int(words[1]) ?? 0)
@@ -292,14 +349,18 @@ stdinThread.start()
 
 while milliseconds() < seconds * 1000 && Stop.requested.load(ordering: .relaxed) == 0 {
     let statistics = engine.statistics
-    emit(["event": "tick", "position": engine.music().flatMap { engine.positionInFrames(of: $0) } ?? -1,
+    var debugFields: [String: Any] = [:]
+    #if DEBUG
+    debugFields["driverParked"] = engine.isDriverParked
+    #endif
+    emit(debugFields.merging(["event": "tick", "tonePosition": toneVoice.withLock({ $0 }).flatMap { engine.positionInFrames(of: $0) } ?? -1, "position": engine.music().flatMap { engine.positionInFrames(of: $0) } ?? -1,
           "playing": (engine.music().map { engine.isPlaying($0) } ?? false), "state": "\(engine.sessionState)",
           "sources": statistics.alSourceCount, "buffers": statistics.alBufferCount,
           "device": statistics.deviceName ?? NSNull(), "errors": statistics.internalErrorCount,
           "reopenAttempts": statistics.deviceReopenAttemptCount, "reopening": statistics.isDeviceReopening,
           "realVoices": statistics.realVoiceCount, "spinCalls": spinCalls.load(ordering: .relaxed),
           "spinDuringReopen": spinCallsDuringReopen.load(ordering: .relaxed),
-          "threads": count("/proc/self/task"), "fds": count("/proc/self/fd")])
+          "threads": count("/proc/self/task"), "fds": count("/proc/self/fd")]) { $1 })
     Thread.sleep(forTimeInterval: tickSeconds)
 }
 let why = ["time", "SIGTERM", "stdin closed"][Stop.requested.load(ordering: .relaxed)]

@@ -8,8 +8,10 @@
  * SAMPLES_OUT as native int64s. Prints "key value" lines: cpu_seconds (process user + system
  * time over the played seconds), game_thread_cpu_seconds (the game thread's own share of it:
  * the position calls, the loop and its sleeps), audio_seconds, peak_rss_kib (VmHWM),
- * start_rss_kib (VmRSS before the library started), position_calls, sample_rate, and whatever
- * the harness adds. Exit status 0 only if everything played.
+ * start_rss_kib (VmRSS before the library started), position_calls, sample_rate, threads (at the
+ * end), "mapping_kib NAME KIB" lines (resident memory by mapping, from /proc/self/smaps: a file's
+ * mappings under its file name, unnamed ones as [anonymous]), and whatever the harness adds.
+ * Exit status 0 only if everything played.
  *
  * The emitters move as the bench's raw C baseline moves them (bb_emitter_position). */
 #ifndef PEER_SCENE_H
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -87,7 +90,7 @@ static void peer_emitter_position(int index, double seconds, float out_xyz[3]) {
     out_xyz[2] = radius * sinf(angle);
 }
 
-static float peer_emitter_gain(int index) { return 0.3f + 0.07f * (float)(index % 10); }
+static inline float peer_emitter_gain(int index) { return 0.3f + 0.07f * (float)(index % 10); }
 
 static int64_t peer_now_nanoseconds(void) {
     struct timespec now;
@@ -135,6 +138,52 @@ static double peer_scene_run(peer_scene *scene, void (*move)(int index, const fl
     return (double)(peer_now_nanoseconds() - start) * 1e-9;
 }
 
+/* Threads of this process now. */
+static int peer_thread_count(void) {
+    DIR *tasks = opendir("/proc/self/task");
+    int count = 0;
+    if (!tasks) return 0;
+    for (struct dirent *entry = readdir(tasks); entry; entry = readdir(tasks)) count += entry->d_name[0] != '.';
+    closedir(tasks);
+    return count;
+}
+
+/* Prints "mapping_kib NAME KIB" for each mapping name of /proc/self/smaps (as the Swift players'
+ * ResidentMemory does): a file's mappings under its file name, spaces made "_". */
+static void peer_print_mappings(void) {
+    enum { capacity = 256 };
+    static char names[capacity][128];
+    static long kib[capacity];
+    int count = 0, current = -1;
+    char line[1024];
+    FILE *smaps = fopen("/proc/self/smaps", "r");
+    if (!smaps) return;
+    while (fgets(line, sizeof(line), smaps)) {
+        unsigned long start, end;
+        char perms[8], path[1024] = "";
+        long value;
+        if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %1023[^\n]", &start, &end, perms, path) >= 3) {
+            const char *name = path[0] ? path : "[anonymous]";
+            const char *slash = strrchr(name, '/');
+            if (slash && name[0] == '/') name = slash + 1;
+            char clean[128];
+            snprintf(clean, sizeof(clean), "%s", name);
+            for (char *c = clean; *c; c++) if (*c == ' ') *c = '_';
+            current = -1;
+            for (int index = 0; index < count; index++) if (strcmp(names[index], clean) == 0) current = index;
+            if (current < 0 && count < capacity) {
+                current = count++;
+                snprintf(names[current], sizeof(names[current]), "%s", clean);
+                kib[current] = 0;
+            }
+        } else if (current >= 0 && sscanf(line, "Rss: %ld kB", &value) == 1) {
+            kib[current] += value;
+        }
+    }
+    fclose(smaps);
+    for (int index = 0; index < count; index++) if (kib[index] > 0) printf("mapping_kib %s %ld\n", names[index], kib[index]);
+}
+
 /* Prints the results and writes the samples; call while the scene still plays. */
 static int peer_scene_report(peer_scene *scene, double played_seconds, int sample_rate) {
     double cpu = peer_cpu_seconds() - scene->cpu_start_seconds;
@@ -153,6 +202,8 @@ static int peer_scene_report(peer_scene *scene, double played_seconds, int sampl
     printf("start_rss_kib %ld\n", scene->start_rss_kib);
     printf("position_calls %ld\n", scene->sample_count);
     printf("sample_rate %d\n", sample_rate);
+    printf("threads %d\n", peer_thread_count());
+    peer_print_mappings();
     return 0;
 }
 

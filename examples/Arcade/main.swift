@@ -37,28 +37,20 @@ if let index = CommandLine.arguments.firstIndex(of: "--state"), index + 1 < Comm
 try? FileManager.default.createDirectory(atPath: (statePath as NSString).deletingLastPathComponent,
                                          withIntermediateDirectories: true)
 
-
-var configuration = SoundEngine.Configuration(output: .systemDefault)
+// The sound device, or OpenAL Soft's null backend on a machine without one.
+var configuration = SoundEngine.Configuration(output: .systemDefaultOrNull)
 configuration.handlesJobControl = true
 configuration.statePath = statePath
 configuration.realVoiceBudget = 4
 configuration.resumePolicy = .alwaysResume
-
-// The null backend has to be chosen before OpenAL Soft starts, and a failed attempt on the
-// default device has started it with the usual drivers. So without a device the game starts
-// itself again with ALSOFT_DRIVERS=null (before touching the terminal).
-let isNullBackend = getenv("ALSOFT_DRIVERS").map { String(cString: $0) } == "null"
-if isNullBackend { configuration.output = .null }
-guard let engine = isNullBackend ? try? SoundEngine(configuration: configuration)
-                                 : ExampleOutput.quietly({ try? SoundEngine(configuration: configuration) }) else {
-    if !isNullBackend {
-        setenv("ALSOFT_DRIVERS", "null", 1)
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        execv(executable, CommandLine.unsafeArgv)
-    }
-    FileHandle.standardError.write(Data("Arcade: no sound device, and the null backend would not open either\n".utf8))
+let engine: SoundEngine
+do {
+    engine = try SoundEngine(configuration: configuration)
+} catch {
+    FileHandle.standardError.write(Data("Arcade: \(error)\n".utf8))
     exit(1)
 }
+let isNullBackend = engine.currentOutput == .null
 
 // Resume the soundtrack (and the player's place) from the last session's snapshot; the
 // emitters are the world's, so they are made fresh rather than restored.
@@ -74,7 +66,7 @@ if FileManager.default.fileExists(atPath: statePath) {
         var snapshot = try SavedState.read(from: statePath)
         snapshot.loopingVoices = []
         try engine.restore(snapshot)
-        if let track = snapshot.tracks.first(where: { $0.channel == .music }), let duration = engine.music().flatMap { engine.duration(of: $0) } {
+        if let track = snapshot.tracks.first(where: { $0.channel == .music }), let music = engine.music(), let duration = engine.duration(of: music) {
             header = "resumed at \(formatTime(frames: track.positionInFrames, sampleRate: duration.sampleRate))"
             resumed = true
         }
@@ -117,7 +109,7 @@ var message = ""
     }
     let statistics = engine.statistics
     var music = "music -"
-    if let frames = engine.music().flatMap { engine.positionInFrames(of: $0) }, let duration = engine.music().flatMap { engine.duration(of: $0) } {
+    if let track = engine.music(), let frames = engine.positionInFrames(of: track), let duration = engine.duration(of: track) {
         music = "music \(formatTime(frames: frames, sampleRate: duration.sampleRate))"
     }
     return "session: \(session) | voices: \(statistics.realVoiceCount) real, "

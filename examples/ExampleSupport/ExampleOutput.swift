@@ -3,8 +3,9 @@ import Interlude
 import InterludeScene
 import Logging
 
-/// Where an example's sound goes: the default device when one opens, otherwise an offline
-/// engine whose render is written to `renders/NAME.wav`, so every example runs headless too.
+/// Where an example's sound goes: the default device when one opens, otherwise (on OpenAL Soft's
+/// null backend, where nothing is heard) an offline engine whose render is written to
+/// `renders/NAME.wav`, so every example runs headless too.
 public final class ExampleOutput {
     /// The engine to use.
     public let engine: SoundEngine
@@ -33,12 +34,14 @@ public final class ExampleOutput {
     public init(name: String, configure: (inout SoundEngine.Configuration) -> Void = { _ in }) throws {
         Self.quietLogging
         self.name = name
-        var live = SoundEngine.Configuration(output: .systemDefault)
+        var live = SoundEngine.Configuration(output: .systemDefaultOrNull)
         configure(&live)
-        if !CommandLine.arguments.contains("--offline"), let engine = Self.quietly({ try? SoundEngine(configuration: live) }) {
-            self.engine = engine
+        let liveEngine = CommandLine.arguments.contains("--offline") ? nil : try? SoundEngine(configuration: live)
+        if let liveEngine, liveEngine.currentOutput != .null {
+            self.engine = liveEngine
             isLive = true
         } else {
+            liveEngine?.shutdown()
             var offline = live
             offline.output = .offline(sampleRate: 48_000, channelCount: 2)
             engine = try SoundEngine(configuration: offline)
@@ -77,18 +80,5 @@ public final class ExampleOutput {
         var sum = 0.0
         for frame in 0..<frameCount { sum += Double(samples[2 * frame + channel] * samples[2 * frame + channel]) }
         return (sum / Double(frameCount)).squareRoot()
-    }
-
-    /// Runs `body` with standard error muted: ALSA complains loudly when there is no card.
-    public static func quietly<T>(_ body: () -> T) -> T {
-        let saved = dup(STDERR_FILENO)
-        let devNull = open("/dev/null", O_WRONLY)
-        dup2(devNull, STDERR_FILENO)
-        defer {
-            dup2(saved, STDERR_FILENO)
-            close(saved)
-            close(devNull)
-        }
-        return body()
     }
 }

@@ -15,6 +15,7 @@
 //
 // Run: swift run Showcase            (or `make demo`)
 //      swift run Showcase --offline  (always render)
+//      swift run Showcase --live     (play in real time even on OpenAL Soft's null backend)
 import Foundation
 import ExampleSupport
 import Interlude
@@ -90,7 +91,7 @@ final class TimelinePrinter: Sendable {
             return "sound lost on the new device: \(reason)"
         case .savedStateWriteFailed(_, let error):
             return "state not saved (\(error.message)): the previous snapshot is kept, playing on"
-        case .session(.activated), .session(.absorbed), .session(.ignored), .voice(.resumed), .voice(.finished), .device(.outputStarted):
+        case .session(.activated), .session(.absorbed), .session(.ignored), .voice(.resumed), .voice(.finished), .device(.outputStarted), .design:
             return nil
         }
     }
@@ -101,8 +102,10 @@ let forceOffline = CommandLine.arguments.contains("--offline")
 let started = Date()
 func stamp() -> String { String(format: "[%5.2f s]", Date().timeIntervalSince(started)) }
 
-// ALSA prints its own complaints when there is no card; the fallback message says it better.
-if !forceOffline, let engine = ExampleOutput.quietly({ try? SoundEngine(configuration: SoundEngine.Configuration(output: .systemDefault)) }) {
+// The system default, or the null backend on a headless machine: there a render to listen to
+// later is more use than real-time silence, unless --live asks for the real-time run.
+let liveEngine = forceOffline ? nil : try? SoundEngine(configuration: SoundEngine.Configuration(output: .systemDefaultOrNull))
+if let engine = liveEngine, engine.currentOutput != .null || CommandLine.arguments.contains("--live") {
     print("Showcase: playing live on \(engine.statistics.deviceName ?? "the default device") for \(Int(scene.durationSeconds)) s.")
     engine.setEventHandler { event in
         if let line = printer.describe(event) { print("\(stamp()) \(line)") }
@@ -113,7 +116,7 @@ if !forceOffline, let engine = ExampleOutput.quietly({ try? SoundEngine(configur
             let wait = event.atSeconds - Date().timeIntervalSince(started)
             if wait > 0 { Thread.sleep(forTimeInterval: wait) }
             try director.apply(event)
-            if case .musicPlay = event.action, let rate = engine.music().flatMap { engine.duration(of: $0) }?.sampleRate { printer.setMusicSampleRate(rate) }
+            if case .musicPlay = event.action, let music = engine.music(), let rate = engine.duration(of: music)?.sampleRate { printer.setMusicSampleRate(rate) }
         }
         let remaining = scene.durationSeconds - Date().timeIntervalSince(started)
         if remaining > 0 { Thread.sleep(forTimeInterval: remaining) }
@@ -124,6 +127,7 @@ if !forceOffline, let engine = ExampleOutput.quietly({ try? SoundEngine(configur
         exit(1)
     }
 } else {
+    liveEngine?.shutdown()
     print(forceOffline ? "Showcase: rendering offline (--offline)." :
         "Showcase: no sound device opened (a headless machine), so the same timeline is rendered offline.")
     do {

@@ -45,8 +45,9 @@ final class DeviceHost {
         self.configuration = configuration
         self.logger = logger
         self.opener = DeviceOpener(configuration: configuration, logger: logger)
-        self.output = configuration.output
-        let start = try opener.start(configuration.output)
+        let output = NullBackend.resolve(configuration.output, logger: logger)
+        self.output = output
+        let start = try opener.start(output)
         if !start.wait(timeoutSeconds: configuration.outputStartTimeoutSeconds) {
             logger.warning("output \(start.opened.name) did not start within \(configuration.outputStartTimeoutSeconds) s")
         }
@@ -191,9 +192,10 @@ final class DeviceHost {
     var currentReopenEpoch: Int { reopenEpoch }
 
     /// Plays to `output` from now on (a switch): the next open or reopen opens it; a device of
-    /// the old output still starting after a loss is closed.
+    /// the old output still starting after a loss is closed. `.systemDefaultOrNull` becomes the
+    /// output OpenAL's started backend gives (no probe: OpenAL started with this host's device).
     func setOutput(_ output: OutputDevice) {
-        self.output = output
+        self.output = NullBackend.resolve(output, logger: logger)
         reopenEpoch += 1
         discardReopening()
     }

@@ -29,6 +29,8 @@ struct DeviceOpener: Sendable {
             kind = .playback(name: nil)
         case .named(let name):
             kind = .playback(name: name)
+        case .systemDefaultOrNull:
+            return try open(NullBackend.resolve(output, logger: logger))
         case .null:
             guard NullBackend.select() else {
                 throw InterludeError(.deviceUnavailable, "OutputDevice.null: OpenAL Soft already started in this process with other drivers; set ALSOFT_DRIVERS=null before launch")
@@ -48,6 +50,7 @@ struct DeviceOpener: Sendable {
             monoSourceCount: configuration.monoSourceCount,
             stereoSourceCount: configuration.stereoSourceCount,
             hrtf: configuration.hrtf,
+            limiter: configuration.limitsOutput(on: output),
             updatesPerSecond: latency?.updatesPerSecond))
     }
 

@@ -45,6 +45,7 @@ package struct DeviceProbe: Sendable {
         NullBackend.markOpenALStarted()
         let attributes = ALDevice.Attributes(monoSourceCount: configuration.monoSourceCount,
                                              stereoSourceCount: configuration.stereoSourceCount, hrtf: false,
+                                             limiter: configuration.limitsOutput(on: .systemDefault),
                                              updatesPerSecond: configuration.outputLatency?.updatesPerSecond)
         deviceNames = ALDeviceList.playbackDeviceNames()
         defaultDeviceName = ALDeviceList.defaultPlaybackDeviceName()

@@ -8,7 +8,7 @@ public enum NamedDeviceLoss: Sendable, Equatable {
     /// to 2 s), silent until it is back, and the engine rebuilds there. The player chose it.
     case waitForIt
     /// Follow the system default: the reopen tries open ``OutputDevice/systemDefault`` from then
-    /// on, and once the engine is rebuilt there, ``SessionEvent/routeChanged(from:to:)`` names the
+    /// on, and once the engine is rebuilt there, ``DeviceEvent/routeChanged(from:to:)`` names the
     /// device that went and the one now played to.
     case followSystemDefault
 }

@@ -6,9 +6,10 @@ import Glibc
 import Musl
 #endif
 
-/// The realtime driver: one background thread that calls the engine's update about every
-/// interval, until stopped. Stopping wakes it at once and waits for it to finish, except on the
-/// thread itself.
+/// The realtime driver: one background thread that calls the engine's tick, then sleeps for as
+/// long as the tick asks (the update interval while something plays, longer while the engine
+/// is idle), until ``wakeUp()`` or ``stop()``. Stopping wakes it at once and waits for it to
+/// finish, except on the thread itself.
 final class DriverThread: Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
@@ -16,18 +17,29 @@ final class DriverThread: Sendable {
     /// The thread's pthread ID, set before its first tick.
     private let threadID = AnnotatedMutex<pthread_t?>(nil)
 
-    init(intervalSeconds: Double, tick: @escaping @Sendable () -> Void) {
+    /// The thread's name as `top -H` and /proc show it (Linux keeps 15 bytes).
+    static let threadName = "IL driver"
+
+    /// Starts the thread. `tick` runs at once, then again each time the seconds it returned
+    /// have passed, or sooner when ``wake()`` is called.
+    init(tick: @escaping @Sendable () -> Double) {
         let thread = Thread { [self] in
+            ThreadName.set(Self.threadName)
             threadID.withLock { $0 = pthread_self() }
             while !stopRequested.load(ordering: .acquiring) {
-                tick()
-                _ = wake.wait(timeout: .now() + intervalSeconds)
+                let waitSeconds = tick()
+                _ = wake.wait(timeout: .now() + waitSeconds)
             }
             finished.signal()
         }
-        thread.name = "Interlude driver"
         thread.qualityOfService = .userInteractive
         thread.start()
+    }
+
+    /// Ends the current wait at once: the next tick runs now. A wake made while a tick runs
+    /// ends the wait after it.
+    func wakeUp() {
+        wake.signal()
     }
 
     /// Stops the thread and waits for it. Called by a tick on the thread itself (an engine whose

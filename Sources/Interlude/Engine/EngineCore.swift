@@ -1,16 +1,16 @@
 import Logging
 
 /// The engine's coordinator: it builds the rooms, and runs each update and offline render
-/// through them. The state is the rooms' own; this type keeps none but the rooms and whether
-/// the engine was shut down. It is reached only through ``SoundEngine``'s lock.
+/// through them. The state is the rooms' own; this type keeps none but the rooms, whether the
+/// engine was shut down, and its driver thread's pace (parked or not). It is reached only through ``SoundEngine``'s lock.
 ///
 /// The rooms: ``DeviceHost`` (the device and the context), ``AudioSession`` and
 /// ``SessionController`` (interruptions, snapshots), ``OutputRouter`` (device loss, rebuild,
 /// switching), ``VoiceTable``,
 /// ``VoicePool``, ``VoicePlayer`` and ``VoiceSources`` (voices), ``ALRenderer`` (sources and effects),
 /// ``SoundBank`` (sounds), ``StreamSet`` (streamed tracks), ``GroupMixer`` (groups and reverb
-/// zones), ``SpatialWorld`` (listener and distance), ``UpdateClock``, ``ALGate`` and
-/// ``EventQueue``.
+/// zones), ``SpatialWorld`` (listener and distance), ``SoundDesign`` (cues, parameters, mix
+/// snapshots), ``UpdateClock``, ``ALGate`` and ``EventQueue``.
 ///
 /// `@unchecked Sendable`: an EngineCore is only ever reached through ``SoundEngine``'s mutex,
 /// which serialises every access; region checking cannot see through the closures that take it.
@@ -46,9 +46,17 @@ final class EngineCore: @unchecked Sendable {
     let router: OutputRouter
     /// The stream decode thread: ``SoundEngine/shutdown()`` waits for it outside the lock.
     let decodeWorker: DecodeWorker
+    /// Cues, parameters and mix snapshots.
+    let soundDesign: SoundDesign
     /// The snapshot writer (nil without a state path): the facade waits on it outside the lock.
     let snapshotWriter: SnapshotWriter?
     @exclusivity(unchecked) private var isShutDown = false
+    /// The engine's driver thread (nil offline, without ``SoundEngine/Configuration/runsDriverThread``
+    /// and after shutdown): woken by a call that gives a parked driver work.
+    @exclusivity(unchecked) private var driver: DriverThread?
+    /// The driver thread sleeps for ``idleCheckIntervalSeconds`` at a time: the last update
+    /// found the engine idle (see ``isIdle``).
+    @exclusivity(unchecked) private var isDriverParked = false
 
     /// - Parameter events: where the snapshot writer reports a failed write, from its own thread.
     init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger, events sinks: EventSinks) throws {
@@ -70,6 +78,9 @@ final class EngineCore: @unchecked Sendable {
                              sources: voiceSources)
         streams = StreamSet(configuration: configuration, logger: logger, mixer: groups, host: device, session: audioSession,
                            gate: al, events: events, worker: decodeWorker)
+        soundDesign = SoundDesign(seed: configuration.seed, table: voiceTable, player: voices, sources: voiceSources,
+                                  mixer: groups, sounds: sounds, session: audioSession, events: events, clock: clock,
+                                  host: device)
         snapshotWriter = configuration.statePath.map { SnapshotWriter(path: $0, logger: logger, events: sinks) }
         session = SessionController(logger: logger, session: audioSession, host: device, gate: al, events: events,
                                     voices: voiceSources, renderer: alRenderer, streams: streams, sounds: sounds, mixer: groups,
@@ -113,6 +124,8 @@ final class EngineCore: @unchecked Sendable {
     func update(elapsedSeconds: Double, now: @autoclosure () -> ContinuousClock.Instant,
                 waitsForDecode: Bool = false) -> DevicePreparation? {
         guard !isShutDown else { return nil }
+        // Parameters and snapshots are state, not sound: they move while interrupted too.
+        soundDesign.advance(bySeconds: elapsedSeconds)
         if device.isOpen, session.isActive {
             // Read on every update: on a lost device OpenAL reports every source stopped at offset
             // 0, and the steps below would act on that (one-shots ended, positions lost).
@@ -135,6 +148,9 @@ final class EngineCore: @unchecked Sendable {
                         if groups.isDirty {
                             al.attempt("update: group gains") { try applyGroupGains() }
                         }
+                        if groups.isLowPassDirty {
+                            al.attempt("update: group low-passes") { try applyGroupLowPasses(on: device) }
+                        }
                         al.attempt("update: streams") {
                             try streams.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode)
                         }
@@ -142,6 +158,7 @@ final class EngineCore: @unchecked Sendable {
                 }
             }
             groups.clearDirty()
+            groups.clearLowPassDirty()
         } else if !device.isOpen && !configuration.output.isOffline {
             // Offline, the device comes back only when asked (reconnectDevice): a render must
             // not depend on the wall clock.
@@ -180,6 +197,12 @@ final class EngineCore: @unchecked Sendable {
         try streams.applyGroupGains()
     }
 
+    /// Sends every real voice's and stream's low-pass after a mix snapshot changed a group's.
+    func applyGroupLowPasses(on device: ALDevice) throws {
+        try voices.applyEffects(on: device)
+        try streams.applyGroupLowPasses(on: device)
+    }
+
     /// Renders up to `frameCount` frames offline into `output`, no further than the next update
     /// after the one due now (run first, when due), and returns how many. While the session is
     /// interrupted or the device is lost, output is stopped: the frames are zeros. Each update
@@ -203,6 +226,57 @@ final class EngineCore: @unchecked Sendable {
         })
     }
 
+    // MARK: The driver's pace
+
+    /// How long a parked driver sleeps between two updates of an idle engine: each checks that
+    /// the device is still connected, so a loss while nothing plays is still seen this soon.
+    static let idleCheckIntervalSeconds = 0.25
+
+    /// Hands the core its driver thread, which ``endCall()`` wakes.
+    func attach(driver: DriverThread) {
+        self.driver = driver
+    }
+
+    /// The driver thread is parked: the last update found the engine idle.
+    var isDriverAsleep: Bool { isDriverParked }
+
+    /// Nothing for an update to do but check the device: no voice (playing, paused or held), no
+    /// stream, no fade or ducking under way, no change waiting to be sent, and the output seen
+    /// running; or the session is interrupted with its device open, when the update does nothing
+    /// at all. Never while a real-time device is lost or reopening: those need their steps.
+    private var isIdle: Bool {
+        if isShutDown { return true }
+        guard device.isOpen else { return false }
+        guard session.isActive else { return true }
+        return device.isOutputRunning && voiceTable.liveVoiceCount == 0 && streams.isEmpty && !voices.hasChanges
+            && !world.hasChanges && !groups.isDirty && groups.isSettled(playingCounts: voiceSources.playingCountsByGroup)
+    }
+
+    /// The driver thread's update: runs a real-time update, then parks the driver when the
+    /// engine is idle. Returns the reopen attempt to run off the lock, if one is due, and the
+    /// seconds the driver sleeps before the next (unless a call wakes it).
+    func driverUpdate() -> (attempt: DevicePreparation?, waitSeconds: Double) {
+        let attempt = updateNow()
+        isDriverParked = attempt == nil && isIdle
+        let interval = configuration.updateIntervalSeconds
+        return (attempt, isDriverParked ? max(interval, Self.idleCheckIntervalSeconds) : interval)
+    }
+
+    /// A call begins under the engine lock. While the driver is parked, the update clock
+    /// restarts (as if the driver had just updated: a voice made virtual or a fade begun by the
+    /// call counts its time from now, as it would with the driver ticking).
+    func beginCall() {
+        if isDriverParked { clock.restartRealTime() }
+    }
+
+    /// A call ends under the engine lock (thrown or not): one that left the update work to do
+    /// wakes the parked driver.
+    func endCall() {
+        guard isDriverParked, !isIdle else { return }
+        isDriverParked = false
+        driver?.wakeUp()
+    }
+
     // MARK: Shutdown
 
     /// Saves the snapshot when configured, stops everything, frees every AL name and closes the
@@ -215,6 +289,8 @@ final class EngineCore: @unchecked Sendable {
         voiceTable.removeAll()
         streams.removeAll()
         decodeWorker.requestStop()
+        driver = nil
+        isDriverParked = false
         isShutDown = true
     }
 }

@@ -10,6 +10,9 @@ public enum EngineEvent: Sendable, Equatable {
     case music(MusicEvent)
     /// The output device: lost, rebuilt, moved, started.
     case device(DeviceEvent)
+    /// The sound-design layer: a cue play's draws, a dropped play, a snapshot stop that changed
+    /// nothing.
+    case design(DesignEvent)
     /// A saved state the engine writes on its own (``SoundEngine/Configuration/statePath``: at
     /// an interruption, a device loss, shutdown) could not be written: `error` is
     /// `.writeFailed` naming `path` and the cause. Nothing else changes: the audio plays on,

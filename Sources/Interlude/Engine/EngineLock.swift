@@ -1,6 +1,8 @@
 /// The engine lock: the ``EngineCore`` behind its mutex, and the sinks its events reach once the
 /// lock is released. The facade and the helpers that work for it across several lock sections
-/// (``SoundLoader``, ``OfflineRenderer``) reach the core only through it.
+/// (``SoundLoader``, ``OfflineRenderer``) reach the core only through it. Every call that may
+/// change the core (``callCore(_:_:)``, ``withCore(_:_:)``, ``withLiveCore(_:)``) is bracketed
+/// by ``EngineCore/beginCall()`` and ``EngineCore/endCall()``, so a parked driver wakes for it.
 final class EngineLock: Sendable {
     private let core: AnnotatedMutex<EngineCore>
     private let sinks: EventSinks
@@ -25,6 +27,8 @@ final class EngineLock: Sendable {
             try core.checkAlive(call())
             // A call that throws drops the events it raised with it.
             defer { core.events.discard() }
+            core.beginCall()
+            defer { core.endCall() }
             return (try body(core), core.events.take())
         }
     }
@@ -33,10 +37,17 @@ final class EngineLock: Sendable {
     func withLiveCore(_ body: (EngineCore) -> Void) {
         let raised = core.withLock { core -> [EngineEvent] in
             guard !core.hasShutDown else { return [] }
+            core.beginCall()
             body(core)
+            core.endCall()
             return core.events.take()
         }
         sinks.deliver(raised)
+    }
+
+    /// Hands the core its driver thread, which a call that gives a parked driver work wakes.
+    func attach(driver: DriverThread) {
+        core.withLock { $0.attach(driver: driver) }
     }
 
     /// Shuts the core down (idempotent); the events it raises are not delivered.

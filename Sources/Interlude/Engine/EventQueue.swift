@@ -15,6 +15,8 @@ final class EventQueue {
     func emit(_ event: MusicEvent) { emit(.music(event)) }
     /// Raises a device event.
     func emit(_ event: DeviceEvent) { emit(.device(event)) }
+    /// Raises a sound-design event.
+    func emit(_ event: DesignEvent) { emit(.design(event)) }
 
     /// The events raised since the last take, leaving none. Most calls raise none, and then
     /// this allocates nothing (returning the array while also clearing it would copy it).

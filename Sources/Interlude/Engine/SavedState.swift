@@ -19,9 +19,13 @@ public struct SavedState: Codable, Sendable, Equatable {
         /// It was playing, or held by an interruption (and so would have resumed).
         public var wasPlaying: Bool
         /// The frames that repeat, when the track had an intro before its loop
-        /// (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeInSeconds:loopRegion:)``);
+        /// (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``);
         /// nil when the whole track loops. Absent in snapshots written before it existed.
         public var loopRegion: Range<Int>? = nil
+        /// Its loudness target in LUFS
+        /// (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``),
+        /// if it had one. Absent in snapshots written before it existed.
+        public var loudnessLUFS: Double? = nil
     }
 
     /// A looping voice as it was.

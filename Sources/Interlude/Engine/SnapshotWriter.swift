@@ -12,7 +12,7 @@ import Logging
 /// after releasing the engine lock.
 ///
 /// A failed write stops nothing: it is logged, the game gets
-/// ``SessionEvent/snapshotWriteFailed(path:error:)`` from this writer's thread (before a caller
+/// ``EngineEvent/savedStateWriteFailed(path:error:)`` from this writer's thread (before a caller
 /// waiting for that snapshot goes on), and the next snapshot tries again.
 final class SnapshotWriter: @unchecked Sendable {
     // @unchecked Sendable: every stored var is read and written only with `condition` locked.

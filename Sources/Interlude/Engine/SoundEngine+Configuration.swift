@@ -17,10 +17,19 @@ extension SoundEngine {
         public var maximumVoiceCount = 1_000_000
         /// Binaural output through OpenAL Soft's HRTF (stereo only; best on headphones).
         public var hrtf = false
+        /// Passes the output through OpenAL Soft's peak limiter (ALC_OUTPUT_LIMITER_SOFT), so that
+        /// a loud moment (many voices at once, gains above 1 from a loudness target) never
+        /// clips: no sample passes full scale, and a mix whose peaks stay below it is unchanged.
+        /// nil: on for real-time outputs, off for offline ones, whose renders stay the plain
+        /// sum of their voices. A rebuilt or switched device gets the same setting.
+        public var limiter: Bool?
         /// How every source resamples (AL_SOFT_source_resampler). nil: OpenAL Soft's own default
         /// (linear in 1.19, or what alsoft.conf says), with no call made. A resampler the
         /// library lacks makes the engine's creation throw `.unsupportedFormat`.
         public var resampler: Resampler?
+        /// Seeds the engine's random choices (a cue's variants, its drawn gains and pitches):
+        /// the same seed and the same calls give the same choices on every run and platform.
+        public var seed: UInt64 = 0
         /// How often the realtime driver updates: stream refills, fades, completions,
         /// device checks. Offline renders update every this many seconds of rendered audio.
         public var updateIntervalSeconds = 0.010
@@ -79,7 +88,7 @@ extension SoundEngine {
         /// How long opening a device waits until its output really runs (its clock advances
         /// steadily), so that a sound played right after is heard on time: at creation, in
         /// ``SoundEngine/switchDevice(to:)`` and ``SoundEngine/reconnectDevice()``, and before a
-        /// rebuild after a loss. 0 does not wait. See ``SessionEvent/outputStarted(afterSeconds:)``.
+        /// rebuild after a loss. 0 does not wait. See ``DeviceEvent/outputStarted(afterSeconds:)``.
         public var outputStartTimeoutSeconds = 3.0
         /// The label of the engine's swift-log logger.
         public var loggerLabel = "Interlude"
@@ -90,6 +99,12 @@ extension SoundEngine {
         /// A configuration for `output`, with defaults for the rest.
         public init(output: OutputDevice) {
             self.output = output
+        }
+
+        /// Whether a device opened for `output` limits its output: ``limiter``, else on for a
+        /// real-time output and off offline.
+        func limitsOutput(on output: OutputDevice) -> Bool {
+            limiter ?? !output.isOffline
         }
 
         /// Sources kept back from voices for streams: two channels, each able to crossfade.

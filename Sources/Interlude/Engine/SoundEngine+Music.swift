@@ -12,12 +12,18 @@ extension SoundEngine {
     ///   - loopRegion: frames that repeat when looping, end exclusive; an intro before it plays
     ///     once. nil: the file's own loop tags (Vorbis `LOOPSTART`/`LOOPLENGTH`/`LOOPEND`, a WAV
     ///     `smpl` loop; see ``AudioDecoder/loopRegion``), else the whole track.
+    ///   - loudnessLUFS: a loudness target in LUFS, in -70...0: the track plays with the extra
+    ///     gain `10^((target - measured) / 20)` (above 1 too), on top of its other gains, so that
+    ///     on its own it measures the target. The track's integrated loudness is measured (see
+    ///     ``Loudness``) on the calling thread before it starts, the first time a target asks
+    ///     for it, and cached while the file is unchanged (``measureLoudness(ofTrackAt:)``). A
+    ///     silent track gets no extra gain. nil: no target.
     /// Any thread.
     @discardableResult
     public func playMusic(path: String, channel: StreamChannel = .music, isLooping: Bool = true, gain: Float = 1,
-                          fadeSeconds: Double = 0, loopRegion: Range<Int>? = nil) throws -> MusicHandle {
+                          fadeSeconds: Double = 0, loopRegion: Range<Int>? = nil, loudnessLUFS: Double? = nil) throws -> MusicHandle {
         try playStream(path: path, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: fadeSeconds,
-                       loopRegion: loopRegion, crossfadeSeconds: nil, call: "playMusic(path: \(path))")
+                       loopRegion: loopRegion, crossfadeSeconds: nil, call: "playMusic(path: \(path))", loudnessLUFS: loudnessLUFS)
     }
 
     /// Streams a track from a decoder of the game's own on `channel`, replacing any: a format
@@ -30,40 +36,58 @@ extension SoundEngine {
     /// (``MusicEvent/underrun(path:positionInFrames:)``) and plays on from the same frame when
     /// they return, and no engine call waits for them. Throws `.unsupportedFormat` for a format
     /// other than 1 or 2 channels at 1000...384000 Hz. The other parameters are
-    /// ``playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:)``'s. Any thread.
+    /// ``playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``'s; with a
+    /// `loudnessLUFS` target the decoder is read whole from frame 0 on the calling thread to
+    /// measure it (not cached), then moved back to frame 0. Any thread.
     @discardableResult
     public func playMusic(decoder: sending any AudioDecoder, channel: StreamChannel = .music, isLooping: Bool = true,
-                          gain: Float = 1, fadeSeconds: Double = 0, loopRegion: Range<Int>? = nil) throws -> MusicHandle {
+                          gain: Float = 1, fadeSeconds: Double = 0, loopRegion: Range<Int>? = nil,
+                          loudnessLUFS: Double? = nil) throws -> MusicHandle {
         let call = "playMusic(decoder: \(decoder.path))"
         try checkStream(decoder, call: call)
+        let loudness = try measureForTarget(decoder, loudnessLUFS: loudnessLUFS, call: call)
         return try playStream(decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
-                              fadeInSeconds: fadeSeconds, loopRegion: loopRegion, crossfadeSeconds: nil, call: call)
+                              fadeInSeconds: fadeSeconds, loopRegion: loopRegion, crossfadeSeconds: nil, call: call,
+                              loudness: loudness)
     }
 
     /// Crossfades `channel` to another track over `fadeSeconds`, equal-power: the combined
     /// level stays steady. Returns the new track's handle; the old one's handle still answers
-    /// queries (its position, say) while it fades out. `loopRegion` is the new track's, as in
-    /// ``playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:)``: nil uses its loop
-    /// tags. Any thread.
+    /// queries (its position, say) while it fades out. `loopRegion` and `loudnessLUFS` are the
+    /// new track's, as in ``playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``:
+    /// a nil `loopRegion` uses its loop tags. Any thread.
     @discardableResult
     public func crossfadeMusic(toPath path: String, fadeSeconds: Double, channel: StreamChannel = .music,
-                               isLooping: Bool = true, gain: Float = 1, loopRegion: Range<Int>? = nil) throws -> MusicHandle {
+                               isLooping: Bool = true, gain: Float = 1, loopRegion: Range<Int>? = nil,
+                               loudnessLUFS: Double? = nil) throws -> MusicHandle {
         try playStream(path: path, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: 0,
-                       loopRegion: loopRegion, crossfadeSeconds: fadeSeconds, call: "crossfadeMusic(toPath: \(path))")
+                       loopRegion: loopRegion, crossfadeSeconds: fadeSeconds, call: "crossfadeMusic(toPath: \(path))",
+                       loudnessLUFS: loudnessLUFS)
     }
 
     /// Crossfades `channel` to a track from a decoder of the game's own, as
-    /// ``crossfadeMusic(toPath:fadeSeconds:channel:isLooping:gain:loopRegion:)`` does for a
-    /// file; the engine takes the decoder over as
-    /// ``playMusic(decoder:channel:isLooping:gain:fadeSeconds:loopRegion:)`` does. Any thread.
+    /// ``crossfadeMusic(toPath:fadeSeconds:channel:isLooping:gain:loopRegion:loudnessLUFS:)`` does for a
+    /// file; the engine takes the decoder over, and measures it for a `loudnessLUFS` target, as
+    /// ``playMusic(decoder:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)`` does. Any thread.
     @discardableResult
     public func crossfadeMusic(toDecoder decoder: sending any AudioDecoder, fadeSeconds: Double,
                                channel: StreamChannel = .music, isLooping: Bool = true, gain: Float = 1,
-                               loopRegion: Range<Int>? = nil) throws -> MusicHandle {
+                               loopRegion: Range<Int>? = nil, loudnessLUFS: Double? = nil) throws -> MusicHandle {
         let call = "crossfadeMusic(toDecoder: \(decoder.path))"
         try checkStream(decoder, call: call)
+        let loudness = try measureForTarget(decoder, loudnessLUFS: loudnessLUFS, call: call)
         return try playStream(decoder: decoder, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: 0,
-                              loopRegion: loopRegion, crossfadeSeconds: fadeSeconds, call: call)
+                              loopRegion: loopRegion, crossfadeSeconds: fadeSeconds, call: call, loudness: loudness)
+    }
+
+    /// The integrated loudness of the track file at `path` (see ``Loudness``), as a loudness
+    /// target of ``playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``
+    /// uses it: measured on the calling thread (decoding the file whole) the first time, then
+    /// cached while the file is unchanged. Throws `.fileNotFound`, `.unreadableFile` or
+    /// `.unsupportedFormat` naming the file, and `.corruptData` for damage found while decoding.
+    /// Any thread; never takes the engine's lock.
+    public func measureLoudness(ofTrackAt path: String) throws -> Loudness {
+        try trackLoudness(ofPath: path)
     }
 
     /// The track now on `channel`, or nil when none plays there. Any thread.
@@ -156,30 +180,45 @@ extension SoundEngine {
         readCore { $0.streams.error(on: channel) }
     }
 
-    /// Opens the track (outside the engine's lock) and starts it on `channel`.
+    /// Opens the track (outside the engine's lock), measures it for a loudness target (also
+    /// outside), and starts it on `channel`.
     func playStream(path: String, channel: StreamChannel, isLooping: Bool, gain: Float, fadeInSeconds: Double,
-                    loopRegion: Range<Int>?, crossfadeSeconds: Double?, call: String,
+                    loopRegion: Range<Int>?, crossfadeSeconds: Double?, call: String, loudnessLUFS: Double? = nil,
                     startFrame: Int = 0, startsPaused: Bool = false) throws -> MusicHandle {
         try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: crossfadeSeconds, call: call)
+        if let loudnessLUFS { try Validate.loudness(loudnessLUFS, in: call) }
         try ensureAlive(call)
         let decoder = try DecoderFactory.open(path: path)
+        let loudness = try loudnessLUFS.map { StreamLoudness(targetLUFS: $0, gain: try trackLoudness(ofPath: path).gain(toTarget: $0)) }
         return try playStream(decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
                               fadeInSeconds: fadeInSeconds, loopRegion: loopRegion, crossfadeSeconds: crossfadeSeconds,
-                              call: call, startFrame: startFrame, startsPaused: startsPaused)
+                              call: call, loudness: loudness, startFrame: startFrame, startsPaused: startsPaused)
     }
 
     /// Starts an open decoder's track on `channel`; the decoder goes to the decode thread.
     private func playStream(decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float,
                             fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?,
-                            call: String, startFrame: Int = 0, startsPaused: Bool = false) throws -> MusicHandle {
+                            call: String, loudness: StreamLoudness? = nil, startFrame: Int = 0,
+                            startsPaused: Bool = false) throws -> MusicHandle {
         try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: crossfadeSeconds, call: call)
         return try withCore(call) { core in
             let trackID = try core.streams.play(path: decoder.path, decoder: decoder, channel: channel, isLooping: isLooping,
                                                 gain: gain, fadeInSeconds: fadeInSeconds, loopRegion: loopRegion,
-                                                crossfadeSeconds: crossfadeSeconds, call: call, startFrame: startFrame,
-                                                startsPaused: startsPaused)
+                                                crossfadeSeconds: crossfadeSeconds, call: call, loudness: loudness,
+                                                startFrame: startFrame, startsPaused: startsPaused)
             return MusicHandle(channel: channel, trackID: trackID, engineID: engineID)
         }
+    }
+
+    /// For a `loudnessLUFS` target, a game's decoder measured from frame 0 to its end on the
+    /// calling thread and moved back to frame 0; nil without a target.
+    private func measureForTarget(_ decoder: any AudioDecoder, loudnessLUFS: Double?, call: String) throws -> StreamLoudness? {
+        guard let loudnessLUFS else { return nil }
+        try Validate.loudness(loudnessLUFS, in: call)
+        try decoder.seek(toFrame: 0)
+        let gain = try Loudness.measure(decoder: decoder).gain(toTarget: loudnessLUFS)
+        try decoder.seek(toFrame: 0)
+        return StreamLoudness(targetLUFS: loudnessLUFS, gain: gain)
     }
 
     /// Throws `.unsupportedFormat` for a game's decoder the engine cannot stream.

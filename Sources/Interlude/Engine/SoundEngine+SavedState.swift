@@ -29,7 +29,8 @@ extension SoundEngine {
             attempt {
                 _ = try playStream(path: track.path, channel: track.channel, isLooping: track.isLooping,
                                    gain: track.gain, fadeInSeconds: 0, loopRegion: nil, crossfadeSeconds: nil,
-                                   call: "restore(\(track.path))", startFrame: track.positionInFrames,
+                                   call: "restore(\(track.path))", loudnessLUFS: track.loudnessLUFS,
+                                   startFrame: track.positionInFrames,
                                    startsPaused: !track.wasPlaying)
             }
         }

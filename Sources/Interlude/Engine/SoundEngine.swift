@@ -29,6 +29,8 @@ public final class SoundEngine: Sendable {
     /// This engine's configuration.
     public let configuration: Configuration
     let engineID: Int
+    /// Streamed tracks' loudness, measured for loudness targets.
+    private let trackLoudnessCache = TrackLoudnessCache()
     /// Writes the snapshots off the lock (nil without ``Configuration/statePath``).
     private let snapshotWriter: SnapshotWriter?
     /// The core's decode worker, stopped at shutdown outside the lock.
@@ -58,9 +60,9 @@ public final class SoundEngine: Sendable {
         renderer = OfflineRenderer(lock: lock, decodeWorker: core.decodeWorker, isOffline: configuration.output.isOffline)
         self.driver = AnnotatedMutex(nil)
         if !configuration.output.isOffline && configuration.runsDriverThread {
-            let thread = DriverThread(intervalSeconds: configuration.updateIntervalSeconds) { [weak self] in
-                self?.update()
-            }
+            let intervalSeconds = configuration.updateIntervalSeconds
+            let thread = DriverThread { [weak self] in self?.driverTick() ?? intervalSeconds }
+            lock.attach(driver: thread)
             driver.withLock { $0 = thread }
         }
         if configuration.handlesJobControl {
@@ -208,6 +210,15 @@ public final class SoundEngine: Sendable {
     public func loadSound(path: String) throws -> Sound {
         try loader.load(path: path)
     }
+
+    /// The loudness of the track at `path` for a loudness target: cached, else measured on the
+    /// calling thread (never under the engine lock).
+    func trackLoudness(ofPath path: String) throws -> Loudness {
+        try trackLoudnessCache.loudness(ofPath: path)
+    }
+
+    /// How many tracks this engine has measured for loudness targets.
+    package var trackLoudnessMeasurementCount: Int { trackLoudnessCache.measurementCount }
 
     /// Like the synchronous `loadSound(path:)`, but the file is read and decoded on a background
     /// thread, so the caller's thread (and the engine's lock) never waits on the disk. Loads of

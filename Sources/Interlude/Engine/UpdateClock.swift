@@ -17,6 +17,8 @@ final class UpdateClock {
     @exclusivity(unchecked) private var framesUntilUpdate = 0
     @exclusivity(unchecked) private var framesSinceUpdate = 0
     @exclusivity(unchecked) private var lastUpdateNanoseconds: Int64?
+    /// Frames rendered so far (offline).
+    @exclusivity(unchecked) private var renderedFrames: Int64 = 0
 
     init(isOffline: Bool) {
         self.isOffline = isOffline
@@ -38,10 +40,28 @@ final class UpdateClock {
         return elapsed
     }
 
+    /// Marks now as the latest real-time update without one running: a parked driver's next
+    /// update, or a voice made virtual before it, counts its time from here.
+    func restartRealTime() {
+        lastUpdateNanoseconds = Self.bootNanoseconds()
+    }
+
     /// Time since the last update: rendered frames offline, the clock on a real device.
     func secondsSinceUpdate(sampleRate: Int) -> Double {
         if isOffline { return Double(framesSinceUpdate) / Double(sampleRate) }
         return lastUpdateNanoseconds.map { Double(Self.bootNanoseconds() - $0) * 1e-9 } ?? 0
+    }
+
+    /// The engine's own time now, in ticks: frames rendered so far offline (so a render never
+    /// depends on the machine), `CLOCK_BOOTTIME` nanoseconds on a real device. For spans such
+    /// as a cue's cooldown, through ``seconds(fromTicks:to:sampleRate:)``.
+    func ticks() -> Int64 {
+        isOffline ? renderedFrames : Self.bootNanoseconds()
+    }
+
+    /// The seconds from one ``ticks()`` reading to a later one.
+    func seconds(fromTicks start: Int64, to end: Int64, sampleRate: Int) -> Double {
+        Double(end - start) / (isOffline ? Double(sampleRate) : 1e9)
     }
 
     /// `CLOCK_BOOTTIME` in nanoseconds.
@@ -66,6 +86,7 @@ final class UpdateClock {
         mix(stretchFrames)
         framesUntilUpdate -= stretchFrames
         framesSinceUpdate += stretchFrames
+        renderedFrames += Int64(stretchFrames)
         return stretchFrames
     }
 }

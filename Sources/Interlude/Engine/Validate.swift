@@ -31,6 +31,12 @@ enum Validate {
         }
     }
 
+    static func loudness(_ value: Double, in call: String) throws {
+        guard value >= Loudness.quietestLUFS, value <= Loudness.loudestLUFS else {
+            throw InterludeError(.invalidArgument, "\(call): loudness must be a target in \(Int(Loudness.quietestLUFS))...\(Int(Loudness.loudestLUFS)) LUFS, got \(value)")
+        }
+    }
+
     static func seconds(_ value: Double, _ name: String, in call: String) throws {
         guard value.isFinite, value >= 0 else {
             throw InterludeError(.invalidArgument, "\(call): \(name) must be a finite number of seconds >= 0, got \(value)")

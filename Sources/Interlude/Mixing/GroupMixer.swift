@@ -33,6 +33,14 @@ final class GroupMixer {
     var isDirty: Bool { table.isDirty }
     /// The voices and streams were brought in line with the gains.
     func clearDirty() { table.clearDirty() }
+    /// The high-frequency gain the mix snapshots give a member of group `index` (1: none).
+    func effectiveLowPass(of index: Int) -> Float { table.effectiveLowPass(of: index) }
+    /// An effective low-pass changed since the voices and streams were last brought in line.
+    var isLowPassDirty: Bool { table.isLowPassDirty }
+    /// The voices and streams were brought in line with the low-passes.
+    func clearLowPassDirty() { table.clearLowPassDirty() }
+    /// Sets the mix snapshots' gain and low-pass factors, by group index.
+    func setMix(gains: [Float], lowPasses: [Float]) { table.setMix(gains: gains, lowPasses: lowPasses) }
     /// The gains by name, for snapshots.
     var gainsByName: [String: Float] { table.snapshot }
 
@@ -62,6 +70,11 @@ final class GroupMixer {
     /// Moves fades and ducking on by `seconds`, given the voices playing per group.
     func advance(bySeconds seconds: Double, playingCounts: [Int]) {
         table.advance(bySeconds: seconds, playingCounts: playingCounts)
+    }
+
+    /// No fade or ducking would move on an update, given the voices playing per group.
+    func isSettled(playingCounts: [Int]) -> Bool {
+        table.isSettled(playingCounts: playingCounts)
     }
 
     // MARK: Reverb zones

@@ -27,6 +27,14 @@ struct GroupTable {
     private var effectiveGains: [Float] = []
     /// Set when an effective gain changed and voices must be brought in line.
     private var dirty = false
+    /// The mix snapshots' gain factor per group (1 without snapshots).
+    private var mixGains: [Float] = []
+    /// The mix snapshots' low-pass factor per group (1 without snapshots).
+    private var mixLowPasses: [Float] = []
+    /// Effective low-pass per group: its own snapshot factor times the master's.
+    private var effectiveLowPasses: [Float] = []
+    /// Set when an effective low-pass changed and voices and streams must be brought in line.
+    private var lowPassDirty = false
 
     init() {
         for group in GroupID.builtIn { _ = index(of: group.name) }
@@ -44,6 +52,42 @@ struct GroupTable {
         dirty = false
     }
 
+    /// An effective low-pass changed since ``clearLowPassDirty()``.
+    var isLowPassDirty: Bool { lowPassDirty }
+
+    /// The voices and streams were brought in line with the low-passes.
+    mutating func clearLowPassDirty() {
+        lowPassDirty = false
+    }
+
+    /// The high-frequency gain the mix snapshots give a member of group `index`, master's
+    /// included (1: no filter).
+    @inline(__always)
+    func effectiveLowPass(of index: Int) -> Float { effectiveLowPasses[index] }
+
+    /// Sets the mix snapshots' factors, one per group by index (groups made since are 1).
+    mutating func setMix(gains: [Float], lowPasses: [Float]) {
+        for index in names.indices {
+            let gain = index < gains.count ? gains[index] : 1
+            let lowPass = index < lowPasses.count ? lowPasses[index] : 1
+            if mixGains[index] != gain {
+                mixGains[index] = gain
+                dirty = true
+            }
+            if mixLowPasses[index] != lowPass {
+                mixLowPasses[index] = lowPass
+                lowPassDirty = true
+            }
+        }
+        if dirty { recompute() }
+        if lowPassDirty {
+            let master = mixLowPasses[Self.masterIndex]
+            for index in names.indices {
+                effectiveLowPasses[index] = index == Self.masterIndex ? master : min(1, master * mixLowPasses[index])
+            }
+        }
+    }
+
     /// The group's index, creating the group (gain 1) if it is new.
     mutating func index(of name: String) -> Int {
         if let index = indexByName[name] { return index }
@@ -58,6 +102,9 @@ struct GroupTable {
         isMuted.append(false)
         paused.append(false)
         duckFactors.append(1)
+        mixGains.append(1)
+        mixLowPasses.append(1)
+        effectiveLowPasses.append(names.count > 1 ? effectiveLowPasses[Self.masterIndex] : 1)
         effectiveGains.append(1)
         recompute()
         return index
@@ -172,9 +219,7 @@ struct GroupTable {
             changed = true
         }
         for rule in duckRules {
-            let isTriggered = rule.triggerIndex == Self.callTriggerIndex
-                ? isCallOn
-                : rule.triggerIndex < playingCounts.count && playingCounts[rule.triggerIndex] > 0
+            let isTriggered = isTriggered(rule, playingCounts: playingCounts)
             let target = isTriggered ? rule.duckedGain : 1
             let current = duckFactors[rule.targetIndex]
             guard current != target else { continue }
@@ -186,11 +231,27 @@ struct GroupTable {
         if changed { recompute() }
     }
 
+    /// No fade runs and every ducking has reached its gain, given the voices playing per group:
+    /// ``advance(bySeconds:playingCounts:)`` would change nothing.
+    func isSettled(playingCounts: [Int]) -> Bool {
+        fades.allSatisfy { $0 == nil } && transportFades.allSatisfy { $0 == nil } && pausesDue.isEmpty
+            && duckRules.allSatisfy { rule in
+            duckFactors[rule.targetIndex] == (isTriggered(rule, playingCounts: playingCounts) ? rule.duckedGain : 1)
+        }
+    }
+
+    /// The rule's trigger is on: its group plays, or the call is on.
+    private func isTriggered(_ rule: DuckRule, playingCounts: [Int]) -> Bool {
+        rule.triggerIndex == Self.callTriggerIndex
+            ? isCallOn
+            : rule.triggerIndex < playingCounts.count && playingCounts[rule.triggerIndex] > 0
+    }
+
     private mutating func recompute() {
         let master = isMuted[Self.masterIndex] ? 0
-            : gains[Self.masterIndex] * duckFactors[Self.masterIndex] * transportGains[Self.masterIndex]
+            : gains[Self.masterIndex] * duckFactors[Self.masterIndex] * transportGains[Self.masterIndex] * mixGains[Self.masterIndex]
         for index in names.indices {
-            let own = isMuted[index] ? 0 : gains[index] * duckFactors[index] * transportGains[index]
+            let own = isMuted[index] ? 0 : gains[index] * duckFactors[index] * transportGains[index] * mixGains[index]
             effectiveGains[index] = index == Self.masterIndex ? master : master * own
         }
         dirty = true

@@ -1,7 +1,7 @@
 /// A reverb zone: an EFX reverb that voices send to, by themselves
 /// (``VoiceParameters/reverbZone``) or through their group
-/// (``SoundEngine/setGroupReverbZone(_:of:)``). Made by
-/// ``SoundEngine/addReverbZone(named:preset:)``: a misspelt zone is an error, never silence.
+/// (``SoundEngine/setReverbZone(_:of:)``). Made by
+/// ``SoundEngine/makeReverbZone(named:preset:)``: a misspelt zone is an error, never silence.
 public struct ReverbZoneID: Hashable, Sendable, Codable, CustomStringConvertible {
     private let zoneName: String
 

@@ -40,13 +40,13 @@ final class DecodeWorker: Sendable {
     init(logger: Logger) {
         self.logger = logger
         let thread = Thread { [self] in
+            ThreadName.set("IL decode")
             while !stopRequested.load(ordering: .acquiring) {
                 if !stepEveryReader() { wake.wait() }
             }
             readers.withLock { $0.removeAll() }
             finished.signal()
         }
-        thread.name = "Interlude decode"
         thread.qualityOfService = .userInitiated
         thread.start()
     }

@@ -1,5 +1,5 @@
-/// A streamed track, as the game holds it: what ``SoundEngine/playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:)``
-/// and ``SoundEngine/crossfadeMusic(toPath:fadeSeconds:channel:isLooping:gain:loopRegion:)``
+/// A streamed track, as the game holds it: what ``SoundEngine/playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``
+/// and ``SoundEngine/crossfadeMusic(toPath:fadeSeconds:channel:isLooping:gain:loopRegion:loudnessLUFS:)``
 /// return. Opaque, compared and hashed, nothing more.
 ///
 /// Commands reach the track while it is its channel's current one; once another track

@@ -7,6 +7,7 @@ final class MusicStream {
     private let streamChannel: StreamChannel
     private let number: Int
     @exclusivity(unchecked) private var requestedGain: Float
+    private let loudness: StreamLoudness?
     @exclusivity(unchecked) private var gainChange: Fade?
     @exclusivity(unchecked) private var playState: PlayState
     @exclusivity(unchecked) private var currentFade: Fade?
@@ -34,6 +35,8 @@ final class MusicStream {
     var trackID: Int { number }
     /// The gain the game asked for (moving, while ``gainFade`` runs).
     var gain: Float { requestedGain }
+    /// The loudness target the game gave, if any.
+    var loudnessTargetLUFS: Double? { loudness?.targetLUFS }
     /// A change of ``gain`` over time, from ``SoundEngine/setGain(_:of:fadeSeconds:curve:)-(_,MusicHandle,_,_)``.
     var gainFade: Fade? {
         get { gainChange }
@@ -62,11 +65,12 @@ final class MusicStream {
     /// Opens the stream on `decoder`, which goes to `worker` with its ring: from here on only
     /// the thread stepping the worker's readers calls it. The ring holds `bufferCount` chunks, allocated now.
     init(trackID: Int, path: String, decoder: any AudioDecoder, worker: DecodeWorker, waitsForDecode: Bool,
-         channel: StreamChannel, isLooping: Bool, gain: Float, state: PlayState, bufferCount: Int, bufferSeconds: Double,
+         channel: StreamChannel, isLooping: Bool, gain: Float, loudness: StreamLoudness?, state: PlayState, bufferCount: Int, bufferSeconds: Double,
          loopRegion: Range<Int>?, logger: Logger) {
         self.number = trackID
         self.streamChannel = channel
         self.requestedGain = gain
+        self.loudness = loudness
         self.playState = state
         queue = StreamQueue(path: path, decoder: decoder, worker: worker, waitsForDecode: waitsForDecode,
                             isLooping: isLooping, bufferCount: bufferCount,
@@ -94,9 +98,9 @@ final class MusicStream {
     /// PCM frames held in AL buffers and ring slots at most: the stream's memory bound.
     var maximumFramesInFlight: Int { queue.maximumFramesInFlight }
 
-    /// The gain sent to OpenAL: the game's gain, its fade and its group's.
+    /// The gain sent to OpenAL: the game's gain, its loudness target's, its fade and its group's.
     func effectiveGain(groupGain: Float) -> Float {
-        gain * (fade?.gain ?? 1) * groupGain
+        gain * (loudness?.gain ?? 1) * (fade?.gain ?? 1) * groupGain
     }
 
     // MARK: Device
@@ -114,6 +118,11 @@ final class MusicStream {
             try source.setRelativeToListener(true)
             try source.setPosition(.zero)
             try source.setRolloffFactor(0)
+            if let loudness {
+                // OpenAL clamps a source's gain to AL_MAX_GAIN (1 by default) before the mix:
+                // at the loudness gain, the rest of the gain is clamped at 1 as without a target.
+                try source.setMaxGain(loudness.gain)
+            }
             try source.setGain(effectiveGain(groupGain: groupGain))
             try queue.attach(source, on: device)
         } catch {

@@ -14,6 +14,8 @@ final class StreamSet {
     private let events: EventQueue
     /// Reads and decodes every stream's track off the engine lock.
     private let worker: DecodeWorker
+    /// Each stream's group gain and low-pass on its source.
+    private let groupMix: StreamGroupMix
     @exclusivity(unchecked) private var streams: [StreamChannel: MusicStream] = [:]
     /// Streams on their way out: fading out, or replaced while interrupted.
     @exclusivity(unchecked) private var outgoing: [MusicStream] = []
@@ -28,6 +30,7 @@ final class StreamSet {
         self.configuration = configuration
         self.logger = logger
         self.mixer = mixer
+        groupMix = StreamGroupMix(mixer: mixer)
         self.host = host
         self.session = session
         self.gate = gate
@@ -57,6 +60,9 @@ final class StreamSet {
     /// Every stream, current and outgoing (a new array: not for the update's hot path).
     var allStreams: [MusicStream] { Array(streams.values) + outgoing }
 
+    /// No track plays, waits or fades out on any channel.
+    var isEmpty: Bool { streams.isEmpty && outgoing.isEmpty }
+
     /// How many tracks are on their way out.
     var outgoingCount: Int { outgoing.count }
 
@@ -65,8 +71,10 @@ final class StreamSet {
         streams[channel]?.decodeError ?? endingErrors[channel]
     }
 
-    private func groupGain(of stream: MusicStream) -> Float {
-        mixer.effectiveGain(of: stream.channel.groupIndex)
+    /// Sends every stream's low-pass after a mix snapshot changed its group's.
+    func applyGroupLowPasses(on device: ALDevice) throws {
+        for stream in streams.values { try groupMix.applyLowPass(to: stream, on: device) }
+        for stream in outgoing { try groupMix.applyLowPass(to: stream, on: device) }
     }
 
     // MARK: Commands
@@ -74,16 +82,17 @@ final class StreamSet {
     /// Starts `decoder`'s track on `channel`, replacing any. The decoder goes to the decode
     /// worker: nothing here calls it after this. While interrupted it starts when
     /// the session is active. `loopRegion` overrides the file's own loop tags; nil uses them
-    /// (and without tags the whole track loops).
+    /// (and without tags the whole track loops). `loudness`: the track's loudness target and
+    /// the extra gain it measured to.
     /// Returns the new track's number.
     func play(path: String, decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float,
               fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?, call: String,
-              startFrame: Int = 0, startsPaused: Bool = false) throws -> Int {
+              loudness: StreamLoudness? = nil, startFrame: Int = 0, startsPaused: Bool = false) throws -> Int {
         let region = loopRegion ?? decoder.loopRegion
         let trackID = nextTrackID
         nextTrackID += 1
         let stream = MusicStream(trackID: trackID, path: path, decoder: decoder, worker: worker, waitsForDecode: configuration.output.isOffline,
-                                 channel: channel, isLooping: isLooping, gain: gain,
+                                 channel: channel, isLooping: isLooping, gain: gain, loudness: loudness,
                                  state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
                                  bufferCount: configuration.streamBufferCount,
                                  bufferSeconds: configuration.streamBufferSeconds,
@@ -115,7 +124,7 @@ final class StreamSet {
         endingErrors[channel] = nil
         if isActive {
             gate.run(call) { device in
-                try stream.attach(to: device, groupGain: groupGain(of: stream))
+                try groupMix.attach(stream, on: device)
                 if stream.state == .playing { try stream.play() }
             }
         } else if !startsPaused {
@@ -192,9 +201,9 @@ final class StreamSet {
                 for stream in resuming {
                     stream.state = .playing
                     if !stream.isAttached {
-                        try stream.attach(to: device, groupGain: groupGain(of: stream))
+                        try groupMix.attach(stream, on: device)
                     } else if stream.fade != nil {
-                        try stream.applyGain(groupGain: groupGain(of: stream))
+                        try groupMix.applyGain(to: stream)
                     }
                     try stream.play()
                 }
@@ -216,7 +225,7 @@ final class StreamSet {
         stream.gainFade = nil
         stream.setGain(gain)
         if gate.isOpen, stream.isAttached {
-            gate.run("setGain(music)") { _ in try stream.applyGain(groupGain: groupGain(of: stream)) }
+            gate.run("setGain(music)") { _ in try groupMix.applyGain(to: stream) }
         }
     }
 
@@ -276,7 +285,7 @@ final class StreamSet {
             change.advance(bySeconds: elapsedSeconds)
             stream.setGain(change.gain)
             stream.gainFade = change.isFinished ? nil : change
-            if stream.fade == nil { try stream.applyGain(groupGain: groupGain(of: stream)) }
+            if stream.fade == nil { try groupMix.applyGain(to: stream) }
         }
         if stream.state == .playing, var fade = stream.fade {
             fade.advance(bySeconds: elapsedSeconds)
@@ -286,10 +295,10 @@ final class StreamSet {
                 try stream.applyGain(groupGain: 0)
                 pauseNow(stream.channel)
             } else {
-                try stream.applyGain(groupGain: groupGain(of: stream))
+                try groupMix.applyGain(to: stream)
             }
         } else if mixer.isDirty {
-            try stream.applyGain(groupGain: groupGain(of: stream))
+            try groupMix.applyGain(to: stream)
         }
         if stream.state == .playing {
             try stream.service(mayStart: !mixer.pauses(stream.channel.groupIndex), waiting: waitsForDecode)
@@ -311,7 +320,7 @@ final class StreamSet {
         for stream in streams.values where stream.state == .playing && !stream.isAttached {
             // Its attach failed (no source or buffer could be made): try again, as a voice
             // without a source waits for one.
-            try stream.attach(to: device, groupGain: groupGain(of: stream))
+            try groupMix.attach(stream, on: device)
             if !mixer.pauses(stream.channel.groupIndex) { try stream.play() }
         }
         for stream in streams.values { try service(stream, elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode) }
@@ -330,8 +339,8 @@ final class StreamSet {
 
     /// Sends every stream's gain after a group gain changed.
     func applyGroupGains() throws {
-        for stream in streams.values { try stream.applyGain(groupGain: groupGain(of: stream)) }
-        for stream in outgoing { try stream.applyGain(groupGain: groupGain(of: stream)) }
+        for stream in streams.values { try groupMix.applyGain(to: stream) }
+        for stream in outgoing { try groupMix.applyGain(to: stream) }
     }
 
     /// Pauses or resumes the streams of a group (every stream, for master).
@@ -354,7 +363,8 @@ final class StreamSet {
         return current.map { stream in
             SavedState.Track(path: stream.path, channel: stream.channel, positionInFrames: stream.positionInFrames,
                              isLooping: stream.isLooping, gain: stream.gain,
-                             wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion)
+                             wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion,
+                             loudnessLUFS: stream.loudnessTargetLUFS)
         }
     }
 
@@ -417,15 +427,16 @@ final class StreamSet {
     /// queue made ready where it was held.
     private func prepareToResume(_ stream: MusicStream, on device: ALDevice) throws {
         if !stream.isAttached {
-            try stream.attach(to: device, groupGain: groupGain(of: stream))
+            try groupMix.attach(stream, on: device)
         } else {
-            try stream.applyGain(groupGain: groupGain(of: stream))
+            try groupMix.applyGain(to: stream)
             try stream.prepareToResume()
         }
     }
 
     /// Every stream forgets its AL names; fading-out tracks end with the device.
     func forgetDevice() {
+        groupMix.forgetDevice()
         for stream in allStreams { stream.forgetDevice() }
         outgoing.removeAll { $0.stopsWhenFadeEnds }
     }

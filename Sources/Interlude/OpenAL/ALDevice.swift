@@ -17,12 +17,14 @@ final class ALDevice {
         case loopback(format: AudioFormat)
     }
 
-    /// Context attributes: source counts, HRTF, and for a playback device the periods per
-    /// second asked for (ALC_REFRESH; OpenAL Soft 1.19 keeps its configured period regardless).
+    /// Context attributes: source counts, HRTF, the output limiter (ALC_OUTPUT_LIMITER_SOFT),
+    /// and for a playback device the periods per second asked for (ALC_REFRESH; OpenAL Soft
+    /// 1.19 keeps its configured period regardless).
     struct Attributes: Equatable {
         var monoSourceCount: Int
         var stereoSourceCount: Int
         var hrtf: Bool
+        var limiter: Bool
         var updatesPerSecond: Int?
     }
 
@@ -55,6 +57,7 @@ final class ALDevice {
             ALC_MONO_SOURCES, ALCint(attributes.monoSourceCount),
             ALC_STEREO_SOURCES, ALCint(attributes.stereoSourceCount),
             ALC_HRTF_SOFT, attributes.hrtf ? ALC_TRUE : ALC_FALSE,
+            ALC_OUTPUT_LIMITER_SOFT, attributes.limiter ? ALC_TRUE : ALC_FALSE,
         ]
         let opened: OpaquePointer?
         switch kind {
@@ -83,8 +86,6 @@ final class ALDevice {
                 ALC_FORMAT_CHANNELS_SOFT, channels,
                 ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
                 ALC_FREQUENCY, ALCint(format.sampleRate),
-                // The limiter would reshape loud mixes; offline renders must be the plain sum.
-                ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE,
             ]
         }
         contextAttributes.append(0)
@@ -234,9 +235,16 @@ final class ALDevice {
     // MARK: Rendering (loopback only)
 
     /// `alcRenderSamplesSOFT`: mixes `frameCount` frames of float samples into `destination`.
+    /// With the limiter on, no sample passes full scale.
     func render(into destination: UnsafeMutablePointer<Float>, frameCount: Int) {
         guard let device, let render = extensions.renderSamples, frameCount > 0 else { return }
         render(device, destination, ALCsizei(frameCount))
+        if attributes.limiter, case .loopback(let format) = kind {
+            // OpenAL Soft's limiter holds full scale only to within float rounding: the last
+            // ulp above it is cut here, so a limited render never exceeds 1.
+            let samples = UnsafeMutableBufferPointer(start: destination, count: frameCount * format.channelCount)
+            for index in samples.indices { samples[index] = min(1, max(-1, samples[index])) }
+        }
     }
     // MARK: Names (context must be current)
 

@@ -38,6 +38,8 @@ struct ALSource: Hashable {
 
     /// AL_GAIN.
     func setGain(_ gain: Float) throws { try set(AL_GAIN, gain) }
+    /// AL_MAX_GAIN: the gain AL_GAIN is clamped to.
+    func setMaxGain(_ gain: Float) throws { try set(AL_MAX_GAIN, gain) }
     /// AL_PITCH.
     func setPitch(_ pitch: Float) throws { try set(AL_PITCH, pitch) }
     /// AL_LOOPING.

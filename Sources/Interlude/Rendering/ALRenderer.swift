@@ -155,8 +155,8 @@ final class ALRenderer {
     func applyParameters(of voice: Voice, on device: ALDevice) throws {
         guard let source = voice.source else { return }
         let parameters = voice.parameters
-        try source.setGain(parameters.gain * mixer.effectiveGain(of: voice.groupIndex))
-        try source.setPitch(parameters.pitch)
+        try source.setGain(voice.playedGain(groupGain: mixer.effectiveGain(of: voice.groupIndex)))
+        try source.setPitch(voice.playedPitch)
         // A stream loops in its queue (the decode thread reads on across the seam), never in AL.
         try source.setLooping(voice.stream == nil && parameters.isLooping)
         if let position = parameters.position {
@@ -206,8 +206,8 @@ final class ALRenderer {
     /// Sends a real voice's changed parameters to its source, in the update's batch.
     private func applyChanges(_ changes: VoiceChanges, of voice: Voice, in batch: ALSourceBatch, on device: ALDevice) throws {
         guard let source = voice.source else { return }
-        if changes.contains(.gain) { batch.setGain(source, voice.gain * mixer.effectiveGain(of: voice.groupIndex)) }
-        if changes.contains(.pitch) { batch.setPitch(source, voice.pitch) }
+        if changes.contains(.gain) { batch.setGain(source, voice.playedGain(groupGain: mixer.effectiveGain(of: voice.groupIndex))) }
+        if changes.contains(.pitch) { batch.setPitch(source, voice.playedPitch) }
         if changes.contains(.looping) && voice.stream == nil { batch.setLooping(source, voice.isLooping) }
         if voice.isPositional {
             if changes.contains(.relativeToListener) { batch.setRelativeToListener(source, voice.isRelativeToListener) }
@@ -225,22 +225,23 @@ final class ALRenderer {
 
     /// Sends a real voice's gain, with its group's.
     func applyGain(of voice: Voice) throws {
-        try voice.source?.setGain(voice.gain * mixer.effectiveGain(of: voice.groupIndex))
+        try voice.source?.setGain(voice.playedGain(groupGain: mixer.effectiveGain(of: voice.groupIndex)))
     }
 
     // MARK: Effects
 
-    /// Sends a real voice to its reverb zone (its own, or its group's) and sets its occlusion
-    /// low-pass. Without ALC_EXT_EFX this does nothing.
+    /// Sends a real voice to its reverb zone (its own, or its group's) and sets its low-pass
+    /// (occlusion, curves and mix snapshots together). Without ALC_EXT_EFX this does nothing.
     func applyEffects(of voice: Voice, on device: ALDevice) throws {
         guard let source = voice.source, let efx = device.efx else { return }
         let zoneName = mixer.zone(ownZone: voice.ownReverbZone, groupIndex: voice.groupIndex)
         try source.setAuxiliarySend(slot: try zoneName.map { try slot(ofZone: $0, on: device) } ?? 0)
-        if voice.lowPassGain < 1 {
+        let lowPass = voice.playedLowPass(groupLowPass: mixer.effectiveLowPass(of: voice.groupIndex))
+        if lowPass < 1 {
             if lowPassFilter == nil { lowPassFilter = try device.makeLowPassFilter() }
             guard let filter = lowPassFilter else { return }
             // OpenAL copies a filter's settings into the source when attached, so one filter serves all.
-            try efx.setLowPass(filter, gainHF: voice.lowPassGain)
+            try efx.setLowPass(filter, gainHF: lowPass)
             try source.setDirectFilter(filter)
         } else {
             try source.setDirectFilter(0)

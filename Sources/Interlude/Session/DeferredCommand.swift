@@ -4,6 +4,8 @@ public enum DeferredCommand: Sendable, Equatable {
     /// A voice started: a looping one plays when the session is active again, a one-shot is
     /// dropped.
     case play(VoiceHandle)
+    /// A cue played: as ``play(_:)``, for the voice the cue started.
+    case playCue(VoiceHandle)
     /// A system sound: always dropped.
     case playSystemSound
     /// A voice stopped: it stays stopped.

@@ -254,7 +254,7 @@ final class OutputRouter {
 
     /// The server's default sink moved and the server moved our stream there already (OpenAL
     /// Soft's `allow-moves`): it plays on, uninterrupted, on the new sink, and
-    /// ``SessionEvent/routeChanged(from:to:)`` says so.
+    /// ``DeviceEvent/routeChanged(from:to:)`` says so.
     func defaultSinkMovedOurStream(from old: String, to new: String) {
         guard isOnSystemDefault else { return }
         logger.info("the default sink moved from \(old) to \(new): the server moved our stream there")
@@ -263,7 +263,7 @@ final class OutputRouter {
 
     /// The server's default sink moved without our stream: on `.systemDefault`, playback moves
     /// as ``switchDevice(to:)`` moves it (a new device on the server's default, everything
-    /// kept), and ``SessionEvent/routeChanged(from:to:)`` says so. A named or null output stays
+    /// kept), and ``DeviceEvent/routeChanged(from:to:)`` says so. A named or null output stays
     /// put; a lost device reopens on the new default by itself. A failing open is logged and
     /// leaves the engine where it was. This is the first half, under the lock: nil when the
     /// engine does not follow, else the new device the caller opens (and uploads to) off the lock.
@@ -293,7 +293,7 @@ final class OutputRouter {
         logger.error("the default sink moved from \(old) to \(new), but playback could not follow: \(error)")
     }
 
-    /// Raises ``SessionEvent/outputStarted(afterSeconds:)`` when the new device's output runs;
+    /// Raises ``DeviceEvent/outputStarted(afterSeconds:)`` when the new device's output runs;
     /// otherwise the update raises it once it does.
     private func emitOutputStarted() {
         if let startSeconds = host.outputStartSeconds {

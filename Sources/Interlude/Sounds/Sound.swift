@@ -19,6 +19,10 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// The frames a looping voice of it repeats, end exclusive, from the file's loop tags
     /// (``AudioDecoder/loopRegion``); nil: the whole sound. The first pass plays from frame 0.
     public let loopRegion: Range<Int>?
+    /// Its integrated loudness in LUFS (ITU-R BS.1770-4 / EBU R128, gated; see ``Loudness``),
+    /// measured once as it was decoded at load, off the engine's lock; -infinity for silence.
+    /// What a loudness target brings it to.
+    public let integratedLoudnessLUFS: Double
 
     /// Its samples are 32-bit float; 16-bit otherwise (a source of 16 bits or fewer).
     let isFloat: Bool
@@ -39,12 +43,13 @@ public final class Sound: Sendable, CustomStringConvertible {
         levels.add(count: samples.count, channelCount: max(1, format.channelCount)) { samples[$0] }
         levels.finish()
         self.init(name: name, format: format, frameCount: samples.count / max(1, format.channelCount), isFloat: samples.isFloat,
-                  kept: samples, file: file, levels: levels, loopRegion: loopRegion, id: id, engineID: engineID)
+                  kept: samples, file: file, levels: levels, integratedLoudnessLUFS: Self.integratedLoudness(of: samples, format: format),
+                  loopRegion: loopRegion, id: id, engineID: engineID)
     }
 
     /// A sound of `frameCount` frames, its samples kept in Swift (`kept`) or only in OpenAL.
     init(name: String, format: AudioFormat, frameCount: Int, isFloat: Bool, kept: SoundSamples?, file: SoundFile?,
-         levels: SoundLevels, loopRegion: Range<Int>?, id: Int, engineID: Int) {
+         levels: SoundLevels, integratedLoudnessLUFS: Double, loopRegion: Range<Int>?, id: Int, engineID: Int) {
         self.name = name
         self.format = format
         self.frameCount = frameCount
@@ -52,10 +57,21 @@ public final class Sound: Sendable, CustomStringConvertible {
         self.kept = KeptSamples(kept)
         self.file = file
         self.levels = levels
+        self.integratedLoudnessLUFS = integratedLoudnessLUFS
         // A damaged file can decode to fewer frames than its header promised its tags against.
         self.loopRegion = loopRegion.flatMap { $0.upperBound <= frameCount ? $0 : nil }
         self.id = id
         self.engineID = engineID
+    }
+
+    /// The integrated loudness of `samples` (-infinity if libebur128 cannot take the format).
+    private static func integratedLoudness(of samples: SoundSamples, format: AudioFormat) -> Double {
+        guard let meter = try? LoudnessMeter(format: format, truePeak: false) else { return -.infinity }
+        switch samples {
+        case .int16(let values): values.withUnsafeBufferPointer { meter.add($0) }
+        case .float32(let values): values.withUnsafeBufferPointer { meter.add($0) }
+        }
+        return meter.finish().integratedLUFS
     }
 
     /// Bytes of its interleaved samples.

@@ -145,7 +145,7 @@ final class SoundBank {
     }
 
     /// The sounds lost since the last call, with why: the session removes their voices and
-    /// raises ``SessionEvent/soundLost(name:reason:)``.
+    /// raises ``DeviceEvent/soundLost(name:reason:)``.
     func takeLostSounds() -> [(sound: Sound, reason: String)] {
         defer { newlyLost = [] }
         return newlyLost

@@ -2,7 +2,7 @@
 /// source of 16 bits or fewer, float otherwise), handing each chunk's bytes to a sink: the
 /// load writes them into OpenAL's buffer as they come, and a new device's preparation into its
 /// own. So the whole PCM never exists twice. Each read also gives the samples' checksum and
-/// level envelope.
+/// level envelope, and, when asked, their integrated loudness.
 struct SoundFileReader {
     /// Frames decoded per chunk: 256 KiB of 16-bit stereo.
     static let chunkFrames = 65_536
@@ -12,6 +12,8 @@ struct SoundFileReader {
         var frameCount: Int
         var checksum: PCMChecksum
         var levels: SoundLevels
+        /// The integrated loudness in LUFS, when the read measured it.
+        var integratedLoudnessLUFS: Double?
         /// The decoder had more after `frameLimit` frames.
         var hasMore: Bool
     }
@@ -22,12 +24,15 @@ struct SoundFileReader {
     }
 
     /// Reads up to `frameLimit` frames of `decoder` from where it stands, calling `sink` with
-    /// each chunk's bytes and their byte offset from the start.
-    static func read(_ decoder: any AudioDecoder, frameLimit: Int,
+    /// each chunk's bytes and their byte offset from the start. `measuresLoudness`: also
+    /// measures the samples' integrated loudness (a load does; a new device's upload, which
+    /// reads the same samples again, does not).
+    static func read(_ decoder: any AudioDecoder, frameLimit: Int, measuresLoudness: Bool,
                      into sink: (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Result {
         let channelCount = decoder.format.channelCount
         let sixteenBit = isSixteenBit(decoder)
         var result = Result(frameCount: 0, checksum: PCMChecksum(), levels: SoundLevels(sampleRate: decoder.format.sampleRate), hasMore: false)
+        let meter = measuresLoudness ? try LoudnessMeter(format: decoder.format, truePeak: false) : nil
         var floats = [Float](repeating: 0, count: chunkFrames * channelCount)
         var shorts = [Int16](repeating: 0, count: sixteenBit ? chunkFrames * channelCount : 0)
         var byteOffset = 0
@@ -38,6 +43,7 @@ struct SoundFileReader {
             }
             if frames <= 0 { break }
             let count = frames * channelCount
+            floats.withUnsafeBufferPointer { meter?.add(UnsafeBufferPointer(rebasing: $0[0..<count])) }
             if sixteenBit {
                 try shorts.withUnsafeMutableBufferPointer { shorts in
                     for index in 0..<count { shorts[index] = DecoderFactory.int16(floats[index]) }
@@ -65,6 +71,7 @@ struct SoundFileReader {
             result.hasMore = probe > 0
         }
         result.levels.finish()
+        result.integratedLoudnessLUFS = meter?.finish().integratedLUFS
         return result
     }
 }

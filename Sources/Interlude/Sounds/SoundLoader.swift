@@ -170,7 +170,7 @@ final class SoundLoader: Sendable {
         }
         let result: SoundFileReader.Result
         do {
-            result = try SoundFileReader.read(decoder, frameLimit: frameCount) { chunk, byteOffset in
+            result = try SoundFileReader.read(decoder, frameLimit: frameCount, measuresLoudness: true) { chunk, byteOffset in
                 let written = try lock.withCore(call) { core -> Bool in
                     guard core.al.isOpen, core.device.openDevice === target.device else { return false }
                     do {
@@ -197,6 +197,7 @@ final class SoundLoader: Sendable {
         }
         let sound = Sound(name: path, format: format, frameCount: frameCount, isFloat: isFloat, kept: nil,
                           file: SoundFile(path: path, checksum: result.checksum), levels: result.levels,
+                          integratedLoudnessLUFS: result.integratedLoudnessLUFS ?? -.infinity,
                           loopRegion: decoder.loopRegion, id: SoundLoader.nextSoundID.wrappingAdd(1, ordering: .relaxed).oldValue,
                           engineID: engineID)
         let registered = try lock.withCore(call) { core -> Bool in

@@ -80,7 +80,7 @@ enum SoundUpload {
                 try buffer.map(byteOffset: 0, byteCount: sound.byteCount, writes: true, using: mapping)
             }
             // The file is read with no lock held: the buffer is this preparation's alone.
-            let read = Result { try SoundFileReader.read(decoder, frameLimit: sound.frameCount) { chunk, byteOffset in
+            let read = Result { try SoundFileReader.read(decoder, frameLimit: sound.frameCount, measuresLoudness: false) { chunk, byteOffset in
                 UnsafeMutableRawBufferPointer(rebasing: target[byteOffset..<byteOffset + chunk.count]).copyMemory(from: chunk)
             } }
             try onContext(of: device) {

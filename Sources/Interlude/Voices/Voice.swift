@@ -30,6 +30,8 @@ final class Voice {
     @exclusivity(unchecked) private var gainFadeState: Fade?
     @exclusivity(unchecked) private var pitchFadeState: Fade?
     @exclusivity(unchecked) private var fadeEnding: FadeEnd = .none
+    /// What the cue's curves make of its gain, pitch and low-pass (unity without curves).
+    @exclusivity(unchecked) private var curveFactors: CurveFactors
     /// Set once the voice has ended: its slot (and entry) may already belong to another voice.
     @exclusivity(unchecked) private var removed = false
     /// The table's entries (held strongly: they hold no voices, so there is no cycle, and an
@@ -37,8 +39,9 @@ final class Voice {
     private let entries: VoicePoolStorage
 
     init(handle: VoiceHandle, media: Media, parameters: VoiceParameters, groupIndex: Int, state: PlayState,
-         isSystemSound: Bool, entries: VoicePoolStorage) {
+         isSystemSound: Bool, entries: VoicePoolStorage, factors: CurveFactors = .unity) {
         self.handle = handle
+        self.curveFactors = factors
         self.media = media
         self.isSystemSound = isSystemSound
         self.entries = entries
@@ -139,7 +142,7 @@ final class Voice {
         lowPassGainHF = parameters.lowPassGainHF
         entries[slot].gain = parameters.gain
         entries[slot].pitch = parameters.pitch
-        entries[slot].framesPerSecond = Double(format.sampleRate) * Double(parameters.pitch)
+        entries[slot].framesPerSecond = Double(format.sampleRate) * Double(parameters.pitch * curveFactors.pitch)
         entries[slot].isLooping = parameters.isLooping
         entries[slot].hasPosition = parameters.position != nil
         entries[slot].position = parameters.position ?? .zero
@@ -264,8 +267,31 @@ final class Voice {
     func setFadedPitch(_ pitch: Float) {
         guard !removed else { return }
         entries[slot].pitch = pitch
-        entries[slot].framesPerSecond = Double(format.sampleRate) * Double(pitch)
+        entries[slot].framesPerSecond = Double(format.sampleRate) * Double(pitch * curveFactors.pitch)
     }
+
+    // MARK: Curves
+
+    /// What the cue's curves make of the voice's gain, pitch and low-pass now.
+    var factors: CurveFactors { curveFactors }
+
+    /// Sets what the curves make of the voice, records what changed for the update to send,
+    /// and moves its clock at the new pitch.
+    func setFactors(_ factors: CurveFactors) {
+        guard !removed, factors != curveFactors else { return }
+        let changes = factors.changes(from: curveFactors)
+        curveFactors = factors
+        entries[slot].framesPerSecond = Double(format.sampleRate) * Double(entries[slot].pitch * factors.pitch)
+        markChanged(changes)
+    }
+
+    /// The gain OpenAL plays: the voice's own, its curves' and its group's (`groupGain`).
+    func playedGain(groupGain: Float) -> Float { entries[slot].gain * curveFactors.gain * groupGain }
+    /// The pitch OpenAL plays: the voice's own times its curves'.
+    var playedPitch: Float { entries[slot].pitch * curveFactors.pitch }
+    /// The low-pass OpenAL plays: the voice's own (occlusion) times its curves' and its
+    /// group's (`groupLowPass`, from the mix snapshots).
+    func playedLowPass(groupLowPass: Float) -> Float { lowPassGainHF * curveFactors.lowPass * groupLowPass }
 
     private func fadesChanged() {
         guard !removed else { return }

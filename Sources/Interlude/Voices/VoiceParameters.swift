@@ -26,7 +26,7 @@ public struct VoiceParameters: Sendable, Equatable, Codable {
     /// ``protectedPriority`` or more the voice is never made virtual (dialogue, say).
     public var priority: Int = 0
 
-    /// The reverb zone (``SoundEngine/addReverbZone(named:preset:)``) the voice sends to; nil
+    /// The reverb zone (``SoundEngine/makeReverbZone(named:preset:)``) the voice sends to; nil
     /// uses its group's zone, if any.
     public var reverbZone: ReverbZoneID?
     /// Occlusion: the gain of high frequencies through a low-pass filter, 0...1 (1: no filter).

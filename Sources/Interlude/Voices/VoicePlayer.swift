@@ -45,9 +45,9 @@ final class VoicePlayer {
     /// one-shot is dropped (its handle is already stale). When every real source is taken, the
     /// voice takes the source of the least important real voice if it matters more, and is
     /// virtual otherwise. `startFrame` and `startsPaused` serve snapshot restores: a paused
-    /// voice gets its source on its first resume.
+    /// voice gets its source on its first resume. `factors` are a cue voice's curves' at its start.
     func play(_ sound: Sound, parameters: VoiceParameters, isSystemSound: Bool, command: String,
-              startFrame: Int = 0, startsPaused: Bool = false) throws -> VoiceHandle {
+              startFrame: Int = 0, startsPaused: Bool = false, factors: CurveFactors = .unity) throws -> VoiceHandle {
         guard table.isOwnEngine(sound.engineID), sounds.contains(sound) else {
             throw InterludeError(.foreignObject, "\(command): \(sound.name) was not loaded by this engine, or was unloaded")
         }
@@ -61,12 +61,12 @@ final class VoicePlayer {
         if !isActive && (isSystemSound || !parameters.isLooping) {
             // Consume the slot's generation so the returned handle is stale.
             table.abandonSlot(of: handle)
-            events.emit(.commandDropped(isSystemSound ? .playSystemSound : .play(handle)))
+            events.emit(.commandDropped(isSystemSound ? .playSystemSound : Self.tracked(command, handle)))
             return handle
         }
         let voice = Voice(handle: handle, media: .loaded(sound), parameters: parameters, groupIndex: groupIndex,
                           state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
-                          isSystemSound: isSystemSound, entries: table.entries)
+                          isSystemSound: isSystemSound, entries: table.entries, factors: factors)
         voice.positionInFrames = max(0, startFrame) % max(1, sound.frameCount)
         table.insert(voice)
         if startsPaused {
@@ -124,8 +124,13 @@ final class VoicePlayer {
         if isActive {
             gate.run(call) { device in try sources.admit(voice, on: device) }
         } else {
-            events.emit(.commandDeferred(.play(voice.handle)))
+            events.emit(.commandDeferred(Self.tracked(call, voice.handle)))
         }
+    }
+
+    /// How a play of `command` ("cue" for a cue's) is reported while it waits for the session.
+    private static func tracked(_ command: String, _ handle: VoiceHandle) -> DeferredCommand {
+        command == "cue" ? .playCue(handle) : .play(handle)
     }
 
     // MARK: Commands

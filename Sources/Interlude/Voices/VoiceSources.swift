@@ -72,6 +72,18 @@ final class VoiceSources {
         try sounds.deleteUnloadedBuffers(on: device)
     }
 
+    /// Whether the voice is live, a one-shot whose source played its last frame since the last
+    /// update being ended (and removed) now rather than at the next update: a cue's voice limit
+    /// counts it no more.
+    func isLiveNow(_ handle: VoiceHandle) -> Bool {
+        guard let voice = table.voice(for: handle) else { return false }
+        guard !voice.isLooping, voice.source != nil, isActive else { return true }
+        var playedOut = false
+        gate.run("play(cue:)") { _ in playedOut = try renderer.hasFinished(voice) }
+        if playedOut { remove(voice, reason: .ended) }
+        return !playedOut
+    }
+
     /// Ends every voice of `sound` for `reason` (it is being unloaded, or it is lost).
     func removeVoices(of sound: Sound, reason: VoiceEndReason) {
         for voice in table.liveVoices where voice.sound?.id == sound.id {

@@ -74,9 +74,9 @@ struct SceneFieldReader {
         return bool
     }
 
-    func integer(_ key: String, in range: ClosedRange<Int>? = nil) throws -> Int? {
+    func integer(_ key: String, in range: ClosedRange<Int>? = nil, expectation named: String? = nil) throws -> Int? {
         guard let value = members[key] else { return nil }
-        let expectation = range.map { "an integer in \($0.lowerBound)...\($0.upperBound)" } ?? "an integer"
+        let expectation = named ?? range.map { "an integer in \($0.lowerBound)...\($0.upperBound)" } ?? "an integer"
         guard case .number(let number) = value, let integer = Int(exactly: number), range?.contains(integer) ?? true else {
             throw mismatch(key, expectation, value)
         }
@@ -102,6 +102,11 @@ struct SceneFieldReader {
     /// A linear gain: >= 0.
     func gain(_ key: String) throws -> Float? {
         try number(key, "a finite number >= 0") { $0 >= 0 && Float($0).isFinite }.map { Float($0) }
+    }
+
+    /// A loudness target in LUFS (version 3): in -70...0.
+    func loudness(_ key: String) throws -> Double? {
+        try number(key, "a loudness target in LUFS from -70 to 0") { (Loudness.quietestLUFS...Loudness.loudestLUFS).contains($0) }
     }
 
     /// A pitch factor: > 0, as OpenAL takes it.

@@ -13,7 +13,8 @@ import Interlude
 public enum SceneParser {
     private static let topLevelKeys: Set = [
         "sampleRate", "channels", "duration", "policy", "hrtf", "distanceModel", "listener", "sounds", "events", "reverbZones",
-        "resampler",
+        "resampler", "seed", "cues", "parameters", "snapshots",
+        "limiter",
     ]
     private static let listenerKeys: Set = ["position", "forward", "up", "gain"]
 
@@ -49,20 +50,20 @@ public enum SceneParser {
             return .set(change)
         },
         "listener": ActionFormat(keys: listenerKeys) { .listener(try listenerChange($0)) },
-        "music.play": ActionFormat(keys: ["sound", "loop", "gain", "fadeIn", "loopStart", "loopEnd"]) { event in
+        "music.play": ActionFormat(keys: ["sound", "loop", "gain", "fadeIn", "loopStart", "loopEnd", "loudness"]) { event in
             .musicPlay(
                 sound: try event.require("sound", event.name), loop: try event.bool("loop") ?? true,
                 gain: try event.gain("gain") ?? 1, fadeInSeconds: try event.seconds("fadeIn") ?? 0,
-                loopPoints: try loopPoints(event)
+                loopPoints: try loopPoints(event), loudnessLUFS: try event.loudness("loudness")
             )
         },
         "music.pause": ActionFormat(keys: []) { _ in .musicPause },
         "music.resume": ActionFormat(keys: []) { _ in .musicResume },
         "music.stop": ActionFormat(keys: []) { _ in .musicStop },
-        "music.crossfade": ActionFormat(keys: ["sound", "duration", "loop", "loopStart", "loopEnd"]) { event in
+        "music.crossfade": ActionFormat(keys: ["sound", "duration", "loop", "loopStart", "loopEnd", "loudness"]) { event in
             .musicCrossfade(
                 sound: try event.require("sound", event.name), durationSeconds: try event.require("duration", event.seconds),
-                loop: try event.bool("loop") ?? true, loopPoints: try loopPoints(event)
+                loop: try event.bool("loop") ?? true, loopPoints: try loopPoints(event), loudnessLUFS: try event.loudness("loudness")
             )
         },
         "group": ActionFormat(keys: ["name", "gain", "duration"]) { event in
@@ -87,6 +88,21 @@ public enum SceneParser {
         "session.activate": ActionFormat(keys: []) { _ in .sessionActivate },
         "device.lost": ActionFormat(keys: []) { _ in .deviceLost },
         "device.restored": ActionFormat(keys: []) { _ in .deviceRestored },
+        "cue": ActionFormat(keys: ["cue", "id", "position", "gain"]) { event in
+            .cue(SceneCuePlay(cue: try event.require("cue", event.name), id: try event.name("id"),
+                              position: try event.vector("position"), gain: try event.gain("gain") ?? 1))
+        },
+        "parameter": ActionFormat(keys: ["name", "value", "duration"]) { event in
+            .parameter(name: try event.require("name", event.name),
+                       value: Float(try event.require("value") { try event.number($0, "a finite number") { Float($0).isFinite } }),
+                       durationSeconds: try event.seconds("duration") ?? 0)
+        },
+        "snapshot.start": ActionFormat(keys: ["name", "fade"]) { event in
+            .snapshotStart(name: try event.require("name", event.name), fadeSeconds: try event.seconds("fade") ?? 0)
+        },
+        "snapshot.stop": ActionFormat(keys: ["name", "fade"]) { event in
+            .snapshotStop(name: try event.require("name", event.name), fadeSeconds: try event.seconds("fade") ?? 0)
+        },
     ]
 
     /// Reads and validates the scene file at `path`. Relative sound paths are resolved against
@@ -126,6 +142,7 @@ public enum SceneParser {
         let distanceModel = try top.choice("distanceModel", DistanceModel.self) ?? .inverseClamped
         let hrtf = try top.bool("hrtf") ?? false
         let resampler = try top.choice("resampler", Resampler.self)
+        let limiter = try top.bool("limiter") ?? false
         if hrtf && channelCount == 1 {
             throw top.error("\"hrtf\" needs 2 channels, but \"channels\" is 1")
         }
@@ -135,6 +152,10 @@ public enum SceneParser {
         let reverbZones = try top.value("reverbZones").map { try reverbZoneTable($0, top: top) } ?? [:]
         let soundPaths = try sounds(try top.require("sounds", top.value), folder: sceneFolder, top: top)
         let sounds = Dictionary(uniqueKeysWithValues: soundPaths.map { ($0.name, $0.path) })
+        let seed = try seed(top)
+        let parameters = try parameters(top, fileName: fileName)
+        let cues = try cues(top, fileName: fileName, sounds: sounds, parameters: parameters)
+        let snapshots = try snapshots(top, fileName: fileName)
         let eventList = try top.require("events", top.value)
         guard case .array(let items) = eventList else {
             throw top.error("\"events\" must be an array, got \(SceneFieldReader.excerpt(of: eventList))")
@@ -143,6 +164,7 @@ public enum SceneParser {
             try event(item, index: index, fileName: fileName, durationSeconds: durationSeconds, sampleRate: sampleRate, sounds: sounds)
         }.sorted { ($0.atSeconds, $0.index) < ($1.atSeconds, $1.index) }
         try checkVoiceIDs(events, fileName: fileName)
+        try checkDesignEvents(events, fileName: fileName, cues: cues, parameters: parameters, snapshots: snapshots)
         for event in events {
             if case .play(let play) = event.action, let zone = play.reverbZone, reverbZones[zone] == nil {
                 throw SceneFieldReader.error("\(fileName): event \(event.index) (play)", "reverbZone \(SceneFieldReader.quoted(zone)) is not in \"reverbZones\"")
@@ -151,11 +173,16 @@ public enum SceneParser {
         for sound in soundPaths {
             try checkFile(atPath: sound.path, prefix: "\(fileName): sound \(SceneFieldReader.quoted(sound.name)): ")
         }
-        return Scene(
+        var scene = Scene(
             sampleRate: sampleRate, channelCount: channelCount, durationSeconds: durationSeconds,
             policy: policy, hrtf: hrtf, distanceModel: distanceModel, listener: listener, sounds: sounds, events: events,
-            reverbZones: reverbZones, resampler: resampler
+            reverbZones: reverbZones, resampler: resampler, limiter: limiter
         )
+        scene.seed = seed
+        scene.cues = cues
+        scene.parameters = parameters
+        scene.snapshots = snapshots
+        return scene
     }
 
     /// `loopStart` and `loopEnd` (seconds), nil when the event gives neither. Whether they fit
@@ -184,7 +211,7 @@ public enum SceneParser {
     }
 
     /// The `sounds` object's entries in file order, each path made absolute.
-    private static func sounds(_ value: JSONValue, folder: String, top: SceneFieldReader) throws -> [(name: String, path: String)] {
+    static func sounds(_ value: JSONValue, folder: String, top: SceneFieldReader) throws -> [(name: String, path: String)] {
         guard case .object(let entries) = value else {
             throw top.error("\"sounds\" must be an object of name -> path, got \(SceneFieldReader.excerpt(of: value))")
         }
@@ -237,12 +264,14 @@ public enum SceneParser {
         )
     }
 
-    /// Every voice an event names must have been started by a `play` with that id before it,
+    /// Every voice an event names must have been started by a `play` (or a `cue`) with that id before it,
     /// in time order.
     private static func checkVoiceIDs(_ events: [SceneEvent], fileName: String) throws {
         var played = Set<String>()
         for event in events {
             if case .play(let play) = event.action, let id = play.id {
+                played.insert(id)
+            } else if case .cue(let play) = event.action, let id = play.id {
                 played.insert(id)
             } else if let id = voiceID(in: event.action), !played.contains(id) {
                 throw SceneFieldReader.error(
@@ -264,13 +293,13 @@ public enum SceneParser {
     private static func soundName(in action: SceneAction) -> String? {
         switch action {
         case .play(let play): play.sound
-        case .musicPlay(let sound, _, _, _, _), .musicCrossfade(let sound, _, _, _), .systemSound(let sound): sound
+        case .musicPlay(let sound, _, _, _, _, _), .musicCrossfade(let sound, _, _, _, _), .systemSound(let sound): sound
         default: nil
         }
     }
 
     /// Throws unless a regular file exists at `path`; messages start with `prefix`.
-    private static func checkFile(atPath path: String, prefix: String) throws {
+    static func checkFile(atPath path: String, prefix: String) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw InterludeError(.fileNotFound, "\(prefix)no such file: \(path)")

@@ -19,6 +19,14 @@ struct RenderState {
     private var markers: [RenderTimeline.Marker] = []
     /// The scene names interruption sources: the log carries them.
     private let logsSources: Bool
+    /// A `cue` was just deferred by an interruption: its cuePlayed waits for the voice to start.
+    private var defersCue = false
+    /// The cuePlayed lines of looping cues deferred by an interruption, by voice, logged when
+    /// the voice starts.
+    private var deferredCuePlays: [VoiceHandle: [(key: String, value: JSONValue)]] = [:]
+    /// The musicNormalized line of a track whose start an interruption deferred: logged when
+    /// the session is active again and the track starts.
+    private var deferredNormalized: [(key: String, value: JSONValue)]?
 
     init(scene: Scene) {
         self.scene = scene
@@ -37,7 +45,53 @@ struct RenderState {
         markers.append(RenderTimeline.Marker(seconds: Double(frame) / Double(scene.sampleRate), label: event.action.name))
     }
 
-    mutating func log(_ event: EngineEvent, atFrame frame: Int, voiceID: (VoiceHandle) -> String?) {
+    /// Logs what applying `action` did that the engine raises no event for (version 3): the
+    /// parameter set, the snapshot started or stopped. `raised` are the events it raised.
+    mutating func logOutcome(of action: SceneAction, raised: [EngineEvent], atFrame frame: Int) {
+        let line: [(key: String, value: JSONValue)]
+        switch action {
+        case .parameter(let name, let value, _):
+            line = [("event", .string("parameterSet")), ("name", .string(name)), ("value", JSONValue(value))]
+        case .snapshotStart(let name, _):
+            line = [("event", .string("snapshotStarted")), ("name", .string(name))]
+        case .snapshotStop(let name, _):
+            let ignored = raised.contains { event in
+                if case .design(.snapshotStopIgnored(let snapshot)) = event { return snapshot.name == name }
+                return false
+            }
+            if ignored { return }
+            line = [("event", .string("snapshotStopped")), ("name", .string(name))]
+        default:
+            return
+        }
+        write([("frame", .number(Double(frame)))] + line)
+    }
+
+    /// musicNormalized {measuredLUFS, gainDecibels} (version 3) for a track started with a
+    /// loudness target: now, or, when its start was `deferred` by an interruption, when it
+    /// starts. `measuredLUFS` is null for a silent track (it gets no gain).
+    mutating func noteMusicNormalized(_ loudness: Loudness, targetLUFS: Double, atFrame frame: Int, deferred: Bool) {
+        func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+        let fields: [(key: String, value: JSONValue)] = [
+            ("event", .string("musicNormalized")),
+            ("measuredLUFS", loudness.isSilent ? .null : .number(hundredths(loudness.integratedLUFS))),
+            ("gainDecibels", .number(hundredths(loudness.gainDecibels(toTarget: targetLUFS)))),
+        ]
+        if deferred {
+            deferredNormalized = fields
+        } else {
+            deferredNormalized = nil
+            write([("frame", .number(Double(frame)))] + fields)
+        }
+    }
+
+    /// A music.stop during the interruption: the deferred track never starts.
+    mutating func dropDeferredMusicNormalized() {
+        deferredNormalized = nil
+    }
+
+    mutating func log(_ event: EngineEvent, atFrame frame: Int, voiceID: (VoiceHandle) -> String?,
+                      variantName: (CueID, Int) -> String?) {
         // A real device's start is no part of a scene's session (offline engines raise none).
         if case .device(.outputStarted) = event { return }
         sessionEvents.append((frame, event))
@@ -80,6 +134,7 @@ struct RenderState {
             fields += [("event", .string("interruptionEndIgnored"))]
         case .session(.commandDeferred(let command)):
             fields += [("event", .string("commandDeferred")), ("do", .string(command.sceneAction))]
+            if case .playCue = command { defersCue = true }
         case .session(.commandDropped(let command)):
             fields += [("event", .string("commandDropped")), ("do", .string(command.sceneAction))]
         case .music(.suspended(let position)):
@@ -87,6 +142,10 @@ struct RenderState {
         case .music(.resumed(let position)):
             fields += [("event", .string("musicResumed")), ("positionInFrames", .number(Double(position)))]
         case .voice(.resumed(let handle, let position)):
+            if let cuePlayed = deferredCuePlays.removeValue(forKey: handle) {
+                // A looping cue deferred by the interruption starts now.
+                write([("frame", .number(Double(frame)))] + cuePlayed)
+            }
             fields += [("event", .string("voiceResumed"))]
             if let id = voiceID(handle) { fields.append(("id", .string(id))) }
             fields.append(("positionInFrames", .number(Double(position))))
@@ -97,12 +156,39 @@ struct RenderState {
         case .device(.rebuilt):
             fields += [("event", .string("deviceRestored"))]
             closeSpan(at: frame)
-        case .music(.damageSkipped), .device(.outputStarted), .music(.underrun), .music(.recovered), .device(.soundLost),
+        case .design(.cuePlayed(let cue, let voice, let variantIndex, let gain, let pitch)):
+            var line: [(key: String, value: JSONValue)] = [("event", .string("cuePlayed")), ("cue", .string(cue.name))]
+            if let id = voiceID(voice) { line.append(("id", .string(id))) }
+            line += [("variant", .string(variantName(cue, variantIndex) ?? "")), ("gain", JSONValue(gain)), ("pitch", JSONValue(pitch))]
+            if defersCue {
+                defersCue = false
+                deferredCuePlays[voice] = line
+                return
+            }
+            fields += line
+        case .design(.cueDropped(let cue, let reason)):
+            fields += [("event", .string("cueDropped")), ("cue", .string(cue.name)), ("reason", .string(reason.rawValue))]
+        case .design(.snapshotStopIgnored(let snapshot)):
+            fields += [("event", .string("snapshotStopIgnored")), ("name", .string(snapshot.name))]
+        case .music(.damageSkipped(_, let startFrame, let skippedFrames)):
+            // Version 3, every scene; the renderer gives the frame its stretch plays at.
+            fields += [("event", .string("musicDamageSkipped")), ("startFrame", .number(Double(startFrame))),
+                       ("skippedFrames", .number(Double(skippedFrames)))]
+        case .device(.outputStarted), .music(.underrun), .music(.recovered), .device(.soundLost),
              .savedStateWriteFailed, .voice(.finished):
             // Not one of the scene log's events; the engine's own log has the warning.
             return
         }
         write(fields)
+        switch event {
+        case .session(.ended(_, let resumed, _)), .session(.activated(let resumed)):
+            if resumed.music, let normalized = deferredNormalized {
+                write([("frame", .number(Double(frame)))] + normalized)
+                deferredNormalized = nil
+            }
+        default:
+            break
+        }
     }
 
     private mutating func write(_ fields: [(key: String, value: JSONValue)]) {

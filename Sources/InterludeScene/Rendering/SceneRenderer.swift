@@ -88,6 +88,8 @@ public struct SceneRenderer {
         configuration.resumePolicy = scene.policy
         configuration.distanceModel = scene.distanceModel
         configuration.resampler = scene.resampler
+        configuration.seed = scene.seed
+        configuration.limiter = scene.limiter
         configuration.mediaRole = nil
         configuration.loggerLabel = "Interlude.render"
         let engine = try SoundEngine(configuration: configuration)
@@ -98,6 +100,7 @@ public struct SceneRenderer {
         let director = try SceneDirector(scene: scene, sceneName: sceneName, engine: engine)
 
         var state = RenderState(scene: scene)
+        var damage = RenderDamageLog(sampleRate: scene.sampleRate)
         var block = [Float]()
         let smoothingFrames = max(1, Int((Double(scene.sampleRate) * Self.smoothingSeconds).rounded()))
         // The end of the last change's smoothing: the call that renders up to it is short.
@@ -110,6 +113,15 @@ public struct SceneRenderer {
                 state.measure(block)
                 try block.withUnsafeBufferPointer { try output($0) }
                 state.renderedFrames += count
+                // Damage the soundtrack stepped over is logged where its stretch plays.
+                let skipped = raised.withLock { events in
+                    defer { events.removeAll { if case .music(.damageSkipped) = $0 { true } else { false } } }
+                    return events.filter { if case .music(.damageSkipped) = $0 { true } else { false } }
+                }
+                for (damageFrame, event) in damage.played(inChunkEndingAt: state.renderedFrames, chunkFrames: count,
+                                                          newlyRaised: skipped, engine: engine) {
+                    state.log(event, atFrame: damageFrame, voiceID: director.voiceID(of:), variantName: director.variantName(ofCue:at:))
+                }
                 progress(Double(state.renderedFrames) / Double(max(1, scene.frameCount)))
             }
         }
@@ -120,9 +132,24 @@ public struct SceneRenderer {
             state.log(event: event)
             let sceneRaised = try director.apply(event)
             if Self.isSmoothed(event.action) { smoothedFrame = frame + smoothingFrames }
-            for sessionEvent in raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised {
-                state.log(sessionEvent, atFrame: frame, voiceID: director.voiceID(of:))
+            let sessionEvents = raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised
+            damage.noteMusicCommand(event.action)
+            if let normalization = try director.musicNormalization(for: event) {
+                state.noteMusicNormalized(normalization.loudness, targetLUFS: normalization.targetLUFS, atFrame: frame,
+                                          deferred: sessionEvents.contains { sessionEvent in
+                    if case .session(.commandDeferred(let command)) = sessionEvent { command.sceneAction == event.action.name } else { false }
+                })
+            } else if case .musicStop = event.action {
+                state.dropDeferredMusicNormalized()
             }
+            for sessionEvent in sessionEvents {
+                if case .music(.damageSkipped) = sessionEvent {
+                    damage.add(sessionEvent, engine: engine)
+                    continue
+                }
+                state.log(sessionEvent, atFrame: frame, voiceID: director.voiceID(of:), variantName: director.variantName(ofCue:at:))
+            }
+            state.logOutcome(of: event.action, raised: sessionEvents, atFrame: frame)
         }
         try renderUntil(scene.frameCount)
         return Result(logLines: state.logLines, timeline: state.timeline(), sessionEvents: state.sessionEvents)
@@ -131,10 +158,11 @@ public struct SceneRenderer {
 
 extension SceneRenderer {
     /// The actions whose change OpenAL Soft smooths: a voice's or the listener's gain or
-    /// position, a group's gain. Starts, stops and pauses take effect on their frame.
+    /// position, a group's gain, a parameter that curves follow, a snapshot's gains and
+    /// low-passes. Starts, stops and pauses take effect on their frame.
     static func isSmoothed(_ action: SceneAction) -> Bool {
         switch action {
-        case .set, .listener, .group: true
+        case .set, .listener, .group, .parameter, .snapshotStart, .snapshotStop: true
         default: false
         }
     }

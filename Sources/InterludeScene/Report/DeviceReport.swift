@@ -30,7 +30,8 @@ public struct DeviceReport: Sendable {
             lines.append("Default device opens: NO (\(error)).")
             lines.append("  This machine has no sound device. Render offline with `interlude render`, or use")
             lines.append("  OpenAL Soft's null backend: `interlude play FILE --device null`, or OutputDevice.null")
-            lines.append("  (it sets ALSOFT_DRIVERS=null before OpenAL starts).")
+            lines.append("  (it sets ALSOFT_DRIVERS=null before OpenAL starts); a game that must run both with and")
+            lines.append("  without a device asks for OutputDevice.systemDefaultOrNull.")
         }
         lines.append("ALC extensions (no device): \(probe.globalALCExtensions)")
         switch probe.mixer {

@@ -1,13 +1,14 @@
 import Interlude
 
 /// What `interlude info FILE` prints: the format a file is read as (by its content, not its
-/// name), its sample rate, channels, exact length and the loop its tags declare.
+/// name), its sample rate, channels, exact length, the loop its tags declare, and its loudness
+/// (integrated, EBU R128) and true peak.
 public struct FileReport: Sendable {
     /// The report as text, one fact per line.
     public let text: String
 
-    /// Opens `path` with the decoder its content calls for and reads its facts. Nothing is
-    /// decoded beyond what the decoder reads at open.
+    /// Opens `path` with the decoder its content calls for and reads its facts, then decodes it
+    /// whole to measure its loudness and true peak (``Loudness``).
     ///
     /// Throws the decoder's ``InterludeError``: the message names the file and the problem.
     public static func make(path: String) throws -> FileReport {
@@ -28,6 +29,10 @@ public struct FileReport: Sendable {
         } else {
             lines.append("Loop: none declared (LOOPSTART with LOOPLENGTH or LOOPEND comments, or a WAV smpl loop)")
         }
+        let loudness = try Loudness.measure(path: path, truePeak: true)
+        lines.append("Loudness: " + (loudness.isSilent ? "silent (below \(decibels(Loudness.quietestLUFS)) LUFS)"
+                                                       : "\(decibels(loudness.integratedLUFS)) LUFS integrated (EBU R128)"))
+        lines.append("True peak: " + (loudness.truePeakDecibels.map { $0.isFinite ? "\(decibels($0)) dBTP" : "silent" } ?? "not measured"))
         return FileReport(text: lines.joined(separator: "\n"))
     }
 
@@ -40,6 +45,13 @@ public struct FileReport: Sendable {
         case is MP3Decoder: "MP3 (MPEG audio, encoder delay and padding removed)"
         default: String(describing: type(of: decoder))
         }
+    }
+
+    /// Decibels with two decimals.
+    private static func decibels(_ value: Double) -> String {
+        let hundredths = Int((abs(value) * 100).rounded())
+        let fraction = String(hundredths % 100)
+        return "\(value < 0 && hundredths > 0 ? "-" : "")\(hundredths / 100).\(String(repeating: "0", count: 2 - fraction.count))\(fraction)"
     }
 
     /// Seconds with three decimals.

@@ -6,6 +6,7 @@ extension DeferredCommand {
     public var sceneAction: String {
         switch self {
         case .play: "play"
+        case .playCue: "cue"
         case .playSystemSound: "systemSound"
         case .stop: "stop"
         case .pause: "pause"

@@ -28,6 +28,16 @@ public struct Scene: Sendable, Equatable {
     public var reverbZones: [String: String] = [:]
     /// How every source resamples (top-level `resampler`, version 2); nil: the engine's default.
     public var resampler: Resampler?
+    /// Seeds every random choice of the render (top-level `seed`, version 3).
+    public var seed: UInt64 = 0
+    /// Cues by name (top-level `cues`, version 3).
+    public var cues: [String: SceneCue] = [:]
+    /// Game parameters by name (top-level `parameters`, version 3).
+    public var parameters: [String: SceneParameter] = [:]
+    /// Mix snapshots by name (top-level `snapshots`, version 3).
+    public var snapshots: [String: SceneMixSnapshot] = [:]
+    /// The output passes through OpenAL Soft's peak limiter (top-level `limiter`, version 3).
+    public var limiter = false
 
     /// Frames rendered: `round(durationSeconds x sampleRate)`.
     public var frameCount: Int { frame(ofSeconds: durationSeconds) }

@@ -30,12 +30,12 @@ extension SceneAction {
             if let up = change.up { fields.append(("up", JSONValue(up))) }
             if let gain = change.gain { fields.append(("gain", JSONValue(gain))) }
             return fields
-        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds, let loopPoints):
+        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds, let loopPoints, let loudnessLUFS):
             return [("sound", .string(sound)), ("loop", .bool(loop)), ("gain", JSONValue(gain)), ("fadeIn", .number(fadeInSeconds))]
-                + Self.logFields(of: loopPoints)
-        case .musicCrossfade(let sound, let durationSeconds, let loop, let loopPoints):
+                + Self.logFields(of: loopPoints) + (loudnessLUFS.map { [("loudness", JSONValue.number($0))] } ?? [])
+        case .musicCrossfade(let sound, let durationSeconds, let loop, let loopPoints, let loudnessLUFS):
             return [("sound", .string(sound)), ("duration", .number(durationSeconds)), ("loop", .bool(loop))]
-                + Self.logFields(of: loopPoints)
+                + Self.logFields(of: loopPoints) + (loudnessLUFS.map { [("loudness", JSONValue.number($0))] } ?? [])
         case .group(let name, let gain, let durationSeconds):
             return [("name", .string(name)), ("gain", JSONValue(gain)), ("duration", .number(durationSeconds))]
         case .systemSound(let sound):
@@ -46,6 +46,15 @@ extension SceneAction {
             return [("shouldResume", .bool(shouldResume))] + (source.map { [("source", .string($0))] } ?? [])
         case .musicPause, .musicResume, .musicStop, .sessionActivate, .deviceLost, .deviceRestored:
             return []
+        case .cue(let play):
+            var fields: [(key: String, value: JSONValue)] = [("cue", .string(play.cue))]
+            if let id = play.id { fields.append(("id", .string(id))) }
+            if let position = play.position { fields.append(("position", JSONValue(position))) }
+            return fields + [("gain", JSONValue(play.gain))]
+        case .parameter(let name, let value, let durationSeconds):
+            return [("name", .string(name)), ("value", JSONValue(value)), ("duration", .number(durationSeconds))]
+        case .snapshotStart(let name, let fadeSeconds), .snapshotStop(let name, let fadeSeconds):
+            return [("name", .string(name)), ("fade", .number(fadeSeconds))]
         }
     }
 

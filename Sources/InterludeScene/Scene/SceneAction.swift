@@ -18,16 +18,20 @@ public enum SceneAction: Sendable, Equatable {
     /// `listener`: move or turn the listener.
     case listener(ListenerChange)
     /// `music.play`: start the streamed soundtrack, replacing any, fading in over `fadeInSeconds`;
-    /// `loopPoints` (version 2) override the track's loop tags.
-    case musicPlay(sound: String, loop: Bool, gain: Float, fadeInSeconds: Double, loopPoints: SceneLoopPoints? = nil)
+    /// `loopPoints` (version 2) override the track's loop tags; `loudnessLUFS` (version 3) is a
+    /// loudness target.
+    case musicPlay(sound: String, loop: Bool, gain: Float, fadeInSeconds: Double, loopPoints: SceneLoopPoints? = nil,
+                   loudnessLUFS: Double? = nil)
     /// `music.pause`.
     case musicPause
     /// `music.resume`.
     case musicResume
     /// `music.stop`.
     case musicStop
-    /// `music.crossfade`: cross to another track over `durationSeconds`; `loopPoints` as on `music.play`.
-    case musicCrossfade(sound: String, durationSeconds: Double, loop: Bool, loopPoints: SceneLoopPoints? = nil)
+    /// `music.crossfade`: cross to another track over `durationSeconds`; `loopPoints` and
+    /// `loudnessLUFS` as on `music.play`.
+    case musicCrossfade(sound: String, durationSeconds: Double, loop: Bool, loopPoints: SceneLoopPoints? = nil,
+                        loudnessLUFS: Double? = nil)
     /// `group`: set a group's gain, fading over `durationSeconds` (0: at once).
     case group(name: String, gain: Float, durationSeconds: Double)
     /// `systemSound`: a short UI sound, unpositioned, never resumed after an interruption.
@@ -43,6 +47,14 @@ public enum SceneAction: Sendable, Equatable {
     case deviceLost
     /// `device.restored`: a device can be opened again.
     case deviceRestored
+    /// `cue` (version 3): play a cue.
+    case cue(SceneCuePlay)
+    /// `parameter` (version 3): move a parameter to `value` over `durationSeconds` (0: at once).
+    case parameter(name: String, value: Float, durationSeconds: Double)
+    /// `snapshot.start` (version 3): move a snapshot's intensity to 1 over `fadeSeconds`.
+    case snapshotStart(name: String, fadeSeconds: Double)
+    /// `snapshot.stop` (version 3): move it to 0 over `fadeSeconds`.
+    case snapshotStop(name: String, fadeSeconds: Double)
 
     /// The action's `do` string in a scene file, e.g. "music.play".
     public var name: String {
@@ -65,6 +77,10 @@ public enum SceneAction: Sendable, Equatable {
         case .sessionActivate: "session.activate"
         case .deviceLost: "device.lost"
         case .deviceRestored: "device.restored"
+        case .cue: "cue"
+        case .parameter: "parameter"
+        case .snapshotStart: "snapshot.start"
+        case .snapshotStop: "snapshot.stop"
         }
     }
 }

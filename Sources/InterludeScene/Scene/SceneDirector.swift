@@ -10,6 +10,8 @@ public final class SceneDirector {
     private var sounds: [String: Sound] = [:]
     private var voices: [String: VoiceHandle] = [:]
     private var zones: [String: ReverbZoneID] = [:]
+    private var cues: [String: CueID] = [:]
+    private var snapshots: [String: MixSnapshotID] = [:]
     /// The loop regions, in frames of their tracks, of the music events that give `loopStart` or
     /// `loopEnd`, by event index.
     private var loopRegions: [Int: Range<Int>] = [:]
@@ -29,10 +31,11 @@ public final class SceneDirector {
             switch event.action {
             case .play(let play): voiceSounds.insert(play.sound)
             case .systemSound(let sound): voiceSounds.insert(sound)
-            case .musicPlay(let sound, _, _, _, _), .musicCrossfade(let sound, _, _, _): musicSounds.insert(sound)
+            case .musicPlay(let sound, _, _, _, _, _), .musicCrossfade(let sound, _, _, _, _): musicSounds.insert(sound)
             default: break
             }
         }
+        voiceSounds.formUnion(CueBank(scene: scene).variantSounds)
         var tracks: [String: any AudioDecoder] = [:]
         for name in scene.sounds.keys.sorted() {
             let path = scene.sounds[name]!
@@ -59,9 +62,24 @@ public final class SceneDirector {
         for (zone, preset) in scene.reverbZones.sorted(by: { $0.key < $1.key }) {
             zones[zone] = try engine.makeReverbZone(named: zone, preset: ReverbPreset.named[preset]!)
         }
+        try makeSoundDesign()
         if let listener = scene.listener {
             try engine.changeListener { listener.apply(to: &$0) }
         }
+    }
+
+    /// Makes the scene's parameters, cues and snapshots (version 3), each in name order, with
+    /// the groups they name. Errors name the scene file and the cue, parameter or snapshot.
+    private func makeSoundDesign() throws {
+        let made = try CueBank(scene: scene).apply(to: engine, sounds: sounds, fileName: sceneName)
+        cues = made.cues
+        snapshots = made.snapshots
+    }
+
+    /// The scene name of a cue's variant, for logs.
+    public func variantName(ofCue cue: CueID, at index: Int) -> String? {
+        guard let variants = scene.cues[cue.name]?.variants, variants.indices.contains(index) else { return nil }
+        return variants[index]
     }
 
     /// The scene id of a voice, for logs.
@@ -103,10 +121,29 @@ public final class SceneDirector {
         }
     }
 
+    /// For a music event with a `loudness` target (version 3): its track's measured loudness and
+    /// the target, for the log's musicNormalized. The measurement is the engine's, cached when
+    /// the event started the track, so nothing is decoded again. nil for any other event.
+    public func musicNormalization(for event: SceneEvent) throws -> (loudness: Loudness, targetLUFS: Double)? {
+        let sound: String
+        let target: Double
+        switch event.action {
+        case .musicPlay(let name, _, _, _, _, let loudnessLUFS?), .musicCrossfade(let name, _, _, _, let loudnessLUFS?):
+            (sound, target) = (name, loudnessLUFS)
+        default:
+            return nil
+        }
+        do {
+            return (try engine.measureLoudness(ofTrackAt: scene.sounds[sound]!), target)
+        } catch let error as InterludeError {
+            throw InterludeError(error.code, "\(sceneName): event \(event.index) (\(event.action.name)): \(error.message)")
+        }
+    }
+
     /// A music event's track and loop points, when it gives any.
     private static func musicLoopPoints(of action: SceneAction) -> (sound: String, points: SceneLoopPoints)? {
         switch action {
-        case .musicPlay(let sound, _, _, _, let points?), .musicCrossfade(let sound, _, _, let points?): (sound, points)
+        case .musicPlay(let sound, _, _, _, let points?, _), .musicCrossfade(let sound, _, _, let points?, _): (sound, points)
         default: nil
         }
     }
@@ -138,16 +175,18 @@ public final class SceneDirector {
             }
         case .listener(let change):
             try engine.changeListener { change.apply(to: &$0) }
-        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds, _):
-            try engine.playMusic(path: scene.sounds[sound]!, isLooping: loop, gain: gain, fadeSeconds: fadeInSeconds, loopRegion: loopRegion)
+        case .musicPlay(let sound, let loop, let gain, let fadeInSeconds, _, let loudnessLUFS):
+            try engine.playMusic(path: scene.sounds[sound]!, isLooping: loop, gain: gain, fadeSeconds: fadeInSeconds,
+                                 loopRegion: loopRegion, loudnessLUFS: loudnessLUFS)
         case .musicPause:
             if let music = engine.music() { try engine.pause(music) }
         case .musicResume:
             if let music = engine.music() { try engine.resume(music) }
         case .musicStop:
             if let music = engine.music() { try engine.stop(music) }
-        case .musicCrossfade(let sound, let durationSeconds, let loop, _):
-            try engine.crossfadeMusic(toPath: scene.sounds[sound]!, fadeSeconds: durationSeconds, isLooping: loop, loopRegion: loopRegion)
+        case .musicCrossfade(let sound, let durationSeconds, let loop, _, let loudnessLUFS):
+            try engine.crossfadeMusic(toPath: scene.sounds[sound]!, fadeSeconds: durationSeconds, isLooping: loop,
+                                      loopRegion: loopRegion, loudnessLUFS: loudnessLUFS)
         case .group(let name, let gain, let durationSeconds):
             try engine.setGain(gain, of: engine.makeGroup(named: name), fadeSeconds: durationSeconds)
         case .systemSound(let sound):
@@ -162,6 +201,15 @@ public final class SceneDirector {
             engine.disconnectDevice()
         case .deviceRestored:
             try engine.reconnectDevice()
+        case .cue(let play):
+            let handle = try engine.play(cue: cues[play.cue]!, at: play.position, gain: play.gain)
+            if let id = play.id { voices[id] = handle }
+        case .parameter(let name, let value, let durationSeconds):
+            try engine.setParameter(value, of: name, fadeSeconds: durationSeconds)
+        case .snapshotStart(let name, let fadeSeconds):
+            try engine.start(snapshots[name]!, fadeSeconds: fadeSeconds)
+        case .snapshotStop(let name, let fadeSeconds):
+            try engine.stop(snapshots[name]!, fadeSeconds: fadeSeconds)
         }
     }
 }

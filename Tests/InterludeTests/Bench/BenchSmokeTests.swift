@@ -67,14 +67,30 @@ extension EngineSuites {
             rows.append(bench.placedSoundRow(source: "WAV", pcmFormat: "16 bits", idleKiB: 1_000,
                                              placedKiB: try Bench.loadIntoEngine(path: wav, placed: true), pcmBytes: 24_000 * 2 * 2))
             rows += try AsyncLoadBench.rows(trackSeconds: 0.2, rounds: 1)
-            rows += try StreamedVoiceBench.rows(trackSeconds: 0.5, renderSeconds: 0.2)
-            let streamedRows = rows.filter { $0.measure.hasPrefix("PCM in flight per streamed voice") }
-            #expect(streamedRows.count == 1 && streamedRows.allSatisfy { $0.isGoalMet == true && ($0.engine ?? 0) > 0 })
             rows += try CodecDecodeBench.rows(seconds: 1, rounds: 1)
+            rows += try bench.resamplers()
+            let design = try SoundDesignBench.rows(plays: 20, updates: 5, rounds: 1)
+            #expect(design.count == 3 && design.allSatisfy { ($0.ratio ?? 0) > 0 })
+            rows += design
+            let loudnessRows = try LoudnessBench.rows(seconds: 1, rounds: 1)
+            #expect(loudnessRows.count == 3)
+            rows += loudnessRows
             for row in rows {
                 #expect(row.engine.map { $0.isFinite && $0 >= 0 } ?? false, "\(row.scenario): \(row.measure)")
+                // Every ratio has min / min beside it.
+                #expect((row.ratio == nil) == (row.minRatio == nil), "\(row.scenario): \(row.measure)")
+                #expect(row.minRatio.map { $0.isFinite && $0 > 0 } ?? true, "\(row.scenario): \(row.measure)")
             }
+            // Past OpenAL's 255 sources the C baseline has no voice budget: the engine is reported alone.
+            let pastTheBudget = try #require(rows.first { $0.key == "scaling/300" })
+            #expect(pastTheBudget.baseline == nil && pastTheBudget.ratio == nil)
+            #expect(rows.first { $0.key == "scaling/32" }?.ratio != nil)
+            // A throughput's min / min is best over best: the fastest rounds' times, inverted.
+            let decode = try #require(rows.first { $0.scenario == "3. Vorbis decode" })
+            let engineTimes = try #require(decode.engineSamples), baselineTimes = try #require(decode.baselineSamples)
+            #expect(decode.minRatio == baselineTimes.min()! / engineTimes.min()!)
             let report = BenchReport(rounds: 1, isQuick: true, rows: rows, notes: [])
+            #expect(report.markdown.contains("| Ratio, median / median | min / min |"))
             #expect(report.markdown.contains("| 1 | Reference scene |"))
             #expect(report.markdown.contains("| 12 | Async loading |"))
             #expect(try report.json().count > 100)
@@ -169,8 +185,45 @@ extension EngineSuites {
             #expect(rebuilt.realVoiceCount == BenchSizes.quick.rebuildVoiceCount)
         }
 
-        @Test func streamingKeepsAtMostOneMebibyteOfPCMInFlight() {
-            #expect(Bench.streamPCMBytesInFlight <= 1_048_576)
+        /// Whether the bench executable's malloc counter is live: not under a sanitizer, whose
+        /// runtime owns the allocator (`make sanitize`).
+        static let benchCountsAllocations: Bool = {
+            guard let run = try? ProductProcess.run("InterludeBench", ["--malloc-counter-active"]) else { return false }
+            return run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+        }()
+
+        /// Scenario 7's stream rows in the bench executable, whose malloc counter is live: the
+        /// soundtrack's heap holds at least its queued PCM (4 x 200 ms of 48 kHz stereo, kept by
+        /// OpenAL Soft as 16-bit at the least), and each streamed voice adds heap of its own.
+        @Test(.enabled(if: benchCountsAllocations, "the bench's malloc counter stands aside under a sanitizer"))
+        func theStreamMemoryChildCountsTheHeapAStreamAdds() throws {
+            let output = try ProductProcess.run("InterludeBench", ["--stream-memory-child", "1", "0.5"], limitSeconds: 120)
+            #expect(output.status == 0, "\(output.standardError)")
+            let figures = try #require(StreamMemory.Figures(line: output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)),
+                                       "unreadable: \(output.standardOutput)")
+            #expect(figures.soundtrackBytes >= 4 * 9_600 * 2 * 2, "\(figures)")
+            #expect(figures.streamedVoiceCount == SoundEngine.Configuration().maximumStreamedVoiceCount)
+            #expect(figures.bytesPerStreamedVoice > 0, "\(figures)")
+            let rows = StreamMemory.rows(figures)
+            #expect(rows.map(\.key) == ["memory/stream/soundtrack", "memory/stream/voice"])
+            #expect(rows[1].engine == figures.bytesPerStreamedVoice / 1_024)
+        }
+
+        /// Scenario 11's idle row: an engine open in a child, its threads read from /proc. Checks
+        /// what is read (the threads, the sums), never how much the engine costs.
+        @Test func theIdleEngineIsReadThreadByThread() throws {
+            let figures = try IdleEngine.measure(executable: try ProductProcess.executable("InterludeBench"), seconds: 0.5,
+                                                 settleSeconds: 0.1)
+            // The main thread waiting on its input, and at least OpenAL Soft's mixer.
+            #expect(figures.threads.count >= 2, "\(figures.threads)")
+            #expect(figures.threads.filter { $0.name == "main thread" }.count == 1, "\(figures.threads)")
+            #expect(Set(figures.threads.map(\.name)).count == figures.threads.count, "every thread its own row: \(figures.threads)")
+            #expect(abs(figures.wakeupsPerSecond - figures.threads.map(\.wakeupsPerSecond).reduce(0, +)) < 1e-9)
+            #expect(figures.cpuPercent >= 0 && figures.wakeupsPerSecond >= 0)
+            let rows = IdleEngine.rows(figures)
+            #expect(rows.count == 3 + 2 * figures.threads.count)
+            #expect(rows.first?.key == "idle/cpu" && rows[1].key == "idle/wakeups")
+            #expect(rows[2].engine == Double(figures.threads.count))
         }
 
         @Test func updateSceneHoldsItsVoicesOnTheBudget() throws {

@@ -37,14 +37,57 @@ extension EngineSuites {
             #expect(percentiles.allSatisfy { $0 > 0 })
             #expect(percentiles == percentiles.sorted(), "p50 <= p99 <= p99.9 <= max: \(percentiles)")
 
-            // The table: Interlude's own rows, then Interlude against itself, every ratio 1.
+            // Its threads, and its resident memory by mapping: OpenAL Soft and Swift's runtime among them.
+            #expect((result.extras["threads"] ?? 0) >= 2, "\(result.extras)")
+            #expect(result.mappingKiB.keys.contains { $0.hasPrefix("libopenal") }, "\(result.mappingKiB.keys.sorted())")
+            #expect(result.mappingKiB.keys.contains { $0.hasPrefix("libswiftCore") })
+
+            // The table: Interlude's own rows, then Interlude against itself, every ratio 1 and
+            // every min / min 1.
             let rows = Bench.peerRows(interlude: player, results: [result], peers: [(player, [result])])
-            #expect(rows.count == 3 + PeerFigures.percentiles.count + 3 + PeerFigures.percentiles.count)
-            #expect(rows.prefix(7).allSatisfy { $0.ratio == nil && $0.baseline == nil })
-            #expect(rows.dropFirst(7).allSatisfy { $0.ratio == 1 })
+            let own = 4 + PeerFigures.percentiles.count
+            #expect(rows.count == own + 3 + PeerFigures.percentiles.count)
+            #expect(rows.prefix(own).allSatisfy { $0.ratio == nil && $0.baseline == nil })
+            #expect(rows.dropFirst(own).allSatisfy { $0.ratio == 1 && $0.minRatio == 1 })
             #expect(rows.filter { $0.goal != nil }.count == 2 + 1, "the p99.9 and max goals, and the CPU goal against the one peer")
-            let markdown = BenchReport(rounds: 1, isQuick: true, rows: rows, notes: []).markdown
+            let markdown = BenchReport(rounds: 1, isQuick: true, rows: rows, notes: [])
+                .markdown
             #expect(markdown.contains("| 11 | Peers | \(player.name) vs \(player.name)"))
+        }
+
+        /// The Swift floor plays the scene's loop with no audio library: every call made and
+        /// timed, nothing playing, no OpenAL mapped; Interlude's rows above it add the RSS above
+        /// the floor, and the memory table maps what Interlude adds.
+        @Test func theSwiftFloorRunsTheLoopWithNoAudioLibrary() throws {
+            let bench = try Bench(sizes: .quick)
+            let scene = try bench.peerScene(seconds: 0.5)
+            let folder = try ProductProcess.executable("BenchFloor").deletingLastPathComponent()
+            let floor = try #require(PeerPlayer.floors(swiftFolder: folder, peersFolder: nil).first)
+            #expect(floor.isFloor && floor.language == .swift)
+            let samplesPath = FileManager.default.temporaryDirectory.appendingPathComponent("peer-floor-test-\(getpid()).bin").path
+            defer { try? FileManager.default.removeItem(atPath: samplesPath) }
+            let floorResult = try floor.run(scene, samplesPath: samplesPath)
+            #expect(floorResult.voicesPlaying == 0 && !floorResult.isMusicPlaying)
+            #expect(floorResult.latency.totalCount == UInt64(scene.positionCallCount))
+            #expect(floorResult.mappingKiB.keys.contains { $0.hasPrefix("libFoundation") }, "\(floorResult.mappingKiB.keys.sorted())")
+            #expect(!floorResult.mappingKiB.keys.contains { $0.hasPrefix("libopenal") })
+            #expect(floorResult.extras["threads"] == 1)
+
+            let player = PeerPlayer.interlude(benchExecutable: try ProductProcess.executable("InterludeBench"))
+            let result = try player.run(scene, samplesPath: samplesPath)
+            let rows = Bench.peerRows(interlude: player, results: [result], peers: [(player, [result])],
+                                      floors: [(floor, [floorResult])])
+            let above = try #require(rows.first { $0.key == "peers/rss-above-floor/Interlude" })
+            #expect(above.engine == Double(result.peakResidentKiB - floorResult.peakResidentKiB) / 1_024)
+            let versus = try #require(rows.first { $0.key == "peers/vs/Interlude/Interlude/rss-above-floor" })
+            #expect(versus.ratio == 1 && versus.minRatio == 1)
+
+            let mapping = Bench.mappingRows(name: player.name, PeerFigures([result]), floorName: floor.name, PeerFigures([floorResult]))
+            let total = try #require(mapping.last)
+            #expect(total.key == "memory-mapping-total")
+            #expect(abs((total.engine ?? 0) - Double(result.mappingKiB.values.reduce(0, +)) / 1_024) < 1e-9)
+            let openAL = try #require(mapping.first { $0.key?.hasPrefix("memory-mapping/libopenal") == true })
+            #expect(openAL.baseline == 0 && (openAL.engine ?? 0) > 0)
         }
 
         @Test func peerOutputIsReadAndCheckedForEveryFigure() throws {

@@ -15,12 +15,13 @@ import Testing
         let tickCount = Atomic<Int>(0)
         let stopReturned = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
-        let thread = DriverThread(intervalSeconds: 0.001) {
+        let thread = DriverThread {
             tickCount.add(1, ordering: .relaxed)
             // The first tick may run before `driver` is set: wait for it.
             started.wait()
             driver.withLock { $0 }?.stop()
             stopReturned.signal()
+            return 0.001
         }
         driver.withLock { $0 = thread }
         started.signal()
@@ -39,5 +40,7 @@ import Testing
         #expect(!run.wasKilled && run.status == 0, "DriverReleaseProbe: status \(run.status)\n\(run.standardOutput)\n\(run.standardError)")
         #expect(run.standardOutput.contains("released on the driver thread"), "\(run.standardOutput)")
         #expect(run.standardOutput.contains("shut down"), "\(run.standardOutput)")
+        // Raised inside the engine's creation, before the stream existed, and delivered to it.
+        #expect(run.standardOutput.contains("outputStarted reached the stream"), "\(run.standardOutput)")
     }
 }

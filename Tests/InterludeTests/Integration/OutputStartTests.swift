@@ -148,6 +148,35 @@ extension EngineSuites {
             #expect(heard == 2 * Self.clickCount, "heard \(heard) of \(2 * Self.clickCount) clicks (10 after init, 10 after the rebuild)")
         }
 
+        @Test func clicksRightAfterAnAsyncStartAreAllHeard() throws {
+            guard PrivatePulseServer.isInstalled else {
+                throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
+            }
+            let server = try PrivatePulseServer()
+            try server.start()
+            let clickPath = try Self.writeClick(in: server.folder)
+            let recording = server.folder.appendingPathComponent("clicks.wav")
+            let recorder = try server.record(to: recording)
+            var recorderStopped = false
+            defer { if !recorderStopped { PrivatePulseServer.stopRecorder(recorder) } }
+            try Self.waitForRecording(recording)
+
+            let probe = try PulseProbeProcess(environment: server.clientEnvironment,
+                                              arguments: Self.probeArguments(clickPath: clickPath) + ["--async-start"])
+            defer { _ = probe.closeInputAndWait() }
+            let opened = try #require(probe.waitFor("opened", timeoutSeconds: Self.startTimeoutSeconds + 5),
+                                      "the probe did not open: \(probe.stderrText)")
+            #expect(opened.line.bool("outputRunning") == true, "start returned before the output ran: \(opened.line.fields)")
+            try #require(probe.waitFor("clicksDone") != nil, "\(probe.allLines.map(\.fields))")
+            // The last click's sound reaches the monitor within PulseAudio's buffering.
+            Thread.sleep(forTimeInterval: 1)
+            PrivatePulseServer.stopRecorder(recorder)
+            recorderStopped = true
+
+            let heard = Self.onsetCount(try SweepRecording(contentsOf: recording))
+            #expect(heard == Self.clickCount, "heard \(heard) of \(Self.clickCount) clicks played right after the async start")
+        }
+
         @Test func onTheNullBackendInitAndRebuildReturnWithTheOutputRunning() throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-null-start-\(getpid())")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

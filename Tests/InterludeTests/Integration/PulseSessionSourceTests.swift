@@ -561,7 +561,7 @@ extension EngineSuites {
             var environment = server.clientEnvironment
             environment["ALSOFT_DRIVERS"] = "null"
             let probe = try PulseProbeProcess(environment: environment,
-                                              arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "30"])
+                                              arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "30", "--log-debug"])
             defer { probe.kill() }
             #expect(probe.waitFor("opened")?.line.string("device") == "No Output", "\(probe.stderrText)")
             try Loss.waitForProgress(probe, from: 0, frames: Int(Self.trackRate * 1.0))
@@ -620,7 +620,7 @@ extension EngineSuites {
             var environment = server.clientEnvironment
             environment["ALSOFT_DRIVERS"] = "null"
             let probe = try PulseProbeProcess(environment: environment,
-                                              arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "30"])
+                                              arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "30", "--log-debug"])
             defer { probe.kill() }
             let opened = try #require(probe.waitFor("opened")?.line, "\(probe.stderrText)")
             #expect(opened.string("device") == "No Output")

@@ -125,7 +125,7 @@ struct ModelHarness {
             case .savedStateWriteFailed(let path, _): "snapshotWriteFailed(\(path))"
             case .session(.commandDeferred), .session(.commandDropped), .music(.suspended), .music(.resumed), .voice(.resumed),
                  .device(.routeChanged), .device(.outputStarted), .music(.damageSkipped), .music(.underrun), .music(.recovered), .device(.soundLost),
-                 .voice(.finished): nil
+                 .voice(.finished), .design: nil
             }
         }
 

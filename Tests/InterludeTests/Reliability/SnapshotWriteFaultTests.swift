@@ -8,7 +8,7 @@ extension EngineSuites {
     /// snapshot stays byte for byte, no temporary file is left beside it, the game's own write
     /// gets a typed error naming the path, and the engine's automatic snapshots never stop the
     /// audio: the game hears of their failure through `snapshotWriteFailed`.
-    @Suite(.enabled(if: TmpfsMount.isAvailable, "mounting a tmpfs needs root (CAP_SYS_ADMIN)"))
+    @Suite(.enabled(if: TmpfsMount.isAvailable, "this machine forbids this user a user and mount namespace (unshare -r -m), where the tmpfs is mounted"))
     struct SnapshotWriteFaultTests {
         enum Fault: String, CaseIterable {
             case noSpace, readOnly

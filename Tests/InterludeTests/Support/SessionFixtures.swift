@@ -174,6 +174,7 @@ extension EngineEvent {
         case .device(.routeChanged): "routeChanged"
         case .savedStateWriteFailed: "snapshotWriteFailed"
         case .voice(.finished): "voiceFinished"
+        case .design: "design"
         }
     }
 }

@@ -38,7 +38,7 @@ extension SoundEngine.Configuration {
         /// On ``OutputDevice/systemDefault``, playback moves to the server's new default sink
         /// when it changes (headphones plugged in, a choice in the desktop's sound settings),
         /// with every voice, stream and position kept, and
-        /// ``SessionEvent/routeChanged(from:to:)`` says so. A named device stays put.
+        /// ``DeviceEvent/routeChanged(from:to:)`` says so. A named device stays put.
         ///
         /// The server moves the engine's own stream, which carries on where it was: when the
         /// process's first engine plays to the system default with this on, OpenAL Soft is

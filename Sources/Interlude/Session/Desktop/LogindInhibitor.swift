@@ -31,7 +31,7 @@ final class LogindInhibitor {
             descriptor = try bus.inhibitSleep(why: "Saving the game's audio state before sleep")
             logger.debug("logind: sleep delay lock taken")
         } catch {
-            logger.info("logind: no sleep delay lock (\(error)); sleep will not wait for the audio state to be saved")
+            logger.debug("logind: no sleep delay lock (\(error)); sleep will not wait for the audio state to be saved")
         }
     }
 

@@ -41,7 +41,7 @@ final class LogindResponder {
         do {
             path = try bus.findSessionPath()
         } catch {
-            logger.info("logind: this process is in no login session (\(error)); the session-switch source is off")
+            logger.debug("logind: this process is in no login session (\(error)); the session-switch source is off")
             return
         }
         try bus.watchSession(path: path)

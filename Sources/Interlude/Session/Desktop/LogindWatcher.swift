@@ -53,11 +53,11 @@ final class LogindWatcher: Sendable {
         // The responder (and its weak engine) is made here and lives on the thread only.
         nonisolated(unsafe) let responder = LogindResponder(engine: engine, settings: settings, logger: logger)
         let thread = Thread { [self] in
+            ThreadName.set("IL logind")
             threadID.withLock { $0 = pthread_self() }
             run(responder, address: settings.systemBusAddress, logger: logger)
             finished.signal()
         }
-        thread.name = "Interlude logind"
         thread.start()
     }
 
@@ -100,7 +100,7 @@ final class LogindWatcher: Sendable {
                 let bus = try LogindBus(address: address)
                 try responder.connected(to: bus)
                 currentStatus.withLock { $0 = .watching }
-                logger.info("logind: watching sleep and session signals on the system bus")
+                logger.debug("logind: watching sleep and session signals on the system bus")
                 retrySeconds = Self.firstRetrySeconds
                 hasReportedUnavailable = false
                 serve(bus, responder)
@@ -112,7 +112,7 @@ final class LogindWatcher: Sendable {
                 responder.disconnected()
                 currentStatus.withLock { $0 = .unavailable("\(error)") }
                 if !hasReportedUnavailable {
-                    logger.notice("logind: sleep and session sources are off (\(error)); will try again in the background")
+                    logger.debug("logind: sleep and session sources are off (\(error)); will try again in the background")
                     hasReportedUnavailable = true
                 } else {
                     logger.debug("logind: still unavailable (\(error))")

@@ -92,7 +92,7 @@ final class PulseConnection: @unchecked Sendable {
 
     /// Starts the main loop's thread and the first connection attempt.
     func start() throws {
-        pa_threaded_mainloop_set_name(mainloop, "Interlude pulse")
+        pa_threaded_mainloop_set_name(mainloop, "IL pulse")
         guard pa_threaded_mainloop_start(mainloop) >= 0 else {
             throw InterludeError(.deviceUnavailable, "PulseConnection: pa_threaded_mainloop_start failed")
         }
@@ -200,7 +200,7 @@ final class PulseConnection: @unchecked Sendable {
             retrySeconds = Self.firstRetrySeconds
             failureLogged = false
             let server = pa_context_get_server(context).map { String(cString: $0) } ?? "?"
-            logger.info("audio server connection ready (\(server))")
+            logger.debug("audio server connection ready (\(server))")
             deliver(.connected)
             pa_context_set_subscribe_callback(context, { _, type, index, userdata in
                 PulseConnection.connection(userdata)?.serverEvent(type, index: index)
@@ -227,7 +227,7 @@ final class PulseConnection: @unchecked Sendable {
         if wasConnected {
             logger.warning("audio server connection lost: \(message)")
         } else if !failureLogged {
-            logger.info("no audio server connection: \(message); trying again every \(longestRetrySeconds) s at most")
+            logger.debug("no audio server connection: \(message); trying again every \(longestRetrySeconds) s at most")
         }
         failureLogged = true
         sinkInputs = [:]

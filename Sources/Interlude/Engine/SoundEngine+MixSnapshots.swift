@@ -1,0 +1,62 @@
+extension SoundEngine {
+    /// Makes a mix snapshot ("paused", "underwater"): a set of group gains and low-passes
+    /// (``GroupMix``) blended in by its intensity, 0 until started. At intensity i each listed
+    /// group's gain is multiplied by `1 + i x (gain - 1)` and the low-pass of its voices (and
+    /// of the soundtrack, for ``GroupID/music``) by `1 + i x (lowPassGainHF - 1)`; several
+    /// snapshots multiply, and a group's own gain multiplies with them. Snapshots are mix
+    /// state: they last through interruptions and device loss. Making one of a name that
+    /// exists replaces its groups and keeps its intensity. Throws `.invalidArgument` naming the
+    /// call and the snapshot for a group not made or a factor out of range. Any thread.
+    @discardableResult
+    public func makeMixSnapshot(named name: String, groups: [GroupID: GroupMix]) throws -> MixSnapshotID {
+        let call = "makeMixSnapshot(named: \(name))"
+        return try withCore(call) { core in
+            let snapshot = try core.soundDesign.makeSnapshot(named: name, groups: groups, call: call)
+            applyMix(core, call: call)
+            return snapshot
+        }
+    }
+
+    /// The mix snapshot made with `name`, or nil. Any thread.
+    public func mixSnapshot(named name: String) -> MixSnapshotID? {
+        readCore { $0.soundDesign.snapshot(named: name) }
+    }
+
+    /// Moves a snapshot's intensity linearly from where it is to 1 over `fadeSeconds` (0: at
+    /// once), in the engine's own time. One already at 1 changes nothing. Throws
+    /// `.invalidArgument` naming the call and the snapshot for one not made. Any thread.
+    public func start(_ snapshot: MixSnapshotID, fadeSeconds: Double = 0) throws {
+        let call = "start(\(snapshot.name))"
+        try withCore(call) { core in
+            try core.soundDesign.start(snapshot, fadeSeconds: fadeSeconds, call: call)
+            applyMix(core, call: call)
+        }
+    }
+
+    /// Moves a snapshot's intensity linearly from where it is to 0 over `fadeSeconds` (0: at
+    /// once). One already at rest at 0 is ignored, and says so
+    /// (``DesignEvent/snapshotStopIgnored(_:)``). Throws `.invalidArgument` naming the call and
+    /// the snapshot for one not made. Any thread.
+    public func stop(_ snapshot: MixSnapshotID, fadeSeconds: Double = 0) throws {
+        let call = "stop(\(snapshot.name))"
+        try withCore(call) { core in
+            try core.soundDesign.stop(snapshot, fadeSeconds: fadeSeconds, call: call)
+            applyMix(core, call: call)
+        }
+    }
+
+    /// A snapshot's intensity now, 0...1, or nil for one this engine has not made. Any thread.
+    public func intensity(of snapshot: MixSnapshotID) -> Float? {
+        readCore { $0.soundDesign.intensity(of: snapshot) }
+    }
+
+    /// Sends the group gains and low-passes a snapshot change gave, at once when AL may be
+    /// called (otherwise the update does, once the session is active).
+    private func applyMix(_ core: EngineCore, call: String) {
+        guard core.groups.isDirty || core.groups.isLowPassDirty else { return }
+        core.al.run(call) { device in
+            try core.applyGroupGains()
+            try core.applyGroupLowPasses(on: device)
+        }
+    }
+}

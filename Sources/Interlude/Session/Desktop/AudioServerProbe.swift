@@ -1,0 +1,36 @@
+import CPulse
+
+/// Whether an audio server (PulseAudio, or PipeWire through pipewire-pulse) answers now: one
+/// libpulse connection, made and closed on the calling thread, to the server libpulse's own rules
+/// name (PULSE_SERVER, client.conf, the user's runtime folder), the server OpenAL Soft's
+/// PulseAudio backend would reach. It starts no server (no autospawn) and logs nothing.
+enum AudioServerProbe {
+    /// How long a server that accepts the connection may take to get it ready. A missing server
+    /// refuses at once; only one that accepts and then stalls (frozen, overloaded) costs this.
+    static let timeoutSeconds = 2.0
+
+    /// True once a connection gets ready within ``timeoutSeconds``; false when it fails or
+    /// times out.
+    static func answers() -> Bool {
+        guard let mainloop = pa_mainloop_new() else { return false }
+        defer { pa_mainloop_free(mainloop) }
+        guard let context = pa_context_new(pa_mainloop_get_api(mainloop), "Interlude output probe") else { return false }
+        defer {
+            pa_context_disconnect(context)
+            pa_context_unref(context)
+        }
+        guard pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else { return false }
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+        while ContinuousClock.now < deadline {
+            switch pa_context_get_state(context) {
+            case PA_CONTEXT_READY: return true
+            case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: return false
+            default: break
+            }
+            // One main-loop iteration, waiting at most 50 ms for the server.
+            guard pa_mainloop_prepare(mainloop, 50_000) >= 0, pa_mainloop_poll(mainloop) >= 0,
+                  pa_mainloop_dispatch(mainloop) >= 0 else { return false }
+        }
+        return false
+    }
+}

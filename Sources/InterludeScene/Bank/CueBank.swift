@@ -1,0 +1,140 @@
+import Foundation
+import Interlude
+
+/// A cue bank: a sound designer's cues, game parameters and mix snapshots in one JSON file,
+/// with the scene format's keys (`sounds`, `cues`, `parameters`, `snapshots`; docs/scenes.md),
+/// loaded into an engine with one call (``SoundEngine/loadBank(path:)``).
+///
+/// A plain value: any thread may use it.
+public struct CueBank: Sendable, Equatable {
+    /// Sound name -> absolute path (relative paths are resolved against the bank file's folder).
+    public let sounds: [String: String]
+    /// Cues by name.
+    public let cues: [String: SceneCue]
+    /// Game parameters by name.
+    public let parameters: [String: SceneParameter]
+    /// Mix snapshots by name.
+    public let snapshots: [String: SceneMixSnapshot]
+
+    /// The sound-design part of a scene, as a bank.
+    init(scene: Scene) {
+        sounds = scene.sounds
+        cues = scene.cues
+        parameters = scene.parameters
+        snapshots = scene.snapshots
+    }
+
+    private init(sounds: [String: String], cues: [String: SceneCue], parameters: [String: SceneParameter],
+                 snapshots: [String: SceneMixSnapshot]) {
+        self.sounds = sounds
+        self.cues = cues
+        self.parameters = parameters
+        self.snapshots = snapshots
+    }
+
+    private static let topLevelKeys: Set = ["sounds", "cues", "parameters", "snapshots"]
+
+    /// Reads and validates the bank file at `path` as a scene's keys are: errors are
+    /// `.badScene` naming the file and the cue, parameter or snapshot, `.fileNotFound` or
+    /// `.unreadableFile` for the file or a sound.
+    public static func parse(fileAt path: String) throws -> CueBank {
+        try SceneParser.checkFile(atPath: path, prefix: "")
+        let url = URL(fileURLWithPath: path)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw InterludeError(.unreadableFile, "\(path): cannot be read")
+        }
+        return try parse(data: data, folder: url.deletingLastPathComponent().path, fileName: path)
+    }
+
+    /// Validates a bank file's contents; relative sound paths are resolved against `folder`,
+    /// and messages name the file as `fileName`.
+    public static func parse(data: Data, folder: String, fileName: String) throws -> CueBank {
+        let root: JSONValue
+        do {
+            root = try JSONValue(parsing: data)
+        } catch {
+            throw InterludeError(.badScene, "\(fileName): not valid JSON: \(error.problem) at line \(error.line), column \(error.column)")
+        }
+        let top = try SceneFieldReader(root, context: fileName, allowedKeys: topLevelKeys)
+        let soundPaths = try top.value("sounds").map { try SceneParser.sounds($0, folder: folder, top: top) } ?? []
+        let sounds = Dictionary(uniqueKeysWithValues: soundPaths.map { ($0.name, $0.path) })
+        let parameters = try SceneParser.parameters(top, fileName: fileName)
+        let cues = try SceneParser.cues(top, fileName: fileName, sounds: sounds, parameters: parameters)
+        let snapshots = try SceneParser.snapshots(top, fileName: fileName)
+        for sound in soundPaths {
+            try SceneParser.checkFile(atPath: sound.path, prefix: "\(fileName): sound \(SceneFieldReader.quoted(sound.name)): ")
+        }
+        return CueBank(sounds: sounds, cues: cues, parameters: parameters, snapshots: snapshots)
+    }
+
+    /// What ``apply(to:sounds:fileName:)`` made: the cues and snapshots by name.
+    struct Made {
+        var cues: [String: CueID] = [:]
+        var snapshots: [String: MixSnapshotID] = [:]
+    }
+
+    /// Makes the bank's parameters, cues and snapshots on `engine` (each in name order, with
+    /// the groups they name), its variants taken from `sounds`. Errors name `fileName` and the
+    /// cue, parameter or snapshot.
+    func apply(to engine: SoundEngine, sounds: [String: Sound], fileName: String) throws -> Made {
+        var made = Made()
+        for (name, parameter) in parameters.sorted(by: { $0.key < $1.key }) {
+            try Self.naming(fileName, "parameter", name) {
+                try engine.makeParameter(named: name, range: parameter.min...parameter.max, defaultValue: parameter.defaultValue)
+            }
+        }
+        for (name, cue) in cues.sorted(by: { $0.key < $1.key }) {
+            try Self.naming(fileName, "cue", name) {
+                made.cues[name] = try engine.makeCue(named: name, cue.definition(sounds: sounds, group: try engine.makeGroup(named: cue.group)))
+            }
+        }
+        for (name, snapshot) in snapshots.sorted(by: { $0.key < $1.key }) {
+            try Self.naming(fileName, "snapshot", name) {
+                var groups: [GroupID: GroupMix] = [:]
+                for (group, mix) in snapshot.groups { groups[try engine.makeGroup(named: group)] = mix }
+                made.snapshots[name] = try engine.makeMixSnapshot(named: name, groups: groups)
+            }
+        }
+        return made
+    }
+
+    /// Runs `body`, naming the file and the `kind` called `name` in its error.
+    private static func naming(_ fileName: String, _ kind: String, _ name: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as InterludeError {
+            throw InterludeError(error.code, "\(fileName): \(kind) \(SceneFieldReader.quoted(name)): \(error.message)")
+        }
+    }
+
+    /// The sounds the cues play, by name.
+    var variantSounds: Set<String> {
+        Set(cues.values.flatMap(\.variants))
+    }
+}
+
+extension SoundEngine {
+    /// Loads a cue bank file (``CueBank``): reads and checks all of it first, then loads the
+    /// sounds its cues play (each file once, as ``loadSound(path:)`` does), then makes its
+    /// parameters, cues and snapshots. A cue, parameter or snapshot of a name the engine has
+    /// is replaced: voices already playing go on, and the next play follows the bank. Nothing
+    /// is made when the file, or a sound it names, is wrong: the error names the file and the
+    /// cue, parameter, snapshot or sound. Returns the bank as read. Any thread.
+    @discardableResult
+    public func loadBank(path: String) throws -> CueBank {
+        let bank = try CueBank.parse(fileAt: path)
+        var sounds: [String: Sound] = [:]
+        for name in bank.variantSounds.sorted() {
+            do {
+                sounds[name] = try loadSound(path: bank.sounds[name]!)
+            } catch let error as InterludeError {
+                throw InterludeError(error.code, "\(path): sound \(SceneFieldReader.quoted(name)): \(error.message)")
+            }
+        }
+        _ = try bank.apply(to: self, sounds: sounds, fileName: path)
+        return bank
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import Interlude
+@testable import InterludeScene
+
+extension EngineSuites {
+    /// Cue bank files: loaded with one call, checked like a scene, nothing made when wrong.
+    @Suite struct CueBankTests {
+        private final class BankFolder: ScratchFolder {
+            init() throws {
+                try super.init(prefix: "cue-bank")
+                for (name, frequency) in [("low", 300.0), ("high", 800.0)] {
+                    let writer = try WAVFileWriter(path: path("\(name).wav"), format: AudioFormat(sampleRate: 48_000, channelCount: 1),
+                                                   sampleType: .float32)
+                    try writer.append(TestEngine.sineSamples(frequency: frequency, frameCount: 9_600))
+                    try writer.finish()
+                }
+            }
+
+            func write(_ json: String) throws -> String {
+                let bank = path("bank.json")
+                try Data(json.utf8).write(to: URL(fileURLWithPath: bank))
+                return bank
+            }
+        }
+
+        @Test func aBankMakesItsCuesParametersAndSnapshotsWithOneCall() throws {
+            let folder = try BankFolder()
+            let bank = try folder.write("""
+                { "sounds": { "low": "low.wav", "high": "high.wav" },
+                  "parameters": { "speed": { "min": 0, "max": 10, "default": 10 } },
+                  "snapshots": { "quiet": { "groups": { "effects": { "gain": 0.5 } } } },
+                  "cues": { "alarm": { "variants": ["low", "high"], "order": "sequence", "group": "effects",
+                                       "curves": { "gain": { "parameter": "speed", "points": [[0, 0], [10, 1]] } } } } }
+                """)
+            let engine = try TestEngine.offline()
+            try engine.loadBank(path: bank)
+            let cue = try #require(engine.cue(named: "alarm"))
+            #expect(engine.parameterValue(of: "speed") == 10)
+            #expect(engine.mixSnapshot(named: "quiet") != nil)
+            var heard: [Double] = []
+            for _ in 0..<3 {
+                try engine.play(cue: cue)
+                let samples = try engine.render(frameCount: 9_600)
+                heard.append(SignalMeasure.zeroCrossingFrequency(samples, channel: 0, channelCount: 2, sampleRate: 48_000, frames: 480..<9_000))
+            }
+            #expect(abs(heard[0] - 300) < 3 && abs(heard[1] - 800) < 3 && abs(heard[2] - 300) < 3, "\(heard)")
+        }
+
+        @Test(arguments: [
+            (#"{ "sounds": { "low": "low.wav" }, "cues": { "alarm": { "variants": ["low"], "order": "loud" } } }"#, #"cue "alarm""#),
+            (#"{ "sounds": { "low": "low.wav" }, "cues": { "alarm": { "variants": ["gone"] } } }"#, #"cue "alarm""#),
+            (#"{ "parameters": { "speed": { "min": 2, "max": 1 } } }"#, #"parameter "speed""#),
+            (#"{ "snapshots": { "quiet": { "groups": { "sfx": { "gain": -2 } } } } }"#, #"snapshot "quiet""#),
+            (#"{ "sounds": { "low": "missing.wav" }, "cues": { "alarm": { "variants": ["low"] } } }"#, #"sound "low""#),
+            (#"{ "events": [] }"#, #"unknown key "events""#),
+        ])
+        func aBadBankNamesTheFaultAndMakesNothing(json: String, named: String) throws {
+            let folder = try BankFolder()
+            // A good parameter beside the fault: it must not be made either.
+            let bank = try folder.write(json.replacingOccurrences(of: #"{ "sounds""#,
+                                                                  with: #"{ "parameters": { "made": { "min": 0, "max": 1 } }, "sounds""#))
+            let engine = try TestEngine.offline()
+            do {
+                try engine.loadBank(path: bank)
+                Issue.record("loaded: \(json)")
+            } catch let error as InterludeError {
+                #expect(error.message.hasPrefix(bank), "\(error.message)")
+                #expect(error.message.contains(named), "\(error.message)")
+            }
+            #expect(engine.cue(named: "alarm") == nil)
+            #expect(engine.parameterValue(of: "made") == nil)
+            #expect(engine.parameterValue(of: "speed") == nil)
+        }
+    }
+}

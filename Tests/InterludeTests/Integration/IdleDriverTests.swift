@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import Interlude
+
+extension EngineSuites {
+    /// An open engine with nothing to do parks its driver thread (it wakes only to check the
+    /// device), a call that gives the update work wakes it at once, and a device lost while it
+    /// is parked is still reported. The engine runs in the PulseProbe child (OpenAL Soft picks
+    /// its backend once per process); its ticks say whether the driver is parked (debug builds).
+    @Suite struct IdleDriverTests {
+        /// The probe's tick, often enough to see a voice's position advance.
+        static let tickMilliseconds = 50
+
+        /// The tick's `driverParked`, required: only debug builds print it.
+        static func isParked(_ line: ProbeLine) -> Bool {
+            line.bool("driverParked") == true
+        }
+
+        @Test("on the null backend: an idle engine parks its driver; a play wakes it and the voice advances; stopping it parks it again")
+        func idleEngineParksAndAPlayWakesIt() throws {
+            var environment = ProcessInfo.processInfo.environment
+            environment["ALSOFT_DRIVERS"] = "null"
+            let probe = try PulseProbeProcess(environment: environment, arguments: ["--seconds", "60", "--tick-ms", "\(Self.tickMilliseconds)"])
+            defer { probe.kill() }
+            let opened = try #require(probe.waitFor("opened"), "\(probe.stderrText)")
+            let firstTick = try #require(probe.waitFor("tick", from: opened.index))
+            try #require(firstTick.line.bool("driverParked") != nil, "the probe's ticks print driverParked only in debug builds")
+            let parked = try #require(probe.waitFor("tick", from: opened.index, where: Self.isParked),
+                                      "the driver never parked with nothing playing")
+
+            probe.send("tone")
+            let started = try #require(probe.waitFor("toneStarted", from: parked.index), "\(probe.allLines.map(\.fields))")
+            // Every tick after the play sees the driver awake, and the voice's position (read
+            // from its source) moves on from one tick to a later one: the mixer plays it.
+            let first = try #require(probe.waitFor("tick", from: started.index, where: { $0.int("tonePosition").map { $0 >= 0 } == true }))
+            let firstPosition = try #require(first.line.int("tonePosition"))
+            let later = try #require(probe.waitFor("tick", from: first.index + 1, where: { line in
+                (line.int("tonePosition") ?? -1) > firstPosition + 48_000 / 10
+            }), "the voice's position stayed at \(firstPosition)")
+            let awake = probe.allLines[started.index...later.index].filter { $0.event == "tick" }
+            #expect(!awake.contains(where: Self.isParked), "the driver parked while a voice played")
+
+            probe.send("stop-tone")
+            let stopped = try #require(probe.waitFor("toneStopped", from: later.index))
+            #expect(probe.waitFor("tick", from: stopped.index, where: Self.isParked) != nil, "the driver did not park again once the voice stopped")
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
+        @Test("on PulseAudio: a named device that disappears while the engine is idle is reported as lost, and the engine waits for it")
+        func deviceLostWhileIdleIsReported() throws {
+            guard PrivatePulseServer.isInstalled else {
+                throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
+            }
+            let server = try PrivatePulseServer()
+            try server.start()
+            let module = try PulseSessionSourceTests.loadSecondSink(server)
+            let probe = try PulseProbeProcess(environment: server.clientEnvironment,
+                                              arguments: ["--seconds", "60", "--tick-ms", "\(Self.tickMilliseconds)",
+                                                          "--device", "Second", "--named-loss", "wait"])
+            defer { probe.kill() }
+            let opened = try #require(probe.waitFor("opened")?.line, "\(probe.stderrText)")
+            #expect(opened.string("device") == "Second")
+            let parked = try #require(probe.waitFor("tick", where: Self.isParked), "the driver never parked with nothing playing")
+            let unloadedAt = ContinuousClock.now
+            _ = try server.pactl(["unload-module", module])
+            // Only the update's ALC_CONNECTED check sees this loss (the server stays up).
+            let lost = try #require(probe.waitFor("servicesLost", from: parked.index), "the named device went without a loss")
+            PulseDeviceLossTests.figure(String(format: "named device gone while idle: servicesLost %.0f ms after the unload",
+                                               PulseDeviceLossTests.milliseconds(lost.line.receivedAt - unloadedAt)))
+            #expect(probe.closeInputAndWait() != nil)
+        }
+    }
+}
