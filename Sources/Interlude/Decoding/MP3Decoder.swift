@@ -187,7 +187,7 @@ extension MP3Decoder {
             }
             throw InterludeError(.corruptData, "\(path): no decodable MPEG audio frame (\(String(cString: mpg123_strerror(handle))))")
         }
-        guard (1...2).contains(Int(channels)), rate > 0 else {
+        guard AudioFormat.supportedChannelCounts.contains(Int(channels)), rate > 0 else {
             throw InterludeError(.unsupportedFormat, "\(path): \(channels) MP3 channels at \(rate) Hz are not supported (mono or stereo only)")
         }
         guard mpg123_scan(handle) == MPG123_OK.rawValue else {

@@ -203,7 +203,7 @@ extension OpusDecoder {
 
     private static func validate(_ opusFile: OpaquePointer, path: String) throws -> Stream {
         let channelCount = Int(op_channel_count(opusFile, -1))
-        guard (1...2).contains(channelCount) else {
+        guard AudioFormat.supportedChannelCounts.contains(channelCount) else {
             throw InterludeError(.unsupportedFormat, "\(path): \(channelCount) Opus channels are not supported (mono or stereo only)")
         }
         // op_read_float changes its channel count between links; one AudioFormat cannot describe that.

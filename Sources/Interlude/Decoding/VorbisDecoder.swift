@@ -232,7 +232,7 @@ extension VorbisDecoder {
             }
             let channelCount = Int(info.pointee.channels)
             let sampleRate = Int(info.pointee.rate)
-            guard (1...2).contains(channelCount) else {
+            guard AudioFormat.supportedChannelCounts.contains(channelCount) else {
                 throw InterludeError(.unsupportedFormat, "\(path): \(channelCount) Vorbis channels are not supported (mono or stereo only)")
             }
             guard sampleRate > 0 else {

@@ -288,7 +288,7 @@ extension WAVDecoder {
         default:
             throw InterludeError(.unsupportedFormat, "\(path): format tag \(hex(formatTag))\(codecName(formatTag)) is not supported (PCM or IEEE float only)")
         }
-        guard channelCount <= 2 else {
+        guard AudioFormat.supportedChannelCounts.contains(channelCount) else {
             throw InterludeError(.unsupportedFormat, "\(path): \(channelCount) channels are not supported (mono or stereo only)")
         }
         guard blockAlign == channelCount * encoding.bytesPerSample else {

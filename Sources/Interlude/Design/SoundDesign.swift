@@ -1,12 +1,13 @@
 /// The sound designer's layer: cues, game parameters with the curves that follow them, and mix
-/// snapshots. It plays cue voices through the ``VoicePlayer`` like any voice, keeps each cue
-/// voice's curve factors in its ``Voice``, and gives the ``GroupMixer`` the snapshots' group
-/// factors. Random choices come from one ``SeededRandom`` (SplitMix64) seeded by
+/// snapshots. It plays cue voices through the ``VoicePlayer`` like any voice (and ends stolen
+/// ones through ``VoiceSources``), keeps each cue voice's curve factors in its ``Voice``, and
+/// gives the ``GroupMixer`` the snapshots' group factors. Random choices come from one ``SeededRandom`` (SplitMix64) seeded by
 /// ``SoundEngine/Configuration/seed``. Parameters and snapshots move in the engine's own time
 /// (rendered frames offline), interrupted or not.
 final class SoundDesign {
     private let table: VoiceTable
     private let player: VoicePlayer
+    private let sources: VoiceSources
     private let mixer: GroupMixer
     private let sounds: SoundBank
     private let session: AudioSession
@@ -24,11 +25,12 @@ final class SoundDesign {
     /// The follower count past which a play drops ended followers first.
     @exclusivity(unchecked) private var followerPruneCount = 64
 
-    init(seed: UInt64, table: VoiceTable, player: VoicePlayer, mixer: GroupMixer, sounds: SoundBank,
-         session: AudioSession, events: EventQueue, clock: UpdateClock, host: DeviceHost) {
+    init(seed: UInt64, table: VoiceTable, player: VoicePlayer, sources: VoiceSources, mixer: GroupMixer,
+         sounds: SoundBank, session: AudioSession, events: EventQueue, clock: UpdateClock, host: DeviceHost) {
         random = SeededRandom(seed: seed)
         self.table = table
         self.player = player
+        self.sources = sources
         self.mixer = mixer
         self.sounds = sounds
         self.session = session
@@ -86,11 +88,11 @@ final class SoundDesign {
             return drop(cue, reason: .cooldown)
         }
         if definition.maxVoices > 0 {
-            var count = cue.countLiveVoices { player.isLiveNow($0) }
+            var count = cue.countLiveVoices { sources.isLiveNow($0) }
             if count >= definition.maxVoices {
                 guard definition.steal == .oldest else { return drop(cue, reason: .maxVoices) }
                 while count >= definition.maxVoices, let oldest = cue.takeOldestVoice() {
-                    if let voice = table.voice(for: oldest) { player.remove(voice, reason: .stolen) }
+                    if let voice = table.voice(for: oldest) { sources.remove(voice, reason: .stolen) }
                     count -= 1
                 }
             }

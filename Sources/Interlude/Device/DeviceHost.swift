@@ -75,7 +75,7 @@ final class DeviceHost {
     var liveBufferCount: Int { device?.liveBufferCount ?? 0 }
     var liveEffectObjectCount: Int { device?.liveEffectObjectCount ?? 0 }
     /// The open device's context is the current one.
-    var isContextCurrent: Bool { device?.isContextCurrent ?? false }
+    var isContextCurrent: Bool { device?.context.isCurrent ?? false }
     /// How many times a lost device was tried again, successfully or not.
     var reopenAttemptCount: Int { reopenAttempts }
     /// A reopen attempt is under way off the engine lock (opening a device, uploading sounds).
@@ -148,7 +148,7 @@ final class DeviceHost {
         let newDevice = start.opened
         do {
             try ALContextLock.run {
-                try newDevice.makeContextCurrent()
+                try newDevice.context.makeCurrent()
                 try newDevice.useResampler(configuration.resampler)
             }
         } catch {
@@ -225,10 +225,10 @@ final class DeviceHost {
 
     private static func tearDown(_ device: ALDevice, isReachable: Bool) {
         ALContextLock.run {
-            if isReachable, (try? device.makeContextCurrent()) != nil {
+            if isReachable, (try? device.context.makeCurrent()) != nil {
                 device.deleteAllNames()
             }
-            ALDevice.clearCurrentContext()
+            ALContext.clearCurrent()
             device.close()
         }
     }
@@ -239,12 +239,7 @@ final class DeviceHost {
     /// Returns nil, running nothing, when no device is open.
     func withContext<Result>(_ body: (ALDevice) throws -> Result) throws -> Result? {
         guard let device else { return nil }
-        return try ALContextLock.run {
-            if device.isOpen, !device.isContextCurrent {
-                try device.makeContextCurrent()
-            }
-            return try device.withThreadContext { try body(device) }
-        }
+        return try device.context.run(leavesCurrent: true) { try body(device) }
     }
 
     /// Runs `body` with the open device, inside a ``withContext(_:)`` already under way (the lock
@@ -262,9 +257,9 @@ final class DeviceHost {
                 if !device.pause() {
                     logger.debug("device \(device.name) cannot pause; its paused sources keep it silent")
                 }
-                device.suspendContext()
+                device.context.suspend()
             }
-            ALDevice.clearCurrentContext()
+            ALContext.clearCurrent()
         }
     }
 
@@ -273,8 +268,8 @@ final class DeviceHost {
     func reactivate() throws {
         guard let device else { return }
         try ALContextLock.run {
-            try device.makeContextCurrent()
-            device.processContext()
+            try device.context.makeCurrent()
+            device.context.process()
             device.resume()
         }
     }

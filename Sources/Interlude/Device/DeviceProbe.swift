@@ -47,8 +47,8 @@ package struct DeviceProbe: Sendable {
                                              stereoSourceCount: configuration.stereoSourceCount, hrtf: false,
                                              limiter: configuration.limitsOutput(on: .systemDefault),
                                              updatesPerSecond: configuration.outputLatency?.updatesPerSecond)
-        deviceNames = ALDevice.playbackDeviceNames()
-        defaultDeviceName = ALDevice.defaultPlaybackDeviceName()
+        deviceNames = ALDeviceList.playbackDeviceNames()
+        defaultDeviceName = ALDeviceList.defaultPlaybackDeviceName()
         do {
             defer { OpenALConfigFile.finish() }
             let device = try ALDevice(kind: .playback(name: nil), attributes: attributes)
@@ -58,13 +58,13 @@ package struct DeviceProbe: Sendable {
         } catch {
             defaultDevice = .failed("\(error)")
         }
-        globalALCExtensions = ALDevice.globalALCExtensionString()
+        globalALCExtensions = ALDeviceList.globalALCExtensionString()
         do {
             let loopback = try ALDevice(kind: .loopback(format: AudioFormat(sampleRate: 48_000, channelCount: 2)), attributes: attributes)
             defer { Self.close(loopback) }
             let strings = try ALContextLock.run {
-                try loopback.makeContextCurrent()
-                return ALDevice.currentContextStrings()
+                try loopback.context.makeCurrent()
+                return ALDeviceList.currentContextStrings()
             }
             mixer = .available(vendor: strings.vendor, renderer: strings.renderer, version: strings.version,
                                alcExtensions: loopback.alcExtensionString, alExtensions: strings.extensions,
@@ -79,8 +79,8 @@ package struct DeviceProbe: Sendable {
     /// Frees what a probed device holds and closes it.
     private static func close(_ device: ALDevice) {
         ALContextLock.run {
-            if (try? device.makeContextCurrent()) != nil { device.deleteAllNames() }
-            ALDevice.clearCurrentContext()
+            if (try? device.context.makeCurrent()) != nil { device.deleteAllNames() }
+            ALContext.clearCurrent()
             device.close()
         }
     }

@@ -1,35 +1,55 @@
 import Logging
 
 /// The engine's coordinator: it builds the rooms, and runs each update and offline render
-/// through them. The state is the rooms' own; this type keeps none but the rooms and whether
-/// the engine was shut down. It is reached only through ``SoundEngine``'s lock.
+/// through them. The state is the rooms' own; this type keeps none but the rooms, whether the
+/// engine was shut down, and its driver thread's pace (parked or not). It is reached only through ``SoundEngine``'s lock.
 ///
 /// The rooms: ``DeviceHost`` (the device and the context), ``AudioSession`` and
-/// ``SessionController`` (interruptions, device loss, switching, snapshots), ``VoiceTable``,
-/// ``VoicePool`` and ``VoicePlayer`` (voices), ``ALRenderer`` (sources and effects),
+/// ``SessionController`` (interruptions, snapshots), ``OutputRouter`` (device loss, rebuild,
+/// switching), ``VoiceTable``,
+/// ``VoicePool``, ``VoicePlayer`` and ``VoiceSources`` (voices), ``ALRenderer`` (sources and effects),
 /// ``SoundBank`` (sounds), ``StreamSet`` (streamed tracks), ``GroupMixer`` (groups and reverb
-/// zones), ``SpatialWorld`` (listener and distance), ``UpdateClock``, ``ALGate`` and
-/// ``EventQueue``.
+/// zones), ``SpatialWorld`` (listener and distance), ``SoundDesign`` (cues, parameters, mix
+/// snapshots), ``UpdateClock``, ``ALGate`` and ``EventQueue``.
 ///
 /// `@unchecked Sendable`: an EngineCore is only ever reached through ``SoundEngine``'s mutex,
 /// which serialises every access; region checking cannot see through the closures that take it.
 final class EngineCore: @unchecked Sendable {
     private let configuration: SoundEngine.Configuration
-    private let host: DeviceHost
-    private let gate: ALGate
-    private let queue = EventQueue()
     private let clock: UpdateClock
-    private let bank = SoundBank()
-    private let mixer = GroupMixer()
-    private let spatial: SpatialWorld
-    private let table: VoiceTable
-    private let renderer: ALRenderer
-    private let player: VoicePlayer
-    private let tracks: StreamSet
-    private let controller: SessionController
-    private let worker: DecodeWorker
-    private let snapshots: SnapshotWriter?
-    private let design: SoundDesign
+    // The rooms, each under the one name the facade and the tests use.
+    /// The device and its context.
+    let device: DeviceHost
+    /// Runs AL work when the session is active and a device is open.
+    let al: ALGate
+    /// The events raised under the lock, delivered after it.
+    let events = EventQueue()
+    /// The loaded sounds and their buffers.
+    let sounds = SoundBank()
+    /// Groups and reverb zones.
+    let groups = GroupMixer()
+    /// The listener, distance model and doppler.
+    let world: SpatialWorld
+    /// The voices' slots and entries (for statistics and tests).
+    let voiceTable: VoiceTable
+    /// Sources, effects and filters of the voices (for statistics and tests).
+    let alRenderer: ALRenderer
+    /// The game's commands to voices.
+    let voices: VoicePlayer
+    /// Which voices hold sources, and each update's servicing of them.
+    let voiceSources: VoiceSources
+    /// The streamed tracks.
+    let streams: StreamSet
+    /// Interruptions, resuming what was held, and snapshots.
+    let session: SessionController
+    /// Device loss and rebuild, reopen attempts, switching, following the default sink.
+    let router: OutputRouter
+    /// The stream decode thread: ``SoundEngine/shutdown()`` waits for it outside the lock.
+    let decodeWorker: DecodeWorker
+    /// Cues, parameters and mix snapshots.
+    let soundDesign: SoundDesign
+    /// The snapshot writer (nil without a state path): the facade waits on it outside the lock.
+    let snapshotWriter: SnapshotWriter?
     @exclusivity(unchecked) private var isShutDown = false
     /// The engine's driver thread (nil offline, without ``SoundEngine/Configuration/runsDriverThread``
     /// and after shutdown): woken by a call that gives a parked driver work.
@@ -39,62 +59,46 @@ final class EngineCore: @unchecked Sendable {
     @exclusivity(unchecked) private var isDriverParked = false
 
     /// - Parameter events: where the snapshot writer reports a failed write, from its own thread.
-    init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger, events: EventSinks) throws {
+    init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger, events sinks: EventSinks) throws {
         self.configuration = configuration
-        let session = AudioSession(policy: configuration.resumePolicy, logger: logger)
-        host = try DeviceHost(configuration: configuration, logger: logger)
-        gate = ALGate(host: host, session: session, logger: logger)
+        let audioSession = AudioSession(policy: configuration.resumePolicy, logger: logger)
+        device = try DeviceHost(configuration: configuration, logger: logger)
+        al = ALGate(host: device, session: audioSession, logger: logger)
         clock = UpdateClock(isOffline: configuration.output.isOffline)
-        spatial = SpatialWorld(configuration: configuration)
-        table = VoiceTable(engineID: engineID)
-        renderer = ALRenderer(sounds: bank, mixer: mixer)
+        world = SpatialWorld(configuration: configuration)
+        voiceTable = VoiceTable(engineID: engineID)
+        alRenderer = ALRenderer(sounds: sounds, mixer: groups)
         // Started once nothing before it can throw; the one later failure stops it.
-        worker = DecodeWorker(logger: logger)
-        player = VoicePlayer(configuration: configuration, table: table, renderer: renderer, mixer: mixer, sounds: bank,
-                             world: spatial, clock: clock, host: host, session: session, gate: gate, events: queue,
-                             worker: worker, logger: logger)
-        tracks = StreamSet(configuration: configuration, logger: logger, mixer: mixer, host: host, session: session,
-                           gate: gate, events: queue, worker: worker)
-        design = SoundDesign(seed: configuration.seed, table: table, player: player, mixer: mixer, sounds: bank,
-                             session: session, events: queue, clock: clock, host: host)
-        snapshots = configuration.statePath.map { SnapshotWriter(path: $0, logger: logger, events: events) }
-        controller = SessionController(configuration: configuration, logger: logger, session: session, host: host,
-                                       gate: gate, events: queue, table: table, voices: player, renderer: renderer,
-                                       streams: tracks, sounds: bank, mixer: mixer, world: spatial, snapshots: snapshots)
-        if let startSeconds = host.outputStartSeconds {
-            queue.emit(DeviceEvent.outputStarted(afterSeconds: startSeconds))
+        decodeWorker = DecodeWorker(logger: logger)
+        voiceSources = VoiceSources(configuration: configuration, table: voiceTable, renderer: alRenderer, mixer: groups,
+                                    sounds: sounds, world: world, clock: clock, host: device, session: audioSession, gate: al,
+                                    events: events)
+        voices = VoicePlayer(configuration: configuration, table: voiceTable, renderer: alRenderer, mixer: groups, sounds: sounds,
+                             session: audioSession, gate: al, events: events, worker: decodeWorker, logger: logger,
+                             sources: voiceSources)
+        streams = StreamSet(configuration: configuration, logger: logger, mixer: groups, host: device, session: audioSession,
+                           gate: al, events: events, worker: decodeWorker)
+        soundDesign = SoundDesign(seed: configuration.seed, table: voiceTable, player: voices, sources: voiceSources,
+                                  mixer: groups, sounds: sounds, session: audioSession, events: events, clock: clock,
+                                  host: device)
+        snapshotWriter = configuration.statePath.map { SnapshotWriter(path: $0, logger: logger, events: sinks) }
+        session = SessionController(logger: logger, session: audioSession, host: device, gate: al, events: events,
+                                    voices: voiceSources, renderer: alRenderer, streams: streams, sounds: sounds, mixer: groups,
+                                    world: world, snapshots: snapshotWriter)
+        router = OutputRouter(configuration: configuration, logger: logger, session: audioSession, controller: session,
+                              host: device, gate: al, events: events, table: voiceTable, voices: voiceSources,
+                              renderer: alRenderer, streams: streams, sounds: sounds)
+        if let startSeconds = device.outputStartSeconds {
+            events.emit(DeviceEvent.outputStarted(afterSeconds: startSeconds))
         }
         do {
-            _ = try host.withContext { _ in try spatial.apply() }
+            _ = try device.withContext { _ in try world.apply() }
         } catch {
-            host.closeDevice(isReachable: true)
-            worker.stop()
+            device.closeDevice(isReachable: true)
+            decodeWorker.stop()
             throw error
         }
     }
-
-    // MARK: The rooms, for the facade
-
-    var device: DeviceHost { host }
-    var events: EventQueue { queue }
-    var sounds: SoundBank { bank }
-    var groups: GroupMixer { mixer }
-    var world: SpatialWorld { spatial }
-    var voices: VoicePlayer { player }
-    var streams: StreamSet { tracks }
-    var session: SessionController { controller }
-    /// Cues, parameters and mix snapshots.
-    var soundDesign: SoundDesign { design }
-    /// The snapshot writer (nil without a state path): the facade waits on it outside the lock.
-    var snapshotWriter: SnapshotWriter? { snapshots }
-    /// Runs AL work when the session is active and a device is open.
-    var al: ALGate { gate }
-    /// The voice table, for statistics.
-    var voiceTable: VoiceTable { table }
-    /// The renderer, for statistics.
-    var alRenderer: ALRenderer { renderer }
-    /// The stream decode thread: ``SoundEngine/shutdown()`` waits for it outside the lock.
-    var decodeWorker: DecodeWorker { worker }
 
     /// The engine was shut down: every call after it throws `.shutDown` or does nothing.
     var hasShutDown: Bool { isShutDown }
@@ -113,7 +117,7 @@ final class EngineCore: @unchecked Sendable {
     /// soundtrack. Stream refills queue the chunks the decode worker has ready; with
     /// `waitsForDecode` (an offline render) they wait for it to fill every free buffer. Returns
     /// the reopen attempt due while a real-time device is lost: the caller runs it with the
-    /// engine lock released and hands it to ``SessionController/finishReopen(_:now:)``.
+    /// engine lock released and hands it to ``OutputRouter/finishReopen(_:now:)``.
     /// `now` is read only when something needs the wall clock: a device whose output has not
     /// been seen running yet, or a reopen step.
     @discardableResult
@@ -121,44 +125,44 @@ final class EngineCore: @unchecked Sendable {
                 waitsForDecode: Bool = false) -> DevicePreparation? {
         guard !isShutDown else { return nil }
         // Parameters and snapshots are state, not sound: they move while interrupted too.
-        design.advance(bySeconds: elapsedSeconds)
-        if host.isOpen, controller.isActive {
+        soundDesign.advance(bySeconds: elapsedSeconds)
+        if device.isOpen, session.isActive {
             // Read on every update: on a lost device OpenAL reports every source stopped at offset
             // 0, and the steps below would act on that (one-shots ended, positions lost).
-            if !host.isLoopback && !host.isConnected {
-                controller.loseDevice(isReachable: false)
+            if !device.isLoopback && !device.isConnected {
+                router.loseDevice(isReachable: false)
                 return nil
             }
-            if let startSeconds = host.pollOutputStart(now: now()) {
-                queue.emit(DeviceEvent.outputStarted(afterSeconds: startSeconds))
+            if let startSeconds = device.pollOutputStart(now: now()) {
+                events.emit(DeviceEvent.outputStarted(afterSeconds: startSeconds))
             }
             clock.countUpdate()
-            mixer.advance(bySeconds: elapsedSeconds, playingCounts: player.playingCountsByGroup)
-            for group in mixer.takePausesDue() { setGroupPaused(true, index: group) }
-            gate.run("update") { device in
+            groups.advance(bySeconds: elapsedSeconds, playingCounts: voiceSources.playingCountsByGroup)
+            for group in groups.takePausesDue() { setGroupPaused(true, index: group) }
+            al.run("update") { device in
                 // One batch: every property set here reaches the mixer at once.
-                gate.attempt("update: deferred updates") {
-                    try device.deferringUpdates {
-                        gate.attempt("update: voices") { try player.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode) }
+                al.attempt("update: deferred updates") {
+                    try device.context.deferringUpdates {
+                        al.attempt("update: voices") { try voiceSources.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode) }
                         sendChanges(on: device)
-                        if mixer.isDirty {
-                            gate.attempt("update: group gains") { try applyGroupGains() }
+                        if groups.isDirty {
+                            al.attempt("update: group gains") { try applyGroupGains() }
                         }
-                        if mixer.isLowPassDirty {
-                            gate.attempt("update: group low-passes") { try applyGroupLowPasses(on: device) }
+                        if groups.isLowPassDirty {
+                            al.attempt("update: group low-passes") { try applyGroupLowPasses(on: device) }
                         }
-                        gate.attempt("update: streams") {
-                            try tracks.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode)
+                        al.attempt("update: streams") {
+                            try streams.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode)
                         }
                     }
                 }
             }
-            mixer.clearDirty()
-            mixer.clearLowPassDirty()
-        } else if !host.isOpen && !configuration.output.isOffline {
+            groups.clearDirty()
+            groups.clearLowPassDirty()
+        } else if !device.isOpen && !configuration.output.isOffline {
             // Offline, the device comes back only when asked (reconnectDevice): a render must
             // not depend on the wall clock.
-            return controller.reopenStep(now: now())
+            return router.reopenStep(now: now())
         }
         return nil
     }
@@ -172,31 +176,31 @@ final class EngineCore: @unchecked Sendable {
     /// Sends what the setters changed since the last update (the voices' parameters after their
     /// fades moved on, the listener and the world), in the update's deferred block.
     private func sendChanges(on device: ALDevice) {
-        gate.attempt("update: voice parameters") { try player.sendChanges(on: device) }
-        gate.attempt("update: listener and world") { try spatial.applyChanges() }
+        al.attempt("update: voice parameters") { try voices.sendChanges(on: device) }
+        al.attempt("update: listener and world") { try world.applyChanges() }
     }
 
     /// Pauses or resumes a group's voices and streams where they are (every group's, for
     /// master); a voice paused by itself stays paused when its group resumes.
     func setGroupPaused(_ paused: Bool, index: Int) {
-        mixer.setPaused(paused, of: index)
-        gate.run("setGroupPaused") { device in
-            try player.setGroupPaused(paused, group: index)
-            try tracks.setGroupPaused(paused, group: index)
-            if !paused { try player.assignSources(on: device) }
+        groups.setPaused(paused, of: index)
+        al.run("setGroupPaused") { device in
+            try voices.setGroupPaused(paused, group: index)
+            try streams.setGroupPaused(paused, group: index)
+            if !paused { try voiceSources.assignSources(on: device) }
         }
     }
 
     /// Sends every real voice's and stream's gain after a group gain changed.
     func applyGroupGains() throws {
-        try player.applyGroupGains()
-        try tracks.applyGroupGains()
+        try voices.applyGroupGains()
+        try streams.applyGroupGains()
     }
 
     /// Sends every real voice's and stream's low-pass after a mix snapshot changed a group's.
     func applyGroupLowPasses(on device: ALDevice) throws {
-        try player.applyEffects(on: device)
-        try tracks.applyGroupLowPasses(on: device)
+        try voices.applyEffects(on: device)
+        try streams.applyGroupLowPasses(on: device)
     }
 
     /// Renders up to `frameCount` frames offline into `output`, no further than the next update
@@ -206,16 +210,16 @@ final class EngineCore: @unchecked Sendable {
     /// depends on how fast the worker ran; the caller decodes what it can between stretches,
     /// outside the lock (``DecodeWorker/decodeOnCallingThread()``), so it rarely waits.
     func renderStretch(into output: UnsafeMutablePointer<Float>, frameCount: Int, channelCount: Int) -> Int {
-        clock.renderStretch(frameCount: frameCount, intervalFrames: host.updateIntervalFrames, sampleRate: host.sampleRate,
+        clock.renderStretch(frameCount: frameCount, intervalFrames: device.updateIntervalFrames, sampleRate: device.sampleRate,
                             update: { elapsed in _ = update(elapsedSeconds: elapsed, now: .now, waitsForDecode: true) },
                             mix: { stretchFrames in
-            if host.isOpen, controller.isActive {
+            if device.isOpen, session.isActive {
                 // Changes made since the last update (a render that starts between updates)
                 // are sent before the mix, as the update would have.
-                if player.hasChanges || spatial.hasChanges {
-                    gate.run("render") { device in try device.deferringUpdates { sendChanges(on: device) } }
+                if voices.hasChanges || world.hasChanges {
+                    al.run("render") { device in try device.context.deferringUpdates { sendChanges(on: device) } }
                 }
-                host.render(into: output, frameCount: stretchFrames)
+                device.render(into: output, frameCount: stretchFrames)
             } else {
                 output.update(repeating: 0, count: stretchFrames * channelCount)
             }
@@ -242,10 +246,10 @@ final class EngineCore: @unchecked Sendable {
     /// at all. Never while a real-time device is lost or reopening: those need their steps.
     private var isIdle: Bool {
         if isShutDown { return true }
-        guard host.isOpen else { return false }
-        guard controller.isActive else { return true }
-        return host.isOutputRunning && table.liveVoiceCount == 0 && tracks.isEmpty && !player.hasChanges
-            && !spatial.hasChanges && !mixer.isDirty && mixer.isSettled(playingCounts: player.playingCountsByGroup)
+        guard device.isOpen else { return false }
+        guard session.isActive else { return true }
+        return device.isOutputRunning && voiceTable.liveVoiceCount == 0 && streams.isEmpty && !voices.hasChanges
+            && !world.hasChanges && !groups.isDirty && groups.isSettled(playingCounts: voiceSources.playingCountsByGroup)
     }
 
     /// The driver thread's update: runs a real-time update, then parks the driver when the
@@ -280,11 +284,11 @@ final class EngineCore: @unchecked Sendable {
     /// Idempotent.
     func shutDown() {
         guard !isShutDown else { return }
-        controller.saveSnapshotIfConfigured()
-        controller.forgetDevice(isReachable: host.isConnected)
-        table.removeAll()
-        tracks.removeAll()
-        worker.requestStop()
+        session.saveSnapshotIfConfigured()
+        router.forgetDevice(isReachable: device.isConnected)
+        voiceTable.removeAll()
+        streams.removeAll()
+        decodeWorker.requestStop()
         driver = nil
         isDriverParked = false
         isShutDown = true

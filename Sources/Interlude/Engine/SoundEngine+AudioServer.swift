@@ -5,20 +5,20 @@ extension SoundEngine {
     /// libpulse connection, ``AudioServerWatch``): the device is lost now, not at the next
     /// ALC_CONNECTED poll.
     func audioServerLost() {
-        withLiveCore { $0.session.loseDeviceWithServer() }
+        withLiveCore { $0.router.loseDeviceWithServer() }
     }
 
     /// The audio server is there (again): a device lost with it is reopened now, not when the
     /// reopen backoff is due.
     func audioServerReturned() {
         var attempt: DevicePreparation?
-        withLiveCore { attempt = $0.session.reopenNowIfLost() }
+        withLiveCore { attempt = $0.router.reopenNowIfLost() }
         if let attempt { runReopenAttempt(attempt) }
     }
 
     /// The engine plays to an open `.systemDefault` device: a new default sink concerns it.
     var isOnSystemDefault: Bool {
-        readCore { $0.session.isOnSystemDefault }
+        readCore { $0.router.isOnSystemDefault }
     }
 
     /// The server's default sink moved from `old` to `new`, and `streamMoved` says whether the
@@ -27,19 +27,19 @@ extension SoundEngine {
     /// lock released.
     func followDefaultSink(from old: String, to new: String, streamMoved: Bool) {
         guard !streamMoved else {
-            withLiveCore { $0.session.defaultSinkMovedOurStream(from: old, to: new) }
+            withLiveCore { $0.router.defaultSinkMovedOurStream(from: old, to: new) }
             return
         }
         var preparation: DevicePreparation?
-        withLiveCore { preparation = $0.session.prepareToFollowDefaultSink() }
+        withLiveCore { preparation = $0.router.prepareToFollowDefaultSink() }
         guard let prepared = preparation else { return }
         guard prepared.run() else {
             let error = prepared.failure ?? InterludeError(.deviceUnavailable, "no device")
-            withLiveCore { $0.session.defaultSinkNotFollowed(from: old, to: new, error: error) }
+            withLiveCore { $0.router.defaultSinkNotFollowed(from: old, to: new, error: error) }
             return
         }
         var unused: DevicePreparation? = prepared
-        withLiveCore { unused = $0.session.followDefaultSink(from: old, to: new, prepared: prepared) }
+        withLiveCore { unused = $0.router.followDefaultSink(from: old, to: new, prepared: prepared) }
         unused?.discard()
     }
 

@@ -223,9 +223,9 @@ extension SoundEngine {
 
     /// Throws `.unsupportedFormat` for a game's decoder the engine cannot stream.
     private func checkStream(_ decoder: any AudioDecoder, call: String) throws {
-        let format = decoder.format
-        guard (1...2).contains(format.channelCount), (1_000...384_000).contains(format.sampleRate), decoder.frameCount >= 0 else {
-            throw InterludeError(.unsupportedFormat, "\(call): \(format.channelCount) channels at \(format.sampleRate) Hz, \(decoder.frameCount) frames is not supported (1 or 2 channels, 1000...384000 Hz)")
+        try decoder.format.checkSupported(in: call)
+        guard decoder.frameCount >= 0 else {
+            throw InterludeError(.unsupportedFormat, "\(call): a decoder of \(decoder.frameCount) frames is not supported")
         }
     }
 

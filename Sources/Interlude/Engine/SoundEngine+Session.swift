@@ -34,7 +34,7 @@ extension SoundEngine {
     /// After the machine wakes: a real device that went away meanwhile (ALC_CONNECTED is 0) is
     /// lost now, before the sleep hold lets go, so that its rebuild brings the sound back.
     func loseDeviceIfDisconnected() {
-        withLiveCore { $0.session.loseDeviceIfDisconnected() }
+        withLiveCore { $0.router.loseDeviceIfDisconnected() }
     }
 
     /// `source` lets go (the game's own calls by default). When it is the last hold, the context
@@ -98,7 +98,7 @@ extension SoundEngine {
     /// interrupted with reason deviceLost. Offline renders use it for `device.lost`; on a real
     /// device a loss is detected by the update. Any thread.
     package func disconnectDevice() {
-        withLiveCore { $0.session.loseDevice(isReachable: true) }
+        withLiveCore { $0.router.loseDevice(isReachable: true) }
         waitForSnapshots()
     }
 
@@ -109,7 +109,7 @@ extension SoundEngine {
     public func reconnectDevice() throws {
         let timeoutSeconds = configuration.outputStartTimeoutSeconds
         var attempt: DevicePreparation?
-        try withCore("reconnectDevice()") { attempt = $0.session.prepareReconnect() }
+        try withCore("reconnectDevice()") { attempt = $0.router.prepareReconnect() }
         if let attempt {
             // The device opens, gets its sounds (file sounds decoded again) and starts with the
             // engine lock released.
@@ -117,7 +117,7 @@ extension SoundEngine {
             if let failure = attempt.failure { throw failure }
         }
         try withCore("reconnectDevice()") { core in
-            try core.session.rebuildDevice(waitSeconds: timeoutSeconds)
+            try core.router.rebuildDevice(waitSeconds: timeoutSeconds)
         }
     }
 
@@ -135,17 +135,17 @@ extension SoundEngine {
     public func switchDevice(to output: OutputDevice) throws {
         let call = "switchDevice(to: \(output))"
         let (prepared, current) = try withCore(call) { core in
-            let prepared = try core.session.prepareSwitch(to: output)
+            let prepared = try core.router.prepareSwitch(to: output)
             return (prepared, core.device.currentOutput)
         }
         // Opening the device, uploading the sounds and waiting for the new output to run hold
         // no engine lock: the engine plays on meanwhile.
         guard prepared.run(), let opened = prepared.opened else {
-            throw SessionController.switchFailure(prepared.failure ?? InterludeError(.deviceUnavailable, "no device"), to: output, from: current)
+            throw OutputRouter.switchFailure(prepared.failure ?? InterludeError(.deviceUnavailable, "no device"), to: output, from: current)
         }
         _ = opened.wait(timeoutSeconds: configuration.outputStartTimeoutSeconds)
         do {
-            try withCore(call) { try $0.session.switchDevice(to: output, opened: prepared) }
+            try withCore(call) { try $0.router.switchDevice(to: output, opened: prepared) }
         } catch let error as InterludeError where error.code == .shutDown {
             prepared.discard()
             throw error

@@ -43,10 +43,7 @@ extension SoundEngine {
     public func play(streamFrom decoder: sending any AudioDecoder, parameters: VoiceParameters = VoiceParameters()) throws -> VoiceHandle {
         let path = decoder.path
         let call = "play(streamFrom: \(path))"
-        let format = decoder.format
-        guard (1...2).contains(format.channelCount), (1_000...384_000).contains(format.sampleRate) else {
-            throw InterludeError(.unsupportedFormat, "\(call): \(format.channelCount) channels at \(format.sampleRate) Hz is not supported (1 or 2 channels, 1000...384000 Hz)")
-        }
+        try decoder.format.checkSupported(in: call)
         return try playStreamedVoice(decoder: decoder, path: path, parameters: parameters, call: call)
     }
 

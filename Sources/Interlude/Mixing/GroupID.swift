@@ -29,7 +29,7 @@ public struct GroupID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The built-in groups, in the engine's index order (master first).
     static let builtIn: [GroupID] = [.master, .music, .sfx, .ui, .voice]
 
-    /// Encoded as its name alone, so saved snapshots read the same as before.
+    /// Encoded as its name alone: a snapshot names a group as the game does.
     public init(from decoder: any Decoder) throws {
         groupName = try decoder.singleValueContainer().decode(String.self)
     }

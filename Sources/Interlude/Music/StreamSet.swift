@@ -14,6 +14,8 @@ final class StreamSet {
     private let events: EventQueue
     /// Reads and decodes every stream's track off the engine lock.
     private let worker: DecodeWorker
+    /// Each stream's group gain and low-pass on its source.
+    private let groupMix: StreamGroupMix
     @exclusivity(unchecked) private var streams: [StreamChannel: MusicStream] = [:]
     /// Streams on their way out: fading out, or replaced while interrupted.
     @exclusivity(unchecked) private var outgoing: [MusicStream] = []
@@ -22,15 +24,13 @@ final class StreamSet {
     @exclusivity(unchecked) private var endingErrors: [StreamChannel: InterludeError] = [:]
     /// The number the next track gets, for its ``MusicHandle``.
     @exclusivity(unchecked) private var nextTrackID = 1
-    /// The low-pass filter the mix snapshots put on streams, on the current device, made on
-    /// first use.
-    @exclusivity(unchecked) private var lowPassFilter: UInt32?
 
     init(configuration: SoundEngine.Configuration, logger: Logger, mixer: GroupMixer, host: DeviceHost,
          session: AudioSession, gate: ALGate, events: EventQueue, worker: DecodeWorker) {
         self.configuration = configuration
         self.logger = logger
         self.mixer = mixer
+        groupMix = StreamGroupMix(mixer: mixer)
         self.host = host
         self.session = session
         self.gate = gate
@@ -71,40 +71,10 @@ final class StreamSet {
         streams[channel]?.decodeError ?? endingErrors[channel]
     }
 
-    private func groupGain(of stream: MusicStream) -> Float {
-        mixer.effectiveGain(of: stream.channel.groupIndex)
-    }
-
-    /// Makes a stream's source and buffers, with its group's gain and low-pass.
-    private func attach(_ stream: MusicStream, on device: ALDevice) throws {
-        try stream.attach(to: device, groupGain: groupGain(of: stream))
-        let lowPass = mixer.effectiveLowPass(of: stream.channel.groupIndex)
-        if lowPass < 1 { try applyLowPass(lowPass, to: stream, on: device) }
-    }
-
     /// Sends every stream's low-pass after a mix snapshot changed its group's.
     func applyGroupLowPasses(on device: ALDevice) throws {
-        for stream in streams.values {
-            try applyLowPass(mixer.effectiveLowPass(of: stream.channel.groupIndex), to: stream, on: device)
-        }
-        for stream in outgoing {
-            try applyLowPass(mixer.effectiveLowPass(of: stream.channel.groupIndex), to: stream, on: device)
-        }
-    }
-
-    /// Filters an attached stream's source with `lowPass` (its high-frequency gain; 1 removes
-    /// the filter). Without ALC_EXT_EFX this does nothing.
-    private func applyLowPass(_ lowPass: Float, to stream: MusicStream, on device: ALDevice) throws {
-        guard let source = stream.alSource, let efx = device.efx else { return }
-        guard lowPass < 1 else {
-            try source.setDirectFilter(0)
-            return
-        }
-        if lowPassFilter == nil { lowPassFilter = try device.makeLowPassFilter() }
-        guard let filter = lowPassFilter else { return }
-        // OpenAL copies the filter's settings into the source when attached: one filter serves all.
-        try efx.setLowPass(filter, gainHF: lowPass)
-        try source.setDirectFilter(filter)
+        for stream in streams.values { try groupMix.applyLowPass(to: stream, on: device) }
+        for stream in outgoing { try groupMix.applyLowPass(to: stream, on: device) }
     }
 
     // MARK: Commands
@@ -154,7 +124,7 @@ final class StreamSet {
         endingErrors[channel] = nil
         if isActive {
             gate.run(call) { device in
-                try attach(stream, on: device)
+                try groupMix.attach(stream, on: device)
                 if stream.state == .playing { try stream.play() }
             }
         } else if !startsPaused {
@@ -231,9 +201,9 @@ final class StreamSet {
                 for stream in resuming {
                     stream.state = .playing
                     if !stream.isAttached {
-                        try attach(stream, on: device)
+                        try groupMix.attach(stream, on: device)
                     } else if stream.fade != nil {
-                        try stream.applyGain(groupGain: groupGain(of: stream))
+                        try groupMix.applyGain(to: stream)
                     }
                     try stream.play()
                 }
@@ -255,7 +225,7 @@ final class StreamSet {
         stream.gainFade = nil
         stream.setGain(gain)
         if gate.isOpen, stream.isAttached {
-            gate.run("setGain(music)") { _ in try stream.applyGain(groupGain: groupGain(of: stream)) }
+            gate.run("setGain(music)") { _ in try groupMix.applyGain(to: stream) }
         }
     }
 
@@ -315,7 +285,7 @@ final class StreamSet {
             change.advance(bySeconds: elapsedSeconds)
             stream.setGain(change.gain)
             stream.gainFade = change.isFinished ? nil : change
-            if stream.fade == nil { try stream.applyGain(groupGain: groupGain(of: stream)) }
+            if stream.fade == nil { try groupMix.applyGain(to: stream) }
         }
         if stream.state == .playing, var fade = stream.fade {
             fade.advance(bySeconds: elapsedSeconds)
@@ -325,10 +295,10 @@ final class StreamSet {
                 try stream.applyGain(groupGain: 0)
                 pauseNow(stream.channel)
             } else {
-                try stream.applyGain(groupGain: groupGain(of: stream))
+                try groupMix.applyGain(to: stream)
             }
         } else if mixer.isDirty {
-            try stream.applyGain(groupGain: groupGain(of: stream))
+            try groupMix.applyGain(to: stream)
         }
         if stream.state == .playing {
             try stream.service(mayStart: !mixer.pauses(stream.channel.groupIndex), waiting: waitsForDecode)
@@ -350,7 +320,7 @@ final class StreamSet {
         for stream in streams.values where stream.state == .playing && !stream.isAttached {
             // Its attach failed (no source or buffer could be made): try again, as a voice
             // without a source waits for one.
-            try attach(stream, on: device)
+            try groupMix.attach(stream, on: device)
             if !mixer.pauses(stream.channel.groupIndex) { try stream.play() }
         }
         for stream in streams.values { try service(stream, elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode) }
@@ -369,8 +339,8 @@ final class StreamSet {
 
     /// Sends every stream's gain after a group gain changed.
     func applyGroupGains() throws {
-        for stream in streams.values { try stream.applyGain(groupGain: groupGain(of: stream)) }
-        for stream in outgoing { try stream.applyGain(groupGain: groupGain(of: stream)) }
+        for stream in streams.values { try groupMix.applyGain(to: stream) }
+        for stream in outgoing { try groupMix.applyGain(to: stream) }
     }
 
     /// Pauses or resumes the streams of a group (every stream, for master).
@@ -382,6 +352,63 @@ final class StreamSet {
     }
 
     // MARK: Session
+
+    /// Each channel's current track as a snapshot keeps it, its position read from OpenAL
+    /// where it still can be.
+    func savedTracks() -> [SavedState.Track] {
+        let current = currentStreams
+        gate.run("snapshot") { _ in
+            for stream in current where stream.isAttached { try stream.syncPosition() }
+        }
+        return current.map { stream in
+            SavedState.Track(path: stream.path, channel: stream.channel, positionInFrames: stream.positionInFrames,
+                             isLooping: stream.isLooping, gain: stream.gain,
+                             wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion,
+                             loudnessLUFS: stream.loudnessTargetLUFS)
+        }
+    }
+
+    /// Records the frame OpenAL reached for every playing stream; returns their sources, which
+    /// an interruption's begin pauses together with the voices'.
+    func recordPlayingPositions() throws -> [ALSource] {
+        var sources: [ALSource] = []
+        for stream in allStreams where stream.state == .playing {
+            try stream.syncPosition()
+            if let source = stream.alSource { sources.append(source) }
+        }
+        return sources
+    }
+
+    /// Marks every playing stream as held by the session. Returns the events that say where the
+    /// soundtrack was held.
+    func holdForSession() -> [MusicEvent] {
+        var held: [MusicEvent] = []
+        for stream in allStreams where stream.holdForSession() {
+            if stream.channel == .music && isCurrent(stream) {
+                held.append(.suspended(positionInFrames: stream.positionInFrames))
+            }
+        }
+        return held
+    }
+
+    /// Puts back on OpenAL, and marks playing, the streams that resume after the session
+    /// (``SessionHeld/resumesAfterSession(resumesHeld:)``). A stream with something queued adds
+    /// its source to `sources`, which play together with the voices'; one with nothing queued
+    /// yet starts on the update that queues its first chunk. Returns whether the soundtrack
+    /// resumed.
+    func resume(resumesHeld: Bool, on device: ALDevice, into sources: inout [ALSource]) throws -> Bool {
+        var resumedMusic = false
+        for stream in allStreams where stream.resumesAfterSession(resumesHeld: resumesHeld) {
+            try prepareToResume(stream, on: device)
+            stream.state = .playing
+            if let source = stream.playableSource { sources.append(source) }
+            if stream.channel == .music && isCurrent(stream) {
+                resumedMusic = true
+                events.emit(MusicEvent.resumed(positionInFrames: stream.positionInFrames))
+            }
+        }
+        return resumedMusic
+    }
 
     /// Releases the outgoing tracks whose fade ended while held (after an interruption).
     func releaseFinishedOutgoing(on device: ALDevice) throws {
@@ -398,18 +425,18 @@ final class StreamSet {
 
     /// Puts a resumed stream back on OpenAL: attached anew after a rebuild, or its gain and
     /// queue made ready where it was held.
-    func prepareToResume(_ stream: MusicStream, on device: ALDevice) throws {
+    private func prepareToResume(_ stream: MusicStream, on device: ALDevice) throws {
         if !stream.isAttached {
-            try attach(stream, on: device)
+            try groupMix.attach(stream, on: device)
         } else {
-            try stream.applyGain(groupGain: groupGain(of: stream))
+            try groupMix.applyGain(to: stream)
             try stream.prepareToResume()
         }
     }
 
     /// Every stream forgets its AL names; fading-out tracks end with the device.
     func forgetDevice() {
-        lowPassFilter = nil
+        groupMix.forgetDevice()
         for stream in allStreams { stream.forgetDevice() }
         outgoing.removeAll { $0.stopsWhenFadeEnds }
     }

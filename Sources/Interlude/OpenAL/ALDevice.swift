@@ -4,8 +4,10 @@ import COpenAL
 ///
 /// `ALCdevice*` and `ALCcontext*` are not Sendable: an installed `ALDevice` lives inside the
 /// engine and is used only under the engine lock; a new one being prepared off the lock
-/// (``DevicePreparation``) is used by one thread at a time until it is installed. Closing it deletes every AL name it made, so nothing leaks
-/// when a device is lost and rebuilt. Only ``AudioSession`` makes its context current.
+/// (``DevicePreparation``) is used by one thread at a time until it is installed. Its names are
+/// tracked by ``ALNames``, so closing it deletes every AL name it made and nothing leaks when a
+/// device is lost and rebuilt. Its ``context`` is made current by whoever holds the
+/// process-wide ``ALContextLock`` for it (see ``ALContext``).
 final class ALDevice {
     /// How the device was opened.
     enum Kind: Equatable {
@@ -36,19 +38,14 @@ final class ALDevice {
     let extensions: ALExtensions
     /// The EFX entry points, when the device has ALC_EXT_EFX.
     let efx: ALEFX?
+    /// The device's context.
+    let context: ALContext
 
     @exclusivity(unchecked) private var device: OpaquePointer?
-    @exclusivity(unchecked) private(set) var context: OpaquePointer?
-    @exclusivity(unchecked) private var liveSources: Set<ALuint> = []
-    @exclusivity(unchecked) private var liveBuffers: Set<ALuint> = []
-    @exclusivity(unchecked) private var liveEffects: Set<ALuint> = []
-    @exclusivity(unchecked) private var liveSlots: Set<ALuint> = []
-    @exclusivity(unchecked) private var liveFilters: Set<ALuint> = []
+    /// Every AL name made on this device and not yet deleted.
+    private let names = ALNames()
     /// The resampler every new source gets (AL_SOURCE_RESAMPLER_SOFT); nil leaves OpenAL Soft's default.
     @exclusivity(unchecked) private var sourceResamplerIndex: Int32?
-    /// Whether the context has AL_SOFT_deferred_updates, asked on the first batch (the context
-    /// must be current to ask).
-    @exclusivity(unchecked) private var hasDeferredUpdates: Bool?
 
     /// Opens the device and creates its context (`alcOpenDevice` or `alcLoopbackOpenDeviceSOFT`,
     /// then `alcCreateContext`). The context is not made current here.
@@ -100,8 +97,8 @@ final class ALDevice {
             throw error
         }
         device = opened
-        context = created
         extensions = ALExtensions(device: opened)
+        context = ALContext(created, device: opened, extensions: extensions)
         efx = ALEFX(device: opened)
         name = alcGetString(opened, ALC_ALL_DEVICES_SPECIFIER).map { String(cString: $0) } ?? "unknown"
         var frequency: ALCint = 0
@@ -212,95 +209,13 @@ final class ALDevice {
     }
 
     /// The number of source names made on this device and not yet deleted.
-    var liveSourceCount: Int { liveSources.count }
+    var liveSourceCount: Int { names.sourceCount }
     /// The number of buffer names made on this device and not yet deleted.
-    var liveBufferCount: Int { liveBuffers.count }
+    var liveBufferCount: Int { names.bufferCount }
+    /// The number of EFX objects (effects, slots, filters) made here and not yet deleted.
+    var liveEffectObjectCount: Int { names.effectObjectCount }
 
-    // MARK: Context (called by AudioSession only)
-
-    /// `alcMakeContextCurrent(context)`.
-    func makeContextCurrent() throws {
-        #if DEBUG
-        try ALFaults.check(.makeContextCurrent, "alcMakeContextCurrent", error: "ALC_INVALID_CONTEXT")
-        #endif
-        guard alcMakeContextCurrent(context) != 0 else {
-            throw InterludeError(.openAL, "alcMakeContextCurrent: \(ALCheck.alcErrorName(alcGetError(device)))")
-        }
-        ALCheck.clearAL()
-    }
-
-    /// `alcMakeContextCurrent(NULL)`.
-    static func clearCurrentContext() {
-        _ = alcMakeContextCurrent(nil)
-    }
-
-    /// Runs `body` with the context also current for the calling thread
-    /// (ALC_EXT_thread_local_context), then clears the thread's context again. OpenAL Soft 1.19
-    /// looks a process-wide current context up under its list lock on every AL call; a thread's
-    /// own context it reads without a lock. So the update's many calls skip a lock pair each,
-    /// for one lock when the thread context is set. Already set (a nested block), or without the
-    /// extension: `body` runs as it is, on the process-wide context. The context must be
-    /// current process-wide already, inside the process-wide context lock.
-    func withThreadContext<Result>(_ body: () throws -> Result) rethrows -> Result {
-        guard let context, let setThreadContext = extensions.setThreadContext,
-              let getThreadContext = extensions.getThreadContext, getThreadContext() != context else {
-            return try body()
-        }
-        guard setThreadContext(context) != 0 else {
-            _ = alcGetError(device)
-            return try body()
-        }
-        defer { _ = setThreadContext(nil) }
-        return try body()
-    }
-
-    /// `alcGetCurrentContext() == context`.
-    var isContextCurrent: Bool {
-        context != nil && alcGetCurrentContext() == context
-    }
-
-    /// `alcSuspendContext`: holds back property changes until `processContext`.
-    func suspendContext() {
-        guard let context else { return }
-        alcSuspendContext(context)
-        _ = alcGetError(device)
-    }
-
-    /// `alcProcessContext`.
-    func processContext() {
-        guard let context else { return }
-        alcProcessContext(context)
-        _ = alcGetError(device)
-    }
-
-    /// Runs `body` between `alDeferUpdatesSOFT` and `alProcessUpdatesSOFT`
-    /// (AL_SOFT_deferred_updates), so every source, listener and context property it sets
-    /// reaches the mixer at once, on the same mix, and each set costs OpenAL only a flag until
-    /// then. Without the extension the properties apply call by call, as `body` makes them. The
-    /// context must be current; `body`'s own calls are checked by `body`.
-    func deferringUpdates(_ body: () throws -> Void) throws {
-        if hasDeferredUpdates == nil {
-            hasDeferredUpdates = extensions.deferUpdates != nil && alIsExtensionPresent("AL_SOFT_deferred_updates") != 0
-            ALCheck.clearAL()
-        }
-        guard hasDeferredUpdates == true, let deferUpdates = extensions.deferUpdates,
-              let processUpdates = extensions.processUpdates else {
-            try body()
-            return
-        }
-        deferUpdates()
-        try ALCheck.al("alDeferUpdatesSOFT")
-        // Processed whatever `body` does: a context left deferring would never hear a change again.
-        do {
-            try body()
-        } catch {
-            processUpdates()
-            ALCheck.clearAL()
-            throw error
-        }
-        processUpdates()
-        try ALCheck.al("alProcessUpdatesSOFT")
-    }
+    // MARK: The device's output
 
     /// `alcDevicePauseSOFT`: returns false where the device cannot be paused (loopback devices
     /// fail with ALC_INVALID_DEVICE; the caller then renders silence itself).
@@ -331,188 +246,68 @@ final class ALDevice {
             for index in samples.indices { samples[index] = min(1, max(-1, samples[index])) }
         }
     }
-
     // MARK: Names (context must be current)
 
-    /// `alGenSources` for one source, owned by this device until ``deleteSource(_:)`` or ``close()``.
+    /// `alGenSources` for one source, owned by this device until ``deleteSource(_:)`` or
+    /// ``close()``, with the resampler set by ``useResampler(_:)``.
     func makeSource() throws -> ALSource {
-        #if DEBUG
-        try ALFaults.check(.genSources, "alGenSources", error: "AL_OUT_OF_MEMORY")
-        #endif
-        var source: ALuint = 0
-        alGenSources(1, &source)
-        try ALCheck.al("alGenSources")
-        liveSources.insert(source)
-        let made = ALSource(name: source)
-        if let sourceResamplerIndex { try made.setResampler(index: sourceResamplerIndex) }
-        return made
-    }
-
-    /// The context's resamplers by index (AL_NUM_RESAMPLERS_SOFT, then `alGetStringiSOFT` for
-    /// each), or nil without AL_SOFT_source_resampler.
-    func resamplerNames() throws -> [String]? {
-        guard alIsExtensionPresent("AL_SOFT_source_resampler") != 0, let getString = extensions.getResamplerString else {
-            _ = alGetError()
-            return nil
-        }
-        let count = alGetInteger(AL_NUM_RESAMPLERS_SOFT)
-        try ALCheck.al("alGetInteger(AL_NUM_RESAMPLERS_SOFT)")
-        return try (0..<max(0, count)).map { index in
-            let name = getString(AL_RESAMPLER_NAME_SOFT, index)
-            try ALCheck.al("alGetStringiSOFT(AL_RESAMPLER_NAME_SOFT)")
-            return name.map { String(cString: $0) } ?? ""
-        }
+        try names.makeSource(resamplerIndex: sourceResamplerIndex)
     }
 
     /// Makes every source made from now on use `resampler` (nil: OpenAL Soft's default, no call
     /// made). Throws `.unsupportedFormat` when the context lacks AL_SOFT_source_resampler or a
     /// resampler by that name.
     func useResampler(_ resampler: Resampler?) throws {
-        guard let resampler else {
-            sourceResamplerIndex = nil
-            return
-        }
-        guard let names = try resamplerNames() else {
-            throw InterludeError(.unsupportedFormat, "resampler \(resampler.rawValue): this OpenAL has no AL_SOFT_source_resampler")
-        }
-        guard let index = names.firstIndex(where: resampler.openALNames.contains) else {
-            throw InterludeError(.unsupportedFormat, "resampler \(resampler.rawValue): OpenAL Soft offers only \(names.joined(separator: ", "))")
-        }
-        sourceResamplerIndex = Int32(index)
+        sourceResamplerIndex = try ALResamplers.index(of: resampler, using: extensions)
     }
 
     /// `alDeleteSources` for one source made here.
     func deleteSource(_ source: ALSource) throws {
-        guard liveSources.remove(source.name) != nil else { return }
-        var sourceName = source.name
-        alDeleteSources(1, &sourceName)
-        try ALCheck.al("alDeleteSources")
+        try names.deleteSource(source)
     }
 
     /// `alGenBuffers` for one buffer, owned by this device until ``deleteBuffer(_:)`` or ``close()``.
     func makeBuffer() throws -> ALBuffer {
-        #if DEBUG
-        try ALFaults.check(.genBuffers, "alGenBuffers", error: "AL_OUT_OF_MEMORY")
-        #endif
-        var buffer: ALuint = 0
-        alGenBuffers(1, &buffer)
-        try ALCheck.al("alGenBuffers")
-        liveBuffers.insert(buffer)
-        return ALBuffer(name: buffer)
+        try names.makeBuffer()
     }
 
     /// `alDeleteBuffers` for one buffer made here.
     func deleteBuffer(_ buffer: ALBuffer) throws {
-        guard liveBuffers.remove(buffer.name) != nil else { return }
-        var bufferName = buffer.name
-        alDeleteBuffers(1, &bufferName)
-        try ALCheck.al("alDeleteBuffers")
+        try names.deleteBuffer(buffer)
     }
 
-    /// A reverb effect in its own auxiliary slot, both owned by this device. Returns the slot.
+    /// A reverb effect in its own auxiliary slot, both owned by this device; nil without EFX.
     func makeReverbSlot(_ preset: ReverbPreset) throws -> (effect: ALuint, slot: ALuint)? {
         guard let efx else { return nil }
-        let effect = try efx.makeReverb(preset)
-        liveEffects.insert(effect)
-        let slot = try efx.makeSlot(running: effect)
-        liveSlots.insert(slot)
-        return (effect, slot)
+        return try names.makeReverbSlot(preset, with: efx)
     }
 
-    /// A low-pass filter owned by this device.
+    /// A low-pass filter owned by this device; nil without EFX.
     func makeLowPassFilter() throws -> ALuint? {
         guard let efx else { return nil }
-        let filter = try efx.makeLowPass()
-        liveFilters.insert(filter)
-        return filter
+        return try names.makeLowPassFilter(with: efx)
     }
 
     /// Deletes a reverb slot and its effect made here.
     func deleteReverbSlot(effect: ALuint, slot: ALuint) {
         guard let efx else { return }
-        if liveSlots.remove(slot) != nil { efx.deleteSlot(slot) }
-        if liveEffects.remove(effect) != nil { efx.deleteEffect(effect) }
+        names.deleteReverbSlot(effect: effect, slot: slot, with: efx)
     }
 
-    /// The number of EFX objects (effects, slots, filters) made here and not yet deleted.
-    var liveEffectObjectCount: Int { liveEffects.count + liveSlots.count + liveFilters.count }
-
-    /// Deletes every source and then every buffer still alive (sources first: a buffer attached
-    /// to a source cannot be deleted). The context must be current.
+    /// Deletes every AL name still alive. The context must be current.
     func deleteAllNames() {
-        for source in liveSources {
-            var sourceName = source
-            alSourceStop(sourceName)
-            alDeleteSources(1, &sourceName)
-        }
-        liveSources.removeAll()
-        for buffer in liveBuffers {
-            var bufferName = buffer
-            alDeleteBuffers(1, &bufferName)
-        }
-        liveBuffers.removeAll()
-        if let efx {
-            liveSlots.forEach(efx.deleteSlot)
-            liveEffects.forEach(efx.deleteEffect)
-            liveFilters.forEach(efx.deleteFilter)
-        }
-        liveSlots.removeAll()
-        liveEffects.removeAll()
-        liveFilters.removeAll()
-        ALCheck.clearAL()
+        names.deleteAll(efx: efx)
     }
 
     /// Destroys the context and closes the device (`alcDestroyContext`, `alcCloseDevice`).
     /// Names not deleted by then are freed by OpenAL with the context; call ``deleteAllNames()``
     /// first, with the context current, so the counts stay exact.
     func close() {
-        if let context {
-            if alcGetCurrentContext() == context {
-                _ = alcMakeContextCurrent(nil)
-            }
-            alcDestroyContext(context)
-            self.context = nil
-        }
+        context.destroy()
         if let device {
             alcCloseDevice(device)
             self.device = nil
         }
-        liveSources.removeAll()
-        liveBuffers.removeAll()
-        liveSlots.removeAll()
-        liveEffects.removeAll()
-        liveFilters.removeAll()
-    }
-
-    // MARK: Enumeration
-
-    /// The playback devices OpenAL Soft's backend offers (ALC_ALL_DEVICES_SPECIFIER).
-    static func playbackDeviceNames() -> [String] {
-        guard alcIsExtensionPresent(nil, "ALC_ENUMERATE_ALL_EXT") != 0,
-              let list = alcGetString(nil, ALC_ALL_DEVICES_SPECIFIER) else { return [] }
-        var names: [String] = []
-        var cursor = list
-        while cursor.pointee != 0 {
-            let name = String(cString: cursor)
-            names.append(name)
-            cursor += name.utf8.count + 1
-        }
-        return names
-    }
-
-    /// The default playback device's name, when there is one.
-    static func defaultPlaybackDeviceName() -> String? {
-        alcGetString(nil, ALC_DEFAULT_ALL_DEVICES_SPECIFIER).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// The ALC extensions available without a device.
-    static func globalALCExtensionString() -> String {
-        alcGetString(nil, ALC_EXTENSIONS).map { String(cString: $0) } ?? ""
-    }
-
-    /// The AL strings of the current context: vendor, renderer, version, extensions.
-    static func currentContextStrings() -> (vendor: String, renderer: String, version: String, extensions: String) {
-        func string(_ parameter: ALenum) -> String { alGetString(parameter).map { String(cString: $0) } ?? "" }
-        return (string(AL_VENDOR), string(AL_RENDERER), string(AL_VERSION), string(AL_EXTENSIONS))
+        names.forgetAll()
     }
 }

@@ -16,7 +16,7 @@ struct ALExtensions {
     /// `alcGetStringiSOFT` (ALC_SOFT_HRTF): HRTF names.
     let getStringi: LPALCGETSTRINGISOFT?
     /// `alGetStringiSOFT` (AL_SOFT_source_resampler): resampler names. Whether the context has
-    /// the extension is asked separately, with the context current (``ALDevice/resamplerNames()``).
+    /// the extension is asked separately, with the context current (``ALResamplers/names(using:)``).
     let getResamplerString: LPALGETSTRINGISOFT?
     /// `alcGetInteger64vSOFT` (ALC_SOFT_device_clock): the device's clock, in nanoseconds of
     /// audio the mixer has produced.
@@ -24,7 +24,7 @@ struct ALExtensions {
     /// `alDeferUpdatesSOFT` (AL_SOFT_deferred_updates): holds the context's property changes
     /// back until ``processUpdates``, which hands them to the mixer all at once. Whether the
     /// context has the extension is asked separately, with the context current
-    /// (``ALDevice/deferringUpdates(_:)``).
+    /// (``ALContext/deferringUpdates(_:)``).
     let deferUpdates: LPALDEFERUPDATESSOFT?
     /// `alProcessUpdatesSOFT` (AL_SOFT_deferred_updates).
     let processUpdates: LPALPROCESSUPDATESSOFT?

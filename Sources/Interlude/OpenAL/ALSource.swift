@@ -61,7 +61,7 @@ struct ALSource: Hashable {
     func setDirectChannels(_ isDirect: Bool) throws { try set(AL_DIRECT_CHANNELS_SOFT, Int32(isDirect ? 1 : 0)) }
 
     /// AL_SOURCE_RESAMPLER_SOFT (AL_SOFT_source_resampler): `index` is one of the context's
-    /// resamplers, as ``ALDevice/resamplerNames()`` lists them.
+    /// resamplers, as ``ALResamplers/names(using:)`` lists them.
     func setResampler(index: Int32) throws { try set(AL_SOURCE_RESAMPLER_SOFT, index) }
 
     /// `alSourcef`.

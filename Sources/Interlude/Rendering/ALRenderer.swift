@@ -177,9 +177,34 @@ final class ALRenderer {
         try applyEffects(of: voice, on: device)
     }
 
-    /// Sends a real voice's changed parameters to its source, in the update's batch: a game
-    /// moving many voices every frame costs one unchecked AL call per voice.
-    func applyChanges(_ changes: VoiceChanges, of voice: Voice, in batch: ALSourceBatch, on device: ALDevice) throws {
+    /// Sends every change recorded in `table`'s entries to the voices that still hold a source,
+    /// in one batch checked once: a game moving many voices every frame costs one unchecked AL
+    /// call per voice.
+    func sendChanges(of table: VoiceTable, on device: ALDevice) throws {
+        try ALSourceBatch.run { batch in
+            let entries = table.entries
+            try entries.drainChanges { slot, changes in
+                // A move alone, the common case, needs only the entry.
+                if changes == .position, let target = entries.realPosition(ofSlot: slot) {
+                    batch.setPosition(ALSource(name: target.sourceName), target.position)
+                    return
+                }
+                guard let voice = table.voice(inSlot: slot) else { return }
+                try applyChanges(changes, of: voice, in: batch, on: device)
+            }
+        }
+    }
+
+    /// Reads the playing frame of the real voices in `slots` from their sources into their
+    /// entries, in one batch checked once.
+    func readPositions(ofSlots slots: [Int32], in entries: VoicePoolStorage) throws {
+        try ALSourceBatch.run("alGetSourcei(AL_SAMPLE_OFFSET) in a batch") { batch in
+            entries.readPositions(ofSlots: slots) { batch.sampleOffset(ofSourceNamed: $0, fallbackFrames: $1) }
+        }
+    }
+
+    /// Sends a real voice's changed parameters to its source, in the update's batch.
+    private func applyChanges(_ changes: VoiceChanges, of voice: Voice, in batch: ALSourceBatch, on device: ALDevice) throws {
         guard let source = voice.source else { return }
         if changes.contains(.gain) { batch.setGain(source, voice.playedGain(groupGain: mixer.effectiveGain(of: voice.groupIndex))) }
         if changes.contains(.pitch) { batch.setPitch(source, voice.playedPitch) }

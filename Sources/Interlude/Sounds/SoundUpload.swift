@@ -102,12 +102,8 @@ enum SoundUpload {
         }
     }
 
-    /// Runs `body` under the context lock with `device`'s context current.
+    /// Runs `body` under the context lock with `device`'s context current, NULL again after.
     private static func onContext<Result>(of device: ALDevice, _ body: () throws -> Result) throws -> Result {
-        try ALContextLock.run {
-            try device.makeContextCurrent()
-            defer { ALDevice.clearCurrentContext() }
-            return try body()
-        }
+        try device.context.run(leavesCurrent: false, body)
     }
 }

@@ -1,19 +1,16 @@
 import Logging
 
-/// The voices' lifecycle: starting, stopping, pausing, changing and fading voices, and each
-/// update's servicing, through the ``VoiceTable`` (who is alive), the ``VoicePool`` (who is real)
-/// and the ``ALRenderer`` (what OpenAL hears). While the session is interrupted no AL call is
-/// made: commands are tracked, and applied when it is active again.
+/// The game's commands to voices: starting, stopping, pausing, resuming, changing and fading
+/// them, and reading them, through the ``VoiceTable`` (who is alive), ``VoiceSources`` (who
+/// holds a source, and each update) and the ``ALRenderer`` (what OpenAL hears). While the
+/// session is interrupted no AL call is made: commands are tracked, and applied when it is
+/// active again.
 final class VoicePlayer {
     private let configuration: SoundEngine.Configuration
     private let table: VoiceTable
-    private let pool = VoicePool()
     private let renderer: ALRenderer
     private let mixer: GroupMixer
     private let sounds: SoundBank
-    private let world: SpatialWorld
-    private let clock: UpdateClock
-    private let host: DeviceHost
     private let session: AudioSession
     private let gate: ALGate
     private let events: EventQueue
@@ -21,45 +18,23 @@ final class VoicePlayer {
     private let worker: DecodeWorker
     /// For the streamed voices' underruns and decode errors.
     private let logger: Logger
-    /// Scratch list of the slots the update services through their objects, reused so it
-    /// allocates nothing.
-    @exclusivity(unchecked) private var slotScratch: [Int32] = []
-    /// Scratch list of the slots whose position the update reads from OpenAL, reused likewise.
-    @exclusivity(unchecked) private var readScratch: [Int32] = []
-
-    /// Real voices' positions are read from OpenAL every this many updates (half a second at the
-    /// default interval), all in the same update, and advanced by the clock in between. In
-    /// OpenAL Soft 1.19 an offset read waits while the mixer is mid-mix and reads the source's
-    /// mixing voice, which on the game's thread is not in the cache: reading a tenth of 64 voices
-    /// on every update, staggered, was a fifth of the update (about 11 µs of 55). Between
-    /// reads the clock drifts from the device only while the mixer stalls, so a device lost
-    /// without warning (when no read is possible) resumes a real voice off by the stalls of up
-    /// to the last half second. Exact positions (interruptions, teardown, queries) still read
-    /// OpenAL directly.
-    static let positionReadPeriod = 50
+    /// Which voices hold sources: admitting, ending and pausing them, and each update.
+    private let sources: VoiceSources
 
     init(configuration: SoundEngine.Configuration, table: VoiceTable, renderer: ALRenderer, mixer: GroupMixer,
-         sounds: SoundBank, world: SpatialWorld, clock: UpdateClock, host: DeviceHost, session: AudioSession,
-         gate: ALGate, events: EventQueue, worker: DecodeWorker, logger: Logger) {
+         sounds: SoundBank, session: AudioSession, gate: ALGate, events: EventQueue, worker: DecodeWorker,
+         logger: Logger, sources: VoiceSources) {
         self.configuration = configuration
         self.table = table
         self.renderer = renderer
         self.mixer = mixer
         self.sounds = sounds
-        self.world = world
-        self.clock = clock
-        self.host = host
         self.session = session
         self.gate = gate
         self.events = events
         self.worker = worker
         self.logger = logger
-    }
-
-    /// How many voices may hold a real source at once.
-    var realVoiceBudget: Int {
-        let available = configuration.monoSourceCount + configuration.stereoSourceCount - SoundEngine.Configuration.streamSourceCount
-        return min(configuration.realVoiceBudget ?? available, available)
+        self.sources = sources
     }
 
     private var isActive: Bool { session.isActive }
@@ -147,7 +122,7 @@ final class VoicePlayer {
     /// Admits a new voice now, or tells the game it waits for the session.
     private func start(_ voice: Voice, call: String) {
         if isActive {
-            gate.run(call) { device in try admit(voice, on: device) }
+            gate.run(call) { device in try sources.admit(voice, on: device) }
         } else {
             events.emit(.commandDeferred(Self.tracked(call, voice.handle)))
         }
@@ -156,68 +131,6 @@ final class VoicePlayer {
     /// How a play of `command` ("cue" for a cue's) is reported while it waits for the session.
     private static func tracked(_ command: String, _ handle: VoiceHandle) -> DeferredCommand {
         command == "cue" ? .playCue(handle) : .play(handle)
-    }
-
-    /// Ends a voice for `reason`: its handle goes stale, the game hears of it
-    /// (``VoiceEvent/finished(_:reason:)``), and its source is freed (at once when active,
-    /// otherwise when the session is active again), with a streamed voice's buffers.
-    func remove(_ voice: Voice, reason: VoiceEndReason) {
-        guard let source = table.remove(voice) else { return }
-        events.emit(.finished(voice.handle, reason: reason))
-        renderer.release(source, buffers: voice.stream?.takeBuffers() ?? [])
-        gate.run("stop") { device in try releaseDeferred(on: device) }
-    }
-
-    /// Frees the sources of voices ended while no AL call could be made, then deletes the
-    /// buffers of sounds unloaded meanwhile (no source holds them any more).
-    func releaseDeferred(on device: ALDevice) throws {
-        try renderer.releaseDeferredSources(on: device)
-        try sounds.deleteUnloadedBuffers(on: device)
-    }
-
-    /// Whether the voice is live, a one-shot whose source played its last frame since the last
-    /// update being ended (and removed) now rather than at the next update: a cue's voice limit
-    /// counts it no more.
-    func isLiveNow(_ handle: VoiceHandle) -> Bool {
-        guard let voice = table.voice(for: handle) else { return false }
-        guard !voice.isLooping, voice.source != nil, isActive else { return true }
-        var playedOut = false
-        gate.run("play(cue:)") { _ in playedOut = try renderer.hasFinished(voice) }
-        if playedOut { remove(voice, reason: .ended) }
-        return !playedOut
-    }
-
-    /// Ends every voice of `sound` for `reason` (it is being unloaded, or it is lost).
-    func removeVoices(of sound: Sound, reason: VoiceEndReason) {
-        for voice in table.liveVoices where voice.sound?.id == sound.id {
-            remove(voice, reason: reason)
-        }
-    }
-
-    /// Gives a new or resumed voice a source if the budget has one, or if it outranks the least
-    /// important real voice; otherwise it stays virtual until an update finds it room.
-    private func admit(_ voice: Voice, on device: ALDevice) throws {
-        if mixer.pauses(voice.groupIndex) { return }
-        if renderer.realVoiceCount >= realVoiceBudget {
-            guard let weakest = weakestRealVoice(), score(of: voice) > score(of: weakest) else {
-                startVirtualClock(of: voice)
-                return
-            }
-            try makeVirtual(weakest, on: device)
-        }
-        try renderer.start(voice, on: device)
-    }
-
-    /// Takes a real voice's source away, keeping its position: it goes on as a virtual voice.
-    private func makeVirtual(_ voice: Voice, on device: ALDevice) throws {
-        guard try renderer.takeSource(from: voice, on: device) else { return }
-        startVirtualClock(of: voice)
-    }
-
-    /// A voice goes virtual between updates: the next update must advance it only by the time
-    /// since now, not since the last update.
-    private func startVirtualClock(of voice: Voice) {
-        voice.discountTime(seconds: clock.secondsSinceUpdate(sampleRate: host.sampleRate))
     }
 
     // MARK: Commands
@@ -231,7 +144,7 @@ final class VoicePlayer {
             return
         }
         if !isActive { events.emit(.commandDeferred(.stop(handle))) }
-        remove(voice, reason: .stopped)
+        sources.remove(voice, reason: .stopped)
     }
 
     /// Stops every voice of a group (every voice, for master), as ``stop(_:fadeSeconds:)`` does.
@@ -251,31 +164,7 @@ final class VoicePlayer {
             startGainFade(of: voice, to: 0, durationSeconds: fadeSeconds, curve: .linear, end: .pause(restoredGain: restored))
             return
         }
-        pauseNow(voice)
-    }
-
-    private func pauseNow(_ voice: Voice) {
-        if isActive {
-            var playedOut = false
-            gate.run("pause") { _ in
-                guard voice.source != nil else { return }
-                // A one-shot that played out since the last update is over: kept as paused, a
-                // resume would play it again from its start (found by the model-based test).
-                if !voice.isLooping, try renderer.hasFinished(voice) {
-                    playedOut = true
-                    return
-                }
-                try renderer.pause(voice)
-                try renderer.syncPosition(of: voice)
-            }
-            if playedOut {
-                remove(voice, reason: .ended)
-                return
-            }
-        } else {
-            events.emit(.commandDeferred(.pause(voice.handle)))
-        }
-        voice.state = .paused
+        sources.pauseNow(voice)
     }
 
     /// Resumes a paused voice where it was, at once or fading in from silence to its gain over
@@ -301,7 +190,7 @@ final class VoicePlayer {
                 if voice.source != nil {
                     try renderer.play(voice)
                 } else {
-                    try admit(voice, on: device)
+                    try sources.admit(voice, on: device)
                 }
             }
         } else if voice.state != .pendingStart {
@@ -370,18 +259,7 @@ final class VoicePlayer {
     /// deferred block, and offline before a render chunk that no update precedes.
     func sendChanges(on device: ALDevice) throws {
         guard table.entries.hasChanges else { return }
-        try ALSourceBatch.run { batch in
-            let entries = table.entries
-            try entries.drainChanges { slot, changes in
-                // A move alone, the common case, needs only the entry.
-                if changes == .position, let target = entries.realPosition(ofSlot: slot) {
-                    batch.setPosition(ALSource(name: target.sourceName), target.position)
-                    return
-                }
-                guard let voice = table.voice(inSlot: slot) else { return }
-                try renderer.applyChanges(changes, of: voice, in: batch, on: device)
-            }
-        }
+        try renderer.sendChanges(of: table, on: device)
     }
 
     /// There are changes for ``sendChanges(on:)`` to send.
@@ -419,42 +297,7 @@ final class VoicePlayer {
     private func startGainFade(of voice: Voice, to gain: Float, durationSeconds: Double, curve: FadeCurve, end: FadeEnd) {
         voice.gainFade = Fade(startGain: voice.gain, targetGain: gain, durationSeconds: durationSeconds, curve: curve)
         voice.fadeEnd = end
-        if durationSeconds == 0 { advanceFades(of: voice, bySeconds: 0) }
-    }
-
-    /// Moves a voice's fades on, recording the new gain and pitch for the update to send.
-    /// Returns false when a fade-out has ended and the voice was stopped or paused.
-    @discardableResult
-    private func advanceFades(of voice: Voice, bySeconds seconds: Double) -> Bool {
-        if var fade = voice.gainFade {
-            fade.advance(bySeconds: seconds)
-            voice.setFadedGain(fade.gain)
-            voice.gainFade = fade.isFinished ? nil : fade
-            if fade.isFinished {
-                switch voice.fadeEnd {
-                case .none:
-                    break
-                case .stop:
-                    remove(voice, reason: .stopped)
-                    return false
-                case .pause(let restoredGain):
-                    voice.fadeEnd = .none
-                    pauseNow(voice)
-                    // Paused (or ended) now: the gain it had comes back, for the resume.
-                    voice.setFadedGain(restoredGain)
-                    voice.markChanged(.gain)
-                    return false
-                }
-            }
-            voice.markChanged(.gain)
-        }
-        if var fade = voice.pitchFade {
-            fade.advance(bySeconds: seconds)
-            voice.setFadedPitch(max(Float.leastNormalMagnitude, fade.gain))
-            voice.pitchFade = fade.isFinished ? nil : fade
-            voice.markChanged(.pitch)
-        }
-        return true
+        if durationSeconds == 0 { sources.advanceFades(of: voice, bySeconds: 0) }
     }
 
     /// Pauses or resumes the real voices of a group (every voice, for master) without changing
@@ -508,124 +351,5 @@ final class VoicePlayer {
     /// The most PCM a streamed voice holds in flight, in bytes; nil for a voice of a sound.
     func streamedBytesInFlight(of handle: VoiceHandle) -> Int? {
         table.voice(for: handle)?.stream?.bytesInFlight
-    }
-
-    // MARK: The update
-
-    /// How much a voice matters (see ``VoiceScoring``).
-    private func score(of voice: Voice) -> Double {
-        let scoring = world.scoring(realBonus: 1)
-        return mixer.groups.effective.withUnsafeBufferPointer { scoring.score(of: table.entries[voice.handle.slot], groupGains: $0) }
-    }
-
-    /// The least important voice holding a source that may be made virtual. Real voices are
-    /// all in the serviced list, so this looks at a few dozen entries, not the pool.
-    private func weakestRealVoice() -> Voice? {
-        var weakestSlot: Int?
-        var weakestScore = Double.infinity
-        let scoring = world.scoring(realBonus: 1)
-        let entries = table.entries
-        mixer.groups.effective.withUnsafeBufferPointer { gains in
-            for slot in entries.servicedSlots.lazy.map(Int.init) {
-                let entry = entries[slot]
-                guard entry.isReal && !entry.isProtected else { continue }
-                let slotScore = scoring.score(of: entry, groupGains: gains)
-                // Ties go to the lowest slot, as when the whole pool was walked in order.
-                if slotScore < weakestScore || (slotScore == weakestScore && slot < weakestSlot ?? .max) {
-                    weakestSlot = slot
-                    weakestScore = slotScore
-                }
-            }
-        }
-        return weakestSlot.flatMap { table.voice(inSlot: $0) }
-    }
-
-    /// One update of the voices. First the voices the entries keep listed (real ones: finished
-    /// one-shots, positions read from OpenAL every ``positionReadPeriod`` updates and advanced
-    /// by the clock in between; and fading ones): a real looping voice of a sound with no fade
-    /// only has its clock moved in its entry, or its position read with the others due in one
-    /// batch of AL calls; the rest are serviced through their object.
-    /// Then the pool's one walk over every entry, and its plan for the real sources. Real
-    /// streamed voices refill their queues on every update; with `waitsForDecode` (an offline
-    /// render) they wait for the decode thread to fill them.
-    func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool) throws {
-        let scoresCandidates = table.liveVoiceCount > realVoiceBudget
-        var objectSlots: [Int32] = []
-        var readSlots: [Int32] = []
-        swap(&objectSlots, &slotScratch)
-        swap(&readSlots, &readScratch)
-        defer {
-            swap(&objectSlots, &slotScratch)
-            swap(&readSlots, &readScratch)
-        }
-        let isPositionReadDue = clock.updateCount % Self.positionReadPeriod == 0
-        table.entries.advanceClocks(bySeconds: elapsedSeconds, groups: mixer, readsPositions: isPositionReadDue,
-                                    reads: &readSlots, others: &objectSlots)
-        if !readSlots.isEmpty {
-            // On its own: a failed read leaves the clock's positions and the rest of the service runs.
-            gate.attempt("update: position reads") {
-                try ALSourceBatch.run("alGetSourcei(AL_SAMPLE_OFFSET) in a batch") { batch in
-                    table.entries.readPositions(ofSlots: readSlots) { batch.sampleOffset(ofSourceNamed: $0, fallbackFrames: $1) }
-                }
-            }
-        }
-        for slot in objectSlots {
-            guard let voice = table.voice(inSlot: Int(slot)), !mixer.pauses(voice.groupIndex) else { continue }
-            if voice.gainFade != nil || voice.pitchFade != nil {
-                guard advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }
-            }
-            guard voice.source != nil else { continue }
-            if let stream = voice.stream {
-                try renderer.service(stream, of: voice, waiting: waitsForDecode)
-                // A one-shot at its end, or a stream whose decoding failed.
-                if stream.isFinished { remove(voice, reason: .ended) }
-                continue
-            }
-            // Only a one-shot stops by itself: a looping source is stopped by the engine alone.
-            if !voice.isLooping, try renderer.hasFinished(voice) {
-                remove(voice, reason: .ended)
-            } else if isPositionReadDue {
-                try renderer.syncPosition(of: voice)
-            } else {
-                // A one-shot past its end stays there until its source reports it stopped.
-                _ = voice.advance(bySeconds: elapsedSeconds)
-            }
-        }
-        let scoring = world.scoring(realBonus: VoiceScoring.selectionRealBonus)
-        let playingCount = pool.scan(table.entries, groups: mixer.groups, scoring: scoring,
-                                     elapsedSeconds: elapsedSeconds, scoresCandidates: scoresCandidates)
-        releaseEnded()
-        try carryOutPlan(on: device, knownPlayingCount: playingCount, candidatesAreScored: scoresCandidates)
-    }
-
-    /// Voices playing per group in the last update, for ducking.
-    var playingCountsByGroup: [Int] { pool.playingCountsByGroup }
-
-    /// Gives the most important playing voices, up to the budget, a real source, and makes the
-    /// rest virtual. Voices that stay in the budget keep their source: no AL churn.
-    func assignSources(on device: ALDevice) throws {
-        try carryOutPlan(on: device, knownPlayingCount: nil, candidatesAreScored: false)
-    }
-
-    private func carryOutPlan(on device: ALDevice, knownPlayingCount: Int?, candidatesAreScored: Bool) throws {
-        pool.plan(budget: realVoiceBudget, storage: table.entries, groups: mixer.groups,
-                  scoring: world.scoring(realBonus: VoiceScoring.selectionRealBonus),
-                  knownPlayingCount: knownPlayingCount, candidatesAreScored: candidatesAreScored)
-        releaseEnded()
-        for slot in pool.demotedSlots {
-            if let voice = table.voice(inSlot: Int(slot)) { try makeVirtual(voice, on: device) }
-        }
-        for slot in pool.promotedSlots {
-            if let voice = table.voice(inSlot: Int(slot)), voice.source == nil { try renderer.start(voice, on: device) }
-        }
-    }
-
-    /// Releases the one-shots the pool found ended while virtual.
-    private func releaseEnded() {
-        guard !pool.endedSlots.isEmpty else { return }
-        for slot in pool.endedSlots {
-            if let voice = table.voice(inSlot: Int(slot)) { remove(voice, reason: .ended) }
-        }
-        pool.clearEnded()
     }
 }

@@ -104,9 +104,8 @@ final class VoicePoolStorage {
     }
 
     /// Moves the positional voice in `slot` and, when it holds a source, records the move for the
-    /// update: `setPosition`'s hot path, in one access to the entries (each access to a class's
-    /// stored array is checked for exclusivity at run time). False, moving nothing, when the
-    /// voice is unpositioned. The slot must hold a live voice.
+    /// update: `setPosition`'s hot path, in one pass over the entry's storage (one bounds
+    /// check, no copy of the array). False, moving nothing, when the voice is unpositioned. The slot must hold a live voice.
     func movePositional(_ slot: Int, to position: Vector3) -> Bool {
         let needsListing = entries.withUnsafeMutableBufferPointer { buffer -> Bool? in
             guard buffer[slot].hasPosition else { return nil }

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 
-/// A private PulseAudio server for the device-loss tests (DESIGN.md, section 3): its own HOME,
+/// A private PulseAudio server for the device-loss tests: its own HOME,
 /// XDG_RUNTIME_DIR and PULSE_RUNTIME_PATH under a fresh temporary folder, a unix socket there
 /// with anonymous auth, and a null sink "spk" whose monitor records what was played. It never
 /// touches the user's own server, and is stopped by its PID only.

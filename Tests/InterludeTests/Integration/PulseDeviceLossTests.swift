@@ -6,7 +6,7 @@ import Testing
 @testable import Interlude
 
 extension EngineSuites {
-    /// Device loss and recovery against a real, private PulseAudio server (DESIGN.md, section 3).
+    /// Device loss and recovery against a real, private PulseAudio server (its own HOME and socket: see PrivatePulseServer).
     /// The engine runs in the PulseProbe child process with ALSOFT_DRIVERS=pulse, since OpenAL
     /// Soft picks its backend once per process. Figures are printed as `PULSE-FIGURES` lines.
     @Suite struct PulseDeviceLossTests {

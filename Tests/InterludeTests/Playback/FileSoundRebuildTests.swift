@@ -104,12 +104,12 @@ extension EngineSuites {
             let output = OutputDevice.offline(sampleRate: 48_000, channelCount: 2)
             // switchDevice(to:) in its three steps, with a load between the first two: the new
             // device is prepared without the sound, which lives only in the old device's buffer.
-            let prepared = try engine.withCore("switch") { try $0.session.prepareSwitch(to: output) }
+            let prepared = try engine.withCore("switch") { try $0.router.prepareSwitch(to: output) }
             let sound = try engine.loadSound(path: path)
             #expect(sound.kept.current == nil)
             #expect(prepared.run())
             #expect(prepared.buffers.isEmpty)
-            try engine.withCore("switch") { try $0.session.switchDevice(to: output, opened: prepared) }
+            try engine.withCore("switch") { try $0.router.switchDevice(to: output, opened: prepared) }
             #expect(sound.kept.current == nil, "read back, uploaded to the new device, let go")
             var looping = VoiceParameters()
             looping.isLooping = true

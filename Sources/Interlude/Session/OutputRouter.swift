@@ -1,0 +1,356 @@
+import Logging
+
+/// Where the engine's output goes and how it comes back: the loss of the device and its
+/// rebuild, the reopen attempts (run off the engine lock by the caller), a switch to another
+/// output, and following the audio server's default sink. It changes the device through
+/// ``DeviceHost``, and leans on ``SessionController`` for what an interruption does too:
+/// holding what plays, resuming it, the snapshot.
+final class OutputRouter {
+    private let configuration: SoundEngine.Configuration
+    private let logger: Logger
+    private let session: AudioSession
+    private let controller: SessionController
+    private let host: DeviceHost
+    private let gate: ALGate
+    private let events: EventQueue
+    private let table: VoiceTable
+    private let voices: VoiceSources
+    private let renderer: ALRenderer
+    private let streams: StreamSet
+    private let sounds: SoundBank
+    /// The named device left for the system default after it disappeared
+    /// (``NamedDeviceLoss/followSystemDefault``), until the rebuild on the default reports it.
+    @exclusivity(unchecked) private var leftNamedDevice: String?
+
+    init(configuration: SoundEngine.Configuration, logger: Logger, session: AudioSession, controller: SessionController,
+         host: DeviceHost, gate: ALGate, events: EventQueue, table: VoiceTable, voices: VoiceSources, renderer: ALRenderer,
+         streams: StreamSet, sounds: SoundBank) {
+        self.configuration = configuration
+        self.logger = logger
+        self.session = session
+        self.controller = controller
+        self.host = host
+        self.gate = gate
+        self.events = events
+        self.table = table
+        self.voices = voices
+        self.renderer = renderer
+        self.streams = streams
+        self.sounds = sounds
+    }
+
+    /// The device is gone (or, offline, is being taken away): keep the positions the engine
+    /// tracked, tear down every AL object, and interrupt with reason deviceLost.
+    /// - Parameter isReachable: the device still answers (an offline teardown), so the exact
+    ///   positions can be read from it first.
+    func loseDevice(isReachable: Bool) {
+        guard host.isOpen else { return }
+        let wasActive = session.isActive
+        var held: [MusicEvent] = []
+        if wasActive && isReachable {
+            voices.removePlayedOutOneShots()
+            syncPlayingPositions()
+        }
+        if wasActive { held = controller.holdPlaying() }
+        _ = session.markDeviceLost()
+        forgetDevice(isReachable: isReachable)
+        followDefaultIfNamedDeviceWent()
+        announceDeviceLoss(wasActive: wasActive, held: held)
+        controller.saveSnapshotIfConfigured()
+    }
+
+    /// Tells the game the device is lost (the session began, or one more hold was added, then
+    /// where the soundtrack was held), and schedules the first reopen attempt. The session is
+    /// already marked lost.
+    private func announceDeviceLoss(wasActive: Bool, held: [MusicEvent]) {
+        events.emit(wasActive ? SessionEvent.began(reason: .deviceLost, source: .device) : .holdAdded(reason: .deviceLost, source: .device))
+        for event in held { events.emit(event) }
+        events.emit(DeviceEvent.lost)
+        host.scheduleReopen(now: .now)
+    }
+
+    /// A named device went: under ``NamedDeviceLoss/followSystemDefault`` the reopen tries open
+    /// the system default from now on; under ``NamedDeviceLoss/waitForIt`` they keep to it.
+    private func followDefaultIfNamedDeviceWent() {
+        guard case .named(let name) = host.currentOutput, configuration.whenNamedDeviceDisappears == .followSystemDefault else { return }
+        logger.info("the named device \(name) is gone: the engine follows the system default")
+        host.setOutput(.systemDefault)
+        leftNamedDevice = name
+    }
+
+    /// A real device that reports ALC_CONNECTED = 0 is lost now (the update checks that only
+    /// while the session is active; after a wake the sleep source asks before it lets go).
+    func loseDeviceIfDisconnected() {
+        guard host.isOpen, !host.isLoopback, !host.isConnected else { return }
+        loseDevice(isReachable: false)
+    }
+
+    /// Reads every playing voice's and stream's position from OpenAL (the device answers).
+    private func syncPlayingPositions() {
+        gate.run("record positions") { _ in
+            _ = try voices.recordPlayingPositions()
+            _ = try streams.recordPlayingPositions()
+        }
+    }
+
+    /// The one teardown, for shutdown, loss and switch: every room forgets its AL names (the
+    /// model keeps the positions), and the device is closed.
+    func forgetDevice(isReachable: Bool) {
+        table.forgetSources()
+        streams.forgetDevice()
+        renderer.forgetDevice()
+        sounds.forgetDevice()
+        host.closeDevice(isReachable: isReachable)
+    }
+
+    /// Opens a new device and, once its output runs, rebuilds every audio object from the model,
+    /// then resumes as after an interruption end with shouldResume. `waitSeconds` bounds how
+    /// long this call waits for the output to run (0: not at all; a later call finishes the
+    /// rebuild). While other sources still hold the session, the new device waits, silent, with
+    /// the context NULL, for the last of them to let go. Throws when no device can be opened yet.
+    func rebuildDevice(waitSeconds: Double) throws {
+        guard !host.isOpen, session.isDeviceLost else { return }
+        let isInstalled: Bool
+        do {
+            isInstalled = try host.reopenWhenRunning(waitSeconds: waitSeconds)
+        } catch {
+            // Buffers adopted for a device that would not install went with it.
+            if !host.isOpen { sounds.forgetDevice() }
+            throw error
+        }
+        guard isInstalled else { return }
+        logger.info("output device reopened")
+        emitOutputStarted()
+        if let left = leftNamedDevice {
+            leftNamedDevice = nil
+            events.emit(DeviceEvent.routeChanged(from: left, to: host.deviceName ?? "the system default"))
+        }
+        guard session.endDeviceLoss() else {
+            host.deactivate()
+            events.emit(DeviceEvent.rebuilt)
+            events.emit(.holdReleased(source: .device))
+            return
+        }
+        let summary = controller.resumeAfterInterruption(resumesHeld: true)
+        events.emit(DeviceEvent.rebuilt)
+        events.emit(.ended(shouldResume: true, resumed: summary, source: .device))
+    }
+
+    /// The first third of a switch, under the lock: checks `output` and returns what opens it
+    /// and uploads every sound to it, which the caller runs without the engine lock
+    /// (``DevicePreparation/run()``), waits for its output to run, then calls
+    /// ``switchDevice(to:opened:)``.
+    func prepareSwitch(to output: OutputDevice) throws -> DevicePreparation {
+        let current = host.currentOutput
+        guard output.isOffline == current.isOffline else {
+            throw InterludeError(.invalidArgument, "switchDevice(to: \(output)): cannot switch between offline and real-time output (the engine is on \(current))")
+        }
+        return DevicePreparation(output: output, opener: host.deviceOpener, uploads: sounds.uploads,
+                                 epoch: host.currentReopenEpoch)
+    }
+
+    /// The error a switch to `output` throws when its device did not open: the engine stays
+    /// on `current`.
+    static func switchFailure(_ error: any Error, to output: OutputDevice, from current: OutputDevice) -> InterludeError {
+        let call = "switchDevice(to: \(output))"
+        guard let error = error as? InterludeError else {
+            return InterludeError(.deviceUnavailable, "\(call): \(error); still on \(current)")
+        }
+        let code: InterludeError.Code = error.code == .invalidArgument ? .invalidArgument : .deviceUnavailable
+        return InterludeError(code, "\(call): \(error.message); still on \(current)")
+    }
+
+    /// Moves playback to `output`, opened by ``prepareSwitch(to:)``, with every voice, stream,
+    /// position and setting kept: records the positions, tears the old device down, installs
+    /// the new one, rebuilds and resumes what played (what was paused stays paused). The new
+    /// device is opened first, so a failing open leaves the engine on its old device. During a
+    /// device loss the new device becomes the one starting after the loss (installed once its
+    /// output runs), and retries open `output`; during an interruption the new device waits,
+    /// silent, for the end. The sounds uploaded off the lock are kept; those loaded meanwhile
+    /// are uploaded here.
+    func switchDevice(to output: OutputDevice, opened prepared: DevicePreparation) throws {
+        let call = "switchDevice(to: \(output))"
+        guard let newDevice = prepared.opened else { return }
+        guard host.isOpen else {
+            // Lost: the new device, with its sounds, becomes the one starting after the loss;
+            // the update installs it once its output runs.
+            sounds.forgetDevice()
+            host.setOutput(output)
+            guard host.adoptReopened(newDevice, epoch: host.currentReopenEpoch) else {
+                DeviceHost.discard(newDevice)
+                return
+            }
+            leftNamedDevice = nil
+            adoptSounds(of: prepared)
+            installReopenedIfRunning(now: .now)
+            return
+        }
+        let wasActive = session.isActive
+        if wasActive {
+            voices.removePlayedOutOneShots()
+            syncPlayingPositions()
+            for event in controller.holdPlaying() { events.emit(event) }
+        }
+        // Sounds loaded since the new device was prepared live only in the old one's buffers.
+        let preparedSounds = Set(prepared.buffers.keys).union(prepared.lostSounds.keys)
+        gate.run("keep sounds the new device lacks") { device in try sounds.keepSamplesMissing(from: preparedSounds, on: device) }
+        forgetDevice(isReachable: true)
+        host.setOutput(output)
+        do {
+            try host.install(newDevice)
+            adoptSounds(of: prepared)
+        } catch {
+            // The new context would not go current: behave as a loss, the retries reopen `output`.
+            logger.error("\(call): \(error)")
+            _ = session.markDeviceLost()
+            announceDeviceLoss(wasActive: wasActive, held: [])
+            return
+        }
+        logger.info("switched output to \(output) (\(newDevice.opened.name))")
+        emitOutputStarted()
+        if wasActive {
+            _ = controller.resumeAfterInterruption(resumesHeld: true)
+        } else {
+            // Interrupted: keep output stopped and the context NULL until the end.
+            host.deactivate()
+        }
+    }
+
+    /// Takes the sounds a new device was prepared with, and lets go of those it found lost.
+    private func adoptSounds(of prepared: DevicePreparation) {
+        sounds.adopt(prepared.buffers, lost: prepared.lostSounds,
+                     mapsBuffers: prepared.opened?.opened.extensions.bufferMapping != nil)
+        controller.dropLostSounds()
+    }
+
+    /// The audio server died under a real-time device: the loss begins now, as when
+    /// ALC_CONNECTED goes false (offline and null-backend devices never play through a server).
+    func loseDeviceWithServer() {
+        guard !configuration.output.isOffline, host.currentOutput != .null, host.isOpen else { return }
+        logger.warning("the audio server went away with the engine's stream: the device is lost")
+        loseDevice(isReachable: false)
+    }
+
+    /// The audio server is there again: a lost device is reopened now, without waiting out its
+    /// backoff (a failure goes back to the backoff schedule). Returns the attempt the caller
+    /// runs off the lock (see ``reopenStep(now:)``).
+    func reopenNowIfLost() -> DevicePreparation? {
+        guard !configuration.output.isOffline else { return nil }
+        return reopenNow()
+    }
+
+    /// A reopen step now, whatever the backoff, on a lost device (nil on one that is not).
+    private func reopenNow() -> DevicePreparation? {
+        guard !host.isOpen, session.isDeviceLost else { return nil }
+        let now = ContinuousClock.now
+        host.reopenNow(now)
+        return reopenStep(now: now)
+    }
+
+    /// The engine plays to an open `.systemDefault` device, which follows the server's default sink.
+    var isOnSystemDefault: Bool {
+        host.currentOutput == .systemDefault && host.isOpen
+    }
+
+    /// The server's default sink moved and the server moved our stream there already (OpenAL
+    /// Soft's `allow-moves`): it plays on, uninterrupted, on the new sink, and
+    /// ``DeviceEvent/routeChanged(from:to:)`` says so.
+    func defaultSinkMovedOurStream(from old: String, to new: String) {
+        guard isOnSystemDefault else { return }
+        logger.info("the default sink moved from \(old) to \(new): the server moved our stream there")
+        events.emit(DeviceEvent.routeChanged(from: old, to: new))
+    }
+
+    /// The server's default sink moved without our stream: on `.systemDefault`, playback moves
+    /// as ``switchDevice(to:)`` moves it (a new device on the server's default, everything
+    /// kept), and ``DeviceEvent/routeChanged(from:to:)`` says so. A named or null output stays
+    /// put; a lost device reopens on the new default by itself. A failing open is logged and
+    /// leaves the engine where it was. This is the first half, under the lock: nil when the
+    /// engine does not follow, else the new device the caller opens (and uploads to) off the lock.
+    func prepareToFollowDefaultSink() -> DevicePreparation? {
+        guard isOnSystemDefault else { return nil }
+        return try? prepareSwitch(to: .systemDefault)
+    }
+
+    /// The second half, under the lock, with the device `prepared` opened off it (no wait for
+    /// its output to start: the update raises outputStarted once it runs). Returns the
+    /// preparation when the engine no longer follows (another switch, a loss meanwhile): the
+    /// caller discards it off the lock.
+    func followDefaultSink(from old: String, to new: String, prepared: DevicePreparation) -> DevicePreparation? {
+        guard isOnSystemDefault else { return prepared }
+        do {
+            try switchDevice(to: .systemDefault, opened: prepared)
+            logger.info("the default sink moved from \(old) to \(new): playback follows on a new device")
+            events.emit(DeviceEvent.routeChanged(from: old, to: new))
+        } catch {
+            defaultSinkNotFollowed(from: old, to: new, error: error)
+        }
+        return nil
+    }
+
+    /// A failing open leaves the engine where it was; it is logged.
+    func defaultSinkNotFollowed(from old: String, to new: String, error: any Error) {
+        logger.error("the default sink moved from \(old) to \(new), but playback could not follow: \(error)")
+    }
+
+    /// Raises ``DeviceEvent/outputStarted(afterSeconds:)`` when the new device's output runs;
+    /// otherwise the update raises it once it does.
+    private func emitOutputStarted() {
+        if let startSeconds = host.outputStartSeconds {
+            events.emit(DeviceEvent.outputStarted(afterSeconds: startSeconds))
+        }
+    }
+
+    /// Polls the device reopened after a loss (its output not running yet) and installs it,
+    /// rebuilding every audio object on it, once its output runs or its start timeout passed.
+    private func installReopenedIfRunning(now: ContinuousClock.Instant) {
+        guard host.hasReopening else { return }
+        do {
+            try rebuildDevice(waitSeconds: 0)
+        } catch {
+            host.reopenFailed(now: now, error: error)
+        }
+    }
+
+    /// The update's step while a real-time device is lost: a device already reopened is
+    /// polled and installed once its output runs; otherwise, when a retry is due (100 ms after
+    /// the loss, then backing off, doubling to 2 s), returns the attempt the caller runs with
+    /// the engine lock released (open, upload every sound) and hands back to
+    /// ``finishReopen(_:now:)``.
+    func reopenStep(now: ContinuousClock.Instant) -> DevicePreparation? {
+        // Offline, only reconnectDevice() gets here (the update never reopens a loopback device).
+        guard !host.isOpen, session.isDeviceLost else { return nil }
+        if host.hasReopening {
+            installReopenedIfRunning(now: now)
+            return nil
+        }
+        guard let epoch = host.beginReopenAttempt(now: now) else { return nil }
+        return DevicePreparation(output: host.currentOutput, opener: host.deviceOpener, uploads: sounds.uploads, epoch: epoch)
+    }
+
+    /// ``SoundEngine/reconnectDevice()`` on a device that is lost: a reopen attempt now,
+    /// whatever the backoff, run off the lock like the engine's own retries (offline too: the
+    /// loopback device opens off the lock and its file sounds are decoded there, and the caller
+    /// waits for it, so the render stays deterministic). nil when no device is lost, or when a
+    /// reopened device is already starting.
+    func prepareReconnect() -> DevicePreparation? {
+        guard !host.hasReopening else { return nil }
+        return reopenNow()
+    }
+
+    /// Takes the result of a reopen attempt run off the lock. A device opened in an epoch
+    /// still current (no switch, close, install or new loss since) becomes the device starting
+    /// after the loss, with its sounds (sounds loaded meanwhile are uploaded when it is
+    /// installed, those unloaded meanwhile deleted); it is installed now if its output already
+    /// runs. Returns the preparation when it is stale: the caller discards it off the lock.
+    func finishReopen(_ attempt: DevicePreparation, now: ContinuousClock.Instant) -> DevicePreparation? {
+        guard let opened = attempt.opened else {
+            host.reopenAttemptFailed(epoch: attempt.epoch, now: now, error: attempt.failure ?? InterludeError(.deviceUnavailable, "reopen: no device"))
+            return nil
+        }
+        guard session.isDeviceLost, host.adoptReopened(opened, epoch: attempt.epoch) else { return attempt }
+        adoptSounds(of: attempt)
+        installReopenedIfRunning(now: now)
+        return nil
+    }
+}

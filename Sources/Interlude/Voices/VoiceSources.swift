@@ -1,0 +1,363 @@
+/// Which voices hold an OpenAL source, and what each update does to them: admitting a voice
+/// (or making it virtual when it is outranked), ending voices, pausing a source now, moving
+/// fades on, the update's servicing and the ``VoicePool``'s plan, and holding and resuming the
+/// voices for the session. ``VoicePlayer`` turns the game's commands into these steps; the
+/// update and ``SessionController`` call them directly.
+final class VoiceSources {
+    private let configuration: SoundEngine.Configuration
+    private let table: VoiceTable
+    private let pool = VoicePool()
+    private let renderer: ALRenderer
+    private let mixer: GroupMixer
+    private let sounds: SoundBank
+    private let world: SpatialWorld
+    private let clock: UpdateClock
+    private let host: DeviceHost
+    private let session: AudioSession
+    private let gate: ALGate
+    private let events: EventQueue
+    /// Scratch list of the slots the update services through their objects, reused so it
+    /// allocates nothing.
+    @exclusivity(unchecked) private var slotScratch: [Int32] = []
+    /// Scratch list of the slots whose position the update reads from OpenAL, reused likewise.
+    @exclusivity(unchecked) private var readScratch: [Int32] = []
+
+    /// Real voices' positions are read from OpenAL every this many updates (half a second at the
+    /// default interval), all in the same update, and advanced by the clock in between: an
+    /// offset read is costly in OpenAL Soft 1.19 (it waits out a mix in progress; the figures
+    /// are in docs/performance.md). The clock drifts from the device only while the mixer
+    /// stalls, so a device lost without warning resumes a real voice off by at most the stalls
+    /// of the last half second. Exact positions (interruptions, teardown, queries) still read
+    /// OpenAL directly.
+    static let positionReadPeriod = 50
+
+    init(configuration: SoundEngine.Configuration, table: VoiceTable, renderer: ALRenderer, mixer: GroupMixer,
+         sounds: SoundBank, world: SpatialWorld, clock: UpdateClock, host: DeviceHost, session: AudioSession,
+         gate: ALGate, events: EventQueue) {
+        self.configuration = configuration
+        self.table = table
+        self.renderer = renderer
+        self.mixer = mixer
+        self.sounds = sounds
+        self.world = world
+        self.clock = clock
+        self.host = host
+        self.session = session
+        self.gate = gate
+        self.events = events
+    }
+
+    /// How many voices may hold a real source at once.
+    var realVoiceBudget: Int {
+        let available = configuration.monoSourceCount + configuration.stereoSourceCount - SoundEngine.Configuration.streamSourceCount
+        return min(configuration.realVoiceBudget ?? available, available)
+    }
+
+    private var isActive: Bool { session.isActive }
+
+    /// Ends a voice for `reason`: its handle goes stale, the game hears of it
+    /// (``VoiceEvent/finished(_:reason:)``), and its source is freed (at once when active,
+    /// otherwise when the session is active again), with a streamed voice's buffers.
+    func remove(_ voice: Voice, reason: VoiceEndReason) {
+        guard let source = table.remove(voice) else { return }
+        events.emit(.finished(voice.handle, reason: reason))
+        renderer.release(source, buffers: voice.stream?.takeBuffers() ?? [])
+        gate.run("stop") { device in try releaseDeferred(on: device) }
+    }
+
+    /// Frees the sources of voices ended while no AL call could be made, then deletes the
+    /// buffers of sounds unloaded meanwhile (no source holds them any more).
+    func releaseDeferred(on device: ALDevice) throws {
+        try renderer.releaseDeferredSources(on: device)
+        try sounds.deleteUnloadedBuffers(on: device)
+    }
+
+    /// Whether the voice is live, a one-shot whose source played its last frame since the last
+    /// update being ended (and removed) now rather than at the next update: a cue's voice limit
+    /// counts it no more.
+    func isLiveNow(_ handle: VoiceHandle) -> Bool {
+        guard let voice = table.voice(for: handle) else { return false }
+        guard !voice.isLooping, voice.source != nil, isActive else { return true }
+        var playedOut = false
+        gate.run("play(cue:)") { _ in playedOut = try renderer.hasFinished(voice) }
+        if playedOut { remove(voice, reason: .ended) }
+        return !playedOut
+    }
+
+    /// Ends every voice of `sound` for `reason` (it is being unloaded, or it is lost).
+    func removeVoices(of sound: Sound, reason: VoiceEndReason) {
+        for voice in table.liveVoices where voice.sound?.id == sound.id {
+            remove(voice, reason: reason)
+        }
+    }
+
+    /// Gives a new or resumed voice a source if the budget has one, or if it outranks the least
+    /// important real voice; otherwise it stays virtual until an update finds it room.
+    func admit(_ voice: Voice, on device: ALDevice) throws {
+        if mixer.pauses(voice.groupIndex) { return }
+        if renderer.realVoiceCount >= realVoiceBudget {
+            guard let weakest = weakestRealVoice(), score(of: voice) > score(of: weakest) else {
+                startVirtualClock(of: voice)
+                return
+            }
+            try makeVirtual(weakest, on: device)
+        }
+        try renderer.start(voice, on: device)
+    }
+
+    /// Takes a real voice's source away, keeping its position: it goes on as a virtual voice.
+    private func makeVirtual(_ voice: Voice, on device: ALDevice) throws {
+        guard try renderer.takeSource(from: voice, on: device) else { return }
+        startVirtualClock(of: voice)
+    }
+
+    /// A voice goes virtual between updates: the next update must advance it only by the time
+    /// since now, not since the last update.
+    private func startVirtualClock(of voice: Voice) {
+        voice.discountTime(seconds: clock.secondsSinceUpdate(sampleRate: host.sampleRate))
+    }
+
+    /// Pauses a voice now: its source paused and its position recorded, or, while
+    /// interrupted, tracked for the end. A one-shot that played out meanwhile ends instead.
+    func pauseNow(_ voice: Voice) {
+        if isActive {
+            var playedOut = false
+            gate.run("pause") { _ in
+                guard voice.source != nil else { return }
+                // A one-shot that played out since the last update is over: kept as paused, a
+                // resume would play it again from its start.
+                if !voice.isLooping, try renderer.hasFinished(voice) {
+                    playedOut = true
+                    return
+                }
+                try renderer.pause(voice)
+                try renderer.syncPosition(of: voice)
+            }
+            if playedOut {
+                remove(voice, reason: .ended)
+                return
+            }
+        } else {
+            events.emit(.commandDeferred(.pause(voice.handle)))
+        }
+        voice.state = .paused
+    }
+
+    /// Moves a voice's fades on, recording the new gain and pitch for the update to send.
+    /// Returns false when a fade-out has ended and the voice was stopped or paused.
+    @discardableResult
+    func advanceFades(of voice: Voice, bySeconds seconds: Double) -> Bool {
+        if var fade = voice.gainFade {
+            fade.advance(bySeconds: seconds)
+            voice.setFadedGain(fade.gain)
+            voice.gainFade = fade.isFinished ? nil : fade
+            if fade.isFinished {
+                switch voice.fadeEnd {
+                case .none:
+                    break
+                case .stop:
+                    remove(voice, reason: .stopped)
+                    return false
+                case .pause(let restoredGain):
+                    voice.fadeEnd = .none
+                    pauseNow(voice)
+                    // Paused (or ended) now: the gain it had comes back, for the resume.
+                    voice.setFadedGain(restoredGain)
+                    voice.markChanged(.gain)
+                    return false
+                }
+            }
+            voice.markChanged(.gain)
+        }
+        if var fade = voice.pitchFade {
+            fade.advance(bySeconds: seconds)
+            voice.setFadedPitch(max(Float.leastNormalMagnitude, fade.gain))
+            voice.pitchFade = fade.isFinished ? nil : fade
+            voice.markChanged(.pitch)
+        }
+        return true
+    }
+
+    // MARK: The session
+
+    /// Removes the one-shots whose sources stopped by themselves since the last update. Called
+    /// before anything is held: a played-out one-shot held for an interruption, a rebuild or a
+    /// switch would play again from its start when it resumes.
+    func removePlayedOutOneShots() {
+        var finished: [Voice] = []
+        gate.run("find played-out one-shots") { _ in
+            for voice in table.liveVoices where voice.state == .playing && !voice.isLooping {
+                if try renderer.hasFinished(voice) { finished.append(voice) }
+            }
+        }
+        for voice in finished { remove(voice, reason: .ended) }
+    }
+
+    /// Records the frame OpenAL reached for every playing voice; returns the real ones'
+    /// sources, which an interruption's begin pauses together with the streams'.
+    func recordPlayingPositions() throws -> [ALSource] {
+        var sources: [ALSource] = []
+        for voice in table.liveVoices where voice.state == .playing {
+            if let source = voice.source {
+                try renderer.syncPosition(of: voice)
+                sources.append(source)
+            }
+        }
+        return sources
+    }
+
+    /// Marks every voice as held by the session, and ends the system sounds, which never resume.
+    func holdForSession() {
+        for voice in table.liveVoices {
+            if voice.isSystemSound {
+                remove(voice, reason: .interrupted)
+            } else {
+                _ = voice.holdForSession()
+            }
+        }
+    }
+
+    /// Sends every voice's parameters to its source (they may have changed meanwhile, or the
+    /// device is new), and marks playing the voices that resume after the session
+    /// (``SessionHeld/resumesAfterSession(resumesHeld:)``). A real one, outside a paused group,
+    /// adds its source to `sources`, which play together with the streams'; virtual ones get
+    /// sources from the pool after. Returns how many resumed.
+    func resume(resumesHeld: Bool, on device: ALDevice, into sources: inout [ALSource]) throws -> Int {
+        var resumedCount = 0
+        for voice in table.liveVoices {
+            try renderer.applyParameters(of: voice, on: device)
+            guard voice.resumesAfterSession(resumesHeld: resumesHeld) else { continue }
+            if let source = voice.source, !mixer.pauses(voice.groupIndex) { sources.append(source) }
+            voice.state = .playing
+            resumedCount += 1
+            events.emit(VoiceEvent.resumed(voice.handle, positionInFrames: voice.positionInFrames))
+        }
+        return resumedCount
+    }
+
+    /// The looping voices of loaded sounds as a snapshot keeps them. Streamed voices are not
+    /// in snapshots: a snapshot restores a voice by loading its sound.
+    func savedLoopingVoices() -> [SavedState.LoopingVoice] {
+        table.liveVoices.filter { $0.isLooping && !$0.isSystemSound && $0.sound != nil }.map { voice in
+            SavedState.LoopingVoice(soundPath: voice.name, parameters: voice.parameters,
+                                    positionInFrames: voice.positionInFrames, wasPlaying: voice.state != .paused)
+        }
+    }
+
+    // MARK: The update
+
+    /// How much a voice matters (see ``VoiceScoring``).
+    private func score(of voice: Voice) -> Double {
+        let scoring = world.scoring(realBonus: 1)
+        return mixer.groups.effective.withUnsafeBufferPointer { scoring.score(of: table.entries[voice.handle.slot], groupGains: $0) }
+    }
+
+    /// The least important voice holding a source that may be made virtual. Real voices are
+    /// all in the serviced list, so this looks at a few dozen entries, not the pool.
+    private func weakestRealVoice() -> Voice? {
+        var weakestSlot: Int?
+        var weakestScore = Double.infinity
+        let scoring = world.scoring(realBonus: 1)
+        let entries = table.entries
+        mixer.groups.effective.withUnsafeBufferPointer { gains in
+            for slot in entries.servicedSlots.lazy.map(Int.init) {
+                let entry = entries[slot]
+                guard entry.isReal && !entry.isProtected else { continue }
+                let slotScore = scoring.score(of: entry, groupGains: gains)
+                // Ties go to the lowest slot: the choice does not depend on the serviced list's order.
+                if slotScore < weakestScore || (slotScore == weakestScore && slot < weakestSlot ?? .max) {
+                    weakestSlot = slot
+                    weakestScore = slotScore
+                }
+            }
+        }
+        return weakestSlot.flatMap { table.voice(inSlot: $0) }
+    }
+
+    /// One update of the voices. First the voices the entries keep listed (real ones: finished
+    /// one-shots, positions read from OpenAL every ``positionReadPeriod`` updates and advanced
+    /// by the clock in between; and fading ones): a real looping voice of a sound with no fade
+    /// only has its clock moved in its entry, or its position read with the others due in one
+    /// batch of AL calls; the rest are serviced through their object.
+    /// Then the pool's one walk over every entry, and its plan for the real sources. Real
+    /// streamed voices refill their queues on every update; with `waitsForDecode` (an offline
+    /// render) they wait for the decode thread to fill them.
+    func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool) throws {
+        let scoresCandidates = table.liveVoiceCount > realVoiceBudget
+        var objectSlots: [Int32] = []
+        var readSlots: [Int32] = []
+        swap(&objectSlots, &slotScratch)
+        swap(&readSlots, &readScratch)
+        defer {
+            swap(&objectSlots, &slotScratch)
+            swap(&readSlots, &readScratch)
+        }
+        let isPositionReadDue = clock.updateCount % Self.positionReadPeriod == 0
+        table.entries.advanceClocks(bySeconds: elapsedSeconds, groups: mixer, readsPositions: isPositionReadDue,
+                                    reads: &readSlots, others: &objectSlots)
+        if !readSlots.isEmpty {
+            // On its own: a failed read leaves the clock's positions and the rest of the service runs.
+            gate.attempt("update: position reads") {
+                try renderer.readPositions(ofSlots: readSlots, in: table.entries)
+            }
+        }
+        for slot in objectSlots {
+            guard let voice = table.voice(inSlot: Int(slot)), !mixer.pauses(voice.groupIndex) else { continue }
+            if voice.gainFade != nil || voice.pitchFade != nil {
+                guard advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }
+            }
+            guard voice.source != nil else { continue }
+            if let stream = voice.stream {
+                try renderer.service(stream, of: voice, waiting: waitsForDecode)
+                // A one-shot at its end, or a stream whose decoding failed.
+                if stream.isFinished { remove(voice, reason: .ended) }
+                continue
+            }
+            // Only a one-shot stops by itself: a looping source is stopped by the engine alone.
+            if !voice.isLooping, try renderer.hasFinished(voice) {
+                remove(voice, reason: .ended)
+            } else if isPositionReadDue {
+                try renderer.syncPosition(of: voice)
+            } else {
+                // A one-shot past its end stays there until its source reports it stopped.
+                _ = voice.advance(bySeconds: elapsedSeconds)
+            }
+        }
+        let scoring = world.scoring(realBonus: VoiceScoring.selectionRealBonus)
+        let playingCount = pool.scan(table.entries, groups: mixer.groups, scoring: scoring,
+                                     elapsedSeconds: elapsedSeconds, scoresCandidates: scoresCandidates)
+        releaseEnded()
+        try carryOutPlan(on: device, knownPlayingCount: playingCount, candidatesAreScored: scoresCandidates)
+    }
+
+    /// Voices playing per group in the last update, for ducking.
+    var playingCountsByGroup: [Int] { pool.playingCountsByGroup }
+
+    /// Gives the most important playing voices, up to the budget, a real source, and makes the
+    /// rest virtual. Voices that stay in the budget keep their source: no AL churn.
+    func assignSources(on device: ALDevice) throws {
+        try carryOutPlan(on: device, knownPlayingCount: nil, candidatesAreScored: false)
+    }
+
+    private func carryOutPlan(on device: ALDevice, knownPlayingCount: Int?, candidatesAreScored: Bool) throws {
+        pool.plan(budget: realVoiceBudget, storage: table.entries, groups: mixer.groups,
+                  scoring: world.scoring(realBonus: VoiceScoring.selectionRealBonus),
+                  knownPlayingCount: knownPlayingCount, candidatesAreScored: candidatesAreScored)
+        releaseEnded()
+        for slot in pool.demotedSlots {
+            if let voice = table.voice(inSlot: Int(slot)) { try makeVirtual(voice, on: device) }
+        }
+        for slot in pool.promotedSlots {
+            if let voice = table.voice(inSlot: Int(slot)), voice.source == nil { try renderer.start(voice, on: device) }
+        }
+    }
+
+    /// Releases the one-shots the pool found ended while virtual.
+    private func releaseEnded() {
+        guard !pool.endedSlots.isEmpty else { return }
+        for slot in pool.endedSlots {
+            if let voice = table.voice(inSlot: Int(slot)) { remove(voice, reason: .ended) }
+        }
+        pool.clearEnded()
+    }
+}
