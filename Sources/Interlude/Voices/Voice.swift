@@ -196,8 +196,6 @@ final class Voice {
     var rolloffFactor: Float { entries[slot].rolloffFactor }
     /// The reverb zone the voice names itself, if any.
     var ownReverbZone: ReverbZoneID? { reverbZone }
-    /// The occlusion low-pass's high-frequency gain (1: none).
-    var lowPassGain: Float { lowPassGainHF }
 
     /// How far into its sound the voice has played, in frames of the sound. Kept by the engine
     /// from OpenAL's offset, and advanced by the clock between reads and while virtual, so it
