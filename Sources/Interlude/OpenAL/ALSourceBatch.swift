@@ -24,6 +24,8 @@ struct ALSourceBatch {
 
     /// AL_GAIN.
     func setGain(_ source: ALSource, _ gain: Float) { alSourcef(source.name, AL_GAIN, gain) }
+    /// AL_MAX_GAIN: the gain AL_GAIN is clamped to.
+    func setMaxGain(_ source: ALSource, _ gain: Float) { alSourcef(source.name, AL_MAX_GAIN, gain) }
     /// AL_PITCH.
     func setPitch(_ source: ALSource, _ pitch: Float) { alSourcef(source.name, AL_PITCH, pitch) }
     /// AL_LOOPING.

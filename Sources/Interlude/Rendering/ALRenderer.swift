@@ -13,6 +13,8 @@ final class ALRenderer {
     /// sources are stopped and emptied.
     @exclusivity(unchecked) private var buffersToDelete: [ALBuffer] = []
     @exclusivity(unchecked) private var realCount = 0
+    /// The sources whose AL_MAX_GAIN was raised above 1 for a gain above 1.
+    @exclusivity(unchecked) private var raisedSources: Set<UInt32> = []
     /// Each reverb zone's effect and slot on the current device, made on first use.
     @exclusivity(unchecked) private var zoneObjects: [ReverbZoneID: (effect: UInt32, slot: UInt32)] = [:]
     /// The shared occlusion filter on the current device.
@@ -155,7 +157,9 @@ final class ALRenderer {
     func applyParameters(of voice: Voice, on device: ALDevice) throws {
         guard let source = voice.source else { return }
         let parameters = voice.parameters
-        try source.setGain(voice.playedGain(groupGain: mixer.effectiveGain(of: voice.groupIndex)))
+        let gain = voice.playedGain(groupGain: mixer.effectiveGain(of: voice.groupIndex))
+        if let maximum = maximumGain(for: gain, of: source) { try source.setMaxGain(maximum) }
+        try source.setGain(gain)
         try source.setPitch(voice.playedPitch)
         // A stream loops in its queue (the decode thread reads on across the seam), never in AL.
         try source.setLooping(voice.stream == nil && parameters.isLooping)
@@ -206,7 +210,11 @@ final class ALRenderer {
     /// Sends a real voice's changed parameters to its source, in the update's batch.
     private func applyChanges(_ changes: VoiceChanges, of voice: Voice, in batch: ALSourceBatch, on device: ALDevice) throws {
         guard let source = voice.source else { return }
-        if changes.contains(.gain) { batch.setGain(source, voice.playedGain(groupGain: mixer.effectiveGain(of: voice.groupIndex))) }
+        if changes.contains(.gain) {
+            let gain = voice.playedGain(groupGain: mixer.effectiveGain(of: voice.groupIndex))
+            if let maximum = maximumGain(for: gain, of: source) { batch.setMaxGain(source, maximum) }
+            batch.setGain(source, gain)
+        }
         if changes.contains(.pitch) { batch.setPitch(source, voice.playedPitch) }
         if changes.contains(.looping) && voice.stream == nil { batch.setLooping(source, voice.isLooping) }
         if voice.isPositional {
@@ -225,7 +233,23 @@ final class ALRenderer {
 
     /// Sends a real voice's gain, with its group's.
     func applyGain(of voice: Voice) throws {
-        try voice.source?.setGain(voice.playedGain(groupGain: mixer.effectiveGain(of: voice.groupIndex)))
+        guard let source = voice.source else { return }
+        let gain = voice.playedGain(groupGain: mixer.effectiveGain(of: voice.groupIndex))
+        if let maximum = maximumGain(for: gain, of: source) { try source.setMaxGain(maximum) }
+        try source.setGain(gain)
+    }
+
+    /// The AL_MAX_GAIN `source` needs for `gain`, or nil when it has it already. OpenAL clamps a
+    /// source's gain to AL_MAX_GAIN, 1 by default: a gain above 1 (a quiet cue variant brought up
+    /// to its loudness target, a snapshot's or a group's boost) raises the maximum with it, and
+    /// a source raised before goes back to 1 when its gain does, for the next voice it plays.
+    private func maximumGain(for gain: Float, of source: ALSource) -> Float? {
+        if gain > 1 {
+            raisedSources.insert(source.name)
+            return gain
+        }
+        guard !raisedSources.isEmpty, raisedSources.remove(source.name) != nil else { return nil }
+        return 1
     }
 
     // MARK: Effects
@@ -272,6 +296,7 @@ final class ALRenderer {
         sourcesToRelease.removeAll()
         buffersToDelete.removeAll()
         zoneObjects.removeAll()
+        raisedSources.removeAll()
         lowPassFilter = nil
         realCount = 0
     }
