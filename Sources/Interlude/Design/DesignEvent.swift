@@ -7,7 +7,7 @@ public enum DesignEvent: Sendable, Equatable {
     case cuePlayed(cue: CueID, voice: VoiceHandle, variantIndex: Int, gain: Float, pitch: Float)
     /// A cue play was dropped: the returned handle is stale.
     case cueDropped(cue: CueID, reason: CueDropReason)
-    /// ``SoundEngine/stop(_:fadeSeconds:)`` of a snapshot already at intensity 0 (and not
+    /// ``SoundEngine/stop(_:fadeSeconds:)-(MixSnapshotID,_)`` of a snapshot already at intensity 0 (and not
     /// fading): it changed nothing.
     case snapshotStopIgnored(MixSnapshotID)
 }

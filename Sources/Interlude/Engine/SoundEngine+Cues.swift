@@ -20,7 +20,7 @@ extension SoundEngine {
     /// multiplied by `gain`. The handle works with every voice call. The play is dropped, and
     /// the handle is stale, when it comes within the cue's cooldown or past its voice limit
     /// without stealing (``DesignEvent/cueDropped(cue:reason:)``), and, for a one-shot cue,
-    /// while interrupted (``SessionEvent/commandDropped(command:)``); a looping cue played
+    /// while interrupted (``SessionEvent/commandDropped(_:)``); a looping cue played
     /// while interrupted starts when the session is active again. Each play raises
     /// ``DesignEvent/cuePlayed(cue:voice:variantIndex:gain:pitch:)`` with what it drew. Throws
     /// as ``play(_:parameters:)`` does, and `.invalidArgument` for a cue not made. Any thread.
