@@ -38,26 +38,14 @@ public struct CueBank: Sendable, Equatable {
     /// `.badScene` naming the file and the cue, parameter or snapshot, `.fileNotFound` or
     /// `.unreadableFile` for the file or a sound.
     public static func parse(fileAt path: String) throws -> CueBank {
-        try SceneParser.checkFile(atPath: path, prefix: "")
-        let url = URL(fileURLWithPath: path)
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw InterludeError(.unreadableFile, "\(path): cannot be read")
-        }
-        return try parse(data: data, folder: url.deletingLastPathComponent().path, fileName: path)
+        let (data, folder) = try SceneParser.readFile(atPath: path)
+        return try parse(data: data, folder: folder, fileName: path)
     }
 
     /// Validates a bank file's contents; relative sound paths are resolved against `folder`,
     /// and messages name the file as `fileName`.
     public static func parse(data: Data, folder: String, fileName: String) throws -> CueBank {
-        let root: JSONValue
-        do {
-            root = try JSONValue(parsing: data)
-        } catch {
-            throw InterludeError(.badScene, "\(fileName): not valid JSON: \(error.problem) at line \(error.line), column \(error.column)")
-        }
+        let root = try SceneParser.json(data, fileName: fileName)
         let top = try SceneFieldReader(root, context: fileName, allowedKeys: topLevelKeys)
         let soundPaths = try top.value("sounds").map { try SceneParser.sounds($0, folder: folder, top: top) } ?? []
         let sounds = Dictionary(uniqueKeysWithValues: soundPaths.map { ($0.name, $0.path) })

@@ -108,15 +108,30 @@ public enum SceneParser {
     /// Reads and validates the scene file at `path`. Relative sound paths are resolved against
     /// the file's folder; messages name the file as `path` is written.
     public static func parse(fileAt path: String) throws -> Scene {
+        let (data, folder) = try readFile(atPath: path)
+        return try parse(data: data, sceneFolder: folder, fileName: path)
+    }
+
+    /// The contents of a JSON file of the scene tools (a scene, a cue bank) and its folder, which
+    /// relative sound paths are resolved against. Throws naming the file when it is missing or
+    /// unreadable.
+    static func readFile(atPath path: String) throws -> (data: Data, folder: String) {
         try checkFile(atPath: path, prefix: "")
         let url = URL(fileURLWithPath: path)
-        let data: Data
         do {
-            data = try Data(contentsOf: url)
+            return (try Data(contentsOf: url), url.deletingLastPathComponent().path)
         } catch {
             throw InterludeError(.unreadableFile, "\(path): cannot be read")
         }
-        return try parse(data: data, sceneFolder: url.deletingLastPathComponent().path, fileName: path)
+    }
+
+    /// `data` as JSON; a `.badScene` error naming `fileName` and where the JSON breaks otherwise.
+    static func json(_ data: Data, fileName: String) throws -> JSONValue {
+        do {
+            return try JSONValue(parsing: data)
+        } catch {
+            throw InterludeError(.badScene, "\(fileName): not valid JSON: \(error.problem) at line \(error.line), column \(error.column)")
+        }
     }
 
     /// Validates a scene file's contents.
@@ -124,12 +139,7 @@ public enum SceneParser {
     ///   - sceneFolder: the folder relative sound paths are resolved against.
     ///   - fileName: how messages name the scene file.
     public static func parse(data: Data, sceneFolder: String, fileName: String) throws -> Scene {
-        let root: JSONValue
-        do {
-            root = try JSONValue(parsing: data)
-        } catch {
-            throw InterludeError(.badScene, "\(fileName): not valid JSON: \(error.problem) at line \(error.line), column \(error.column)")
-        }
+        let root = try json(data, fileName: fileName)
         let top = try SceneFieldReader(root, context: fileName, allowedKeys: topLevelKeys)
         let durationSeconds = try top.require("duration") {
             try top.number($0, "a number of seconds > 0 and <= \(JSONValue.number(SceneFieldReader.maximumSeconds).jsonText)") {
