@@ -39,9 +39,9 @@ build() {
   for harness in "${HARNESSES[@]}"; do
     swiftc -sanitize=fuzzer,address -parse-as-library -g -swift-version 6 \
       -I "$debug/Modules" -I Sources/COpenAL -I Sources/CVorbisFile \
-      -I Sources/CFLAC -I Sources/CMPG123 -I Sources/COpusFile -I Sources/CPulse -I Sources/CSystemd -I Sources/CStdioCookie -Xcc -I/usr/include/opus \
+      -I Sources/CFLAC -I Sources/CMPG123 -I Sources/COpusFile -I Sources/CPulse -I Sources/CSystemd -I Sources/CStdioCookie -I Sources/CEBUR128 -Xcc -I/usr/include/opus \
       Fuzz/Support/*.swift "Fuzz/$harness/main.swift" "${objects[@]}" \
-      -lopenal -lvorbisfile -lvorbis -logg -lFLAC -lmpg123 -lopusfile -lopus -lpulse -lsystemd \
+      -lopenal -lvorbisfile -lvorbis -logg -lFLAC -lmpg123 -lopusfile -lopus -lpulse -lsystemd -lebur128 \
       -use-ld=lld -o "$SCRATCH/bin/$harness"
   done
 }
