@@ -3,15 +3,13 @@
 struct MixSnapshotTable {
     private var indexByName: [String: Int] = [:]
     private var groups: [[(index: Int, mix: GroupMix)]] = []
-    private var intensities: [Float] = []
-    private var moves: [Fade?] = []
-    private var movingCount = 0
+    private var intensities = LinearRamps()
 
     /// The index of the snapshot named `name`, or nil.
     func index(of name: String) -> Int? { indexByName[name] }
 
     /// The snapshot's intensity now.
-    func intensity(at index: Int) -> Float { intensities[index] }
+    func intensity(at index: Int) -> Float { intensities.value(at: index) }
 
     /// Makes a snapshot at intensity 0, or replaces the groups of one of that name (keeping its
     /// intensity). `groups` are by group index.
@@ -23,39 +21,20 @@ struct MixSnapshotTable {
         indexByName[name] = groups.count
         groups.append(mixes)
         intensities.append(0)
-        moves.append(nil)
     }
 
-    /// Moves the snapshot's intensity to `target` linearly over `seconds` (0: at once).
+    /// Moves the snapshot's intensity to `target` linearly over `seconds` (0, or already there:
+    /// at once).
     mutating func move(_ index: Int, to target: Float, overSeconds seconds: Double) {
-        if moves[index] != nil { movingCount -= 1 }
-        if seconds > 0 && intensities[index] != target {
-            moves[index] = Fade(startGain: intensities[index], targetGain: target, durationSeconds: seconds, curve: .linear)
-            movingCount += 1
-        } else {
-            moves[index] = nil
-            intensities[index] = target
-        }
+        intensities.move(index, to: target, overSeconds: intensities.value(at: index) != target ? seconds : 0)
     }
 
     /// The snapshot is at 0 and not moving.
-    func isAtRest(_ index: Int) -> Bool { intensities[index] == 0 && moves[index] == nil }
+    func isAtRest(_ index: Int) -> Bool { intensities.value(at: index) == 0 && !intensities.isMoving(index) }
 
     /// Moves the moving snapshots on by `seconds`; true when any intensity changed.
     mutating func advance(bySeconds seconds: Double) -> Bool {
-        guard movingCount > 0 else { return false }
-        for index in moves.indices {
-            guard var move = moves[index] else { continue }
-            move.advance(bySeconds: seconds)
-            intensities[index] = move.gain
-            if move.isFinished {
-                moves[index] = nil
-                movingCount -= 1
-            } else {
-                moves[index] = move
-            }
-        }
-        return true
+        intensities.advance(bySeconds: seconds)
     }
 
     /// Every group's gain and low-pass factors at the intensities now, by group index: at
@@ -65,7 +44,7 @@ struct MixSnapshotTable {
         var gains = [Float](repeating: 1, count: groupCount)
         var lowPasses = [Float](repeating: 1, count: groupCount)
         for (snapshot, mixes) in groups.enumerated() {
-            let intensity = intensities[snapshot]
+            let intensity = intensities.value(at: snapshot)
             guard intensity > 0 else { continue }
             for (index, mix) in mixes {
                 gains[index] *= 1 + intensity * (mix.gain - 1)

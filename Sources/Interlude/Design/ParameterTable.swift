@@ -4,17 +4,14 @@
 struct ParameterTable {
     private var indexByName: [String: Int] = [:]
     private var ranges: [ClosedRange<Float>] = []
-    private var values: [Float] = []
-    private var moves: [Fade?] = []
-    /// How many parameters are moving: the update skips the walk when none is.
-    private var movingCount = 0
+    private var values = LinearRamps()
 
     /// The index of the parameter named `name`, or nil.
     func index(of name: String) -> Int? { indexByName[name] }
 
     /// The parameter's value now.
     @inline(__always)
-    func value(at index: Int) -> Float { values[index] }
+    func value(at index: Int) -> Float { values.value(at: index) }
 
     /// The parameter's range.
     func range(at index: Int) -> ClosedRange<Float> { ranges[index] }
@@ -22,44 +19,22 @@ struct ParameterTable {
     /// Makes a parameter at `value`, or remakes one of that name (its move stops).
     mutating func make(named name: String, range: ClosedRange<Float>, value: Float) {
         if let index = indexByName[name] {
-            if moves[index] != nil { movingCount -= 1 }
             ranges[index] = range
-            values[index] = value
-            moves[index] = nil
+            values.move(index, to: value, overSeconds: 0)
             return
         }
-        indexByName[name] = values.count
+        indexByName[name] = ranges.count
         ranges.append(range)
         values.append(value)
-        moves.append(nil)
     }
 
     /// Moves the parameter to `value` linearly over `seconds` (0: at once).
     mutating func set(_ value: Float, at index: Int, overSeconds seconds: Double) {
-        if moves[index] != nil { movingCount -= 1 }
-        if seconds > 0 {
-            moves[index] = Fade(startGain: values[index], targetGain: value, durationSeconds: seconds, curve: .linear)
-            movingCount += 1
-        } else {
-            moves[index] = nil
-            values[index] = value
-        }
+        values.move(index, to: value, overSeconds: seconds)
     }
 
     /// Moves the moving parameters on by `seconds`; true when any value changed.
     mutating func advance(bySeconds seconds: Double) -> Bool {
-        guard movingCount > 0 else { return false }
-        for index in moves.indices {
-            guard var move = moves[index] else { continue }
-            move.advance(bySeconds: seconds)
-            values[index] = move.gain
-            if move.isFinished {
-                moves[index] = nil
-                movingCount -= 1
-            } else {
-                moves[index] = move
-            }
-        }
-        return true
+        values.advance(bySeconds: seconds)
     }
 }
