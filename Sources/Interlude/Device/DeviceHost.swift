@@ -30,6 +30,11 @@ final class DeviceHost {
     @exclusivity(unchecked) private var reopenEpoch = 0
     /// The epoch of the reopen attempt under way off the lock, if any.
     @exclusivity(unchecked) private var attemptEpoch: Int?
+    /// Whether the running device's mixer stands still; begun anew whenever the device or the
+    /// session's activity changes, since the clock then stands still by design.
+    @exclusivity(unchecked) private var mixerWatch = MixerStallWatch()
+    /// The wall clock's origin for ``mixerWatch``.
+    private let createdInstant = ContinuousClock.now
 
     /// The first wait before reopening a lost device; it doubles after each failure.
     static let firstReopenBackoffSeconds = 0.1
@@ -142,6 +147,25 @@ final class DeviceHost {
         return outputStart.startSeconds
     }
 
+    /// Reads the running real device's clock into its ``MixerStallWatch``; returns the change
+    /// the reading made. nil offline, before the output runs, and without the device clock.
+    func watchMixer(now: @autoclosure () -> ContinuousClock.Instant) -> MixerStallWatch.Change? {
+        guard let device, !device.isLoopback, isOutputRunning, let clock = device.clockNanoseconds else { return nil }
+        let change = mixerWatch.observe(clockSeconds: Double(clock) * 1e-9, wallSeconds: (now() - createdInstant).seconds)
+        switch change {
+        case .stalled:
+            logger.notice("the mixer of \(device.name) stood still for \(MixerStallWatch.stallSeconds) s: holding the sources until it runs again")
+        case .running:
+            logger.notice("the mixer of \(device.name) runs again: the held sources play on")
+        case nil:
+            break
+        }
+        return change
+    }
+
+    /// The open device's mixer stands still (see ``MixerStallWatch``).
+    var isMixerStalled: Bool { mixerWatch.isStalled }
+
     /// Takes the started device as the engine's device and makes its context current. On
     /// failure the new device is closed and the host keeps no device.
     func install(_ start: OutputStart) throws {
@@ -157,6 +181,7 @@ final class DeviceHost {
         }
         device = newDevice
         outputStart = start
+        mixerWatch = MixerStallWatch()
         nextReopenInstant = nil
         reopenEpoch += 1
     }
@@ -252,6 +277,7 @@ final class DeviceHost {
     /// An interruption begins, after the sources are paused: pauses the device where
     /// ALC_SOFT_pause_device works, suspends the context and sets the current context to NULL.
     func deactivate() {
+        mixerWatch = MixerStallWatch()
         ALContextLock.run {
             if let device, device.isOpen {
                 if !device.pause() {
@@ -267,6 +293,7 @@ final class DeviceHost {
     /// device. Throws when the context cannot be made current.
     func reactivate() throws {
         guard let device else { return }
+        mixerWatch = MixerStallWatch()
         try ALContextLock.run {
             try device.context.makeCurrent()
             device.context.process()

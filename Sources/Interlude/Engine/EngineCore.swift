@@ -118,8 +118,8 @@ final class EngineCore: @unchecked Sendable {
     /// `waitsForDecode` (an offline render) they wait for it to fill every free buffer. Returns
     /// the reopen attempt due while a real-time device is lost: the caller runs it with the
     /// engine lock released and hands it to ``OutputRouter/finishReopen(_:now:)``.
-    /// `now` is read only when something needs the wall clock: a device whose output has not
-    /// been seen running yet, or a reopen step.
+    /// `now` is read only when something needs the wall clock: a real device's output start and
+    /// its mixer's pace, or a reopen step.
     @discardableResult
     func update(elapsedSeconds: Double, now: @autoclosure () -> ContinuousClock.Instant,
                 waitsForDecode: Bool = false) -> DevicePreparation? {
@@ -136,6 +136,9 @@ final class EngineCore: @unchecked Sendable {
             if let startSeconds = device.pollOutputStart(now: now()) {
                 events.emit(DeviceEvent.outputStarted(afterSeconds: startSeconds))
             }
+            // The mixer standing still, or running again after that: sources held or played on.
+            let mixerChange = device.watchMixer(now: now())
+            let isHoldingForMixer = device.isMixerStalled || mixerChange == .running
             clock.countUpdate()
             groups.advance(bySeconds: elapsedSeconds, playingCounts: voiceSources.playingCountsByGroup)
             for group in groups.takePausesDue() { setGroupPaused(true, index: group) }
@@ -156,6 +159,9 @@ final class EngineCore: @unchecked Sendable {
                         }
                     }
                 }
+                if isHoldingForMixer {
+                    al.attempt("update: sources held while the mixer stands still") { try holdWhileMixerStalls() }
+                }
             }
             groups.clearDirty()
             groups.clearLowPassDirty()
@@ -165,6 +171,19 @@ final class EngineCore: @unchecked Sendable {
             return router.reopenStep(now: now())
         }
         return nil
+    }
+
+    /// While the mixer stands still (``MixerStallWatch``), pauses every source that should sound,
+    /// again on each update so that a play made meanwhile is held too; once it runs again, plays
+    /// them on in one call, from the frames they stood at. The session is not interrupted: the
+    /// game sees nothing but late sound.
+    private func holdWhileMixerStalls() throws {
+        let sources = voiceSources.audibleSources + streams.audibleSources
+        if device.isMixerStalled {
+            try alRenderer.pause(sources)
+        } else {
+            try alRenderer.playPaused(sources)
+        }
     }
 
     /// A real-time update: the clock gives the time since the last. Returns the reopen attempt

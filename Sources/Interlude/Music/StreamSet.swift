@@ -368,6 +368,14 @@ final class StreamSet {
         }
     }
 
+    /// The sources of the streams that should be sounding now: playing, in a group that is
+    /// not paused. The engine holds them while the mixer stands still.
+    var audibleSources: [ALSource] {
+        allStreams.compactMap { stream in
+            stream.state == .playing && !mixer.pauses(stream.channel.groupIndex) ? stream.alSource : nil
+        }
+    }
+
     /// Records the frame OpenAL reached for every playing stream; returns their sources, which
     /// an interruption's begin pauses together with the voices'.
     func recordPlayingPositions() throws -> [ALSource] {

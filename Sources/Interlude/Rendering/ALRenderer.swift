@@ -150,6 +150,12 @@ final class ALRenderer {
     func pause(_ sources: [ALSource]) throws { try ALSource.pause(sources) }
     /// Plays many sources in one call, so they all start on the same mix.
     func play(_ sources: [ALSource]) throws { try ALSource.play(sources) }
+    /// Plays on, in one call, those of `sources` that are paused (a playing one would start over).
+    func playPaused(_ sources: [ALSource]) throws {
+        var paused: [ALSource] = []
+        for source in sources where try source.state() == .paused { paused.append(source) }
+        try ALSource.play(paused)
+    }
 
     // MARK: Parameters
 

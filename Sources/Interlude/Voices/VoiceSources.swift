@@ -193,6 +193,14 @@ final class VoiceSources {
         for voice in finished { remove(voice, reason: .ended) }
     }
 
+    /// The sources of the real voices that should be sounding now: playing, in a group that
+    /// is not paused. The engine holds them while the mixer stands still.
+    var audibleSources: [ALSource] {
+        table.liveVoices.compactMap { voice in
+            voice.state == .playing && !mixer.pauses(voice.groupIndex) ? voice.source : nil
+        }
+    }
+
     /// Records the frame OpenAL reached for every playing voice; returns the real ones'
     /// sources, which an interruption's begin pauses together with the streams'.
     func recordPlayingPositions() throws -> [ALSource] {

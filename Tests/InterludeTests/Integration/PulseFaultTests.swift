@@ -35,14 +35,21 @@ extension EngineSuites {
             lines.filter { $0.event == "tick" }.compactMap { $0.int("position") }
         }
 
-        @Test("A server frozen by SIGSTOP for 5 s: the game's calls keep returning, nothing is lost or restarted, and after SIGCONT the soundtrack plays on from where it stood")
+        @Test("A server frozen by SIGSTOP for 5 s: the game's calls keep returning, nothing is lost or restarted, and after SIGCONT the player hears the soundtrack go on from the frame it stood at")
         func frozenServer() throws {
             let server = try PrivatePulseServer()
-            let probe = try Self.startProbe(server, extraArguments: ["--clicks", Self.beepPath, "--click-count", "10", "--click-ms", "100"])
+            let probe = try Self.startProbe(server, extraArguments: ["--clicks", Self.beepPath, "--click-count", "10", "--click-ms", "100",
+                                                                     "--log-debug"])
             defer { probe.kill() }
             guard probe.waitFor("clicksDone", timeoutSeconds: 10) != nil else {
                 throw TestFailure("the first clicks did not finish: \(probe.stderrText)")
             }
+            // The sink's monitor is recorded across the whole freeze, from after the last click.
+            let recording = server.folder.appendingPathComponent("across-freeze.wav")
+            let recorder = try server.record(to: recording)
+            var recorderStopped = false
+            defer { if !recorderStopped { PrivatePulseServer.stopRecorder(recorder) } }
+            Thread.sleep(forTimeInterval: 0.6)
             let serverPID = try #require(server.pid)
             let stoppedAt = probe.lineCount
             kill(serverPID, SIGSTOP)
@@ -67,27 +74,40 @@ extension EngineSuites {
             #expect(!frozen.contains { unwanted.contains($0.event) }, "\(frozen.map(\.fields))")
             #expect(frozenTicks.allSatisfy { $0.string("state") == "active" })
             let lastFrozen = try #require(Self.positions(frozen).last)
-            PulseDeviceLossTests.figure("frozen server: \(frozenTicks.count) engine reads and the ten plays completed in the 5 s of SIGSTOP; position \(Self.positions(frozen).first ?? -1) -> \(lastFrozen) meanwhile")
 
-            // After SIGCONT the soundtrack moves on from where it stood: no restart, no skip of
-            // the frozen 5 s, no device loss.
+            // After SIGCONT the soundtrack moves on: no restart, no device loss.
             try PulseDeviceLossTests.waitForProgress(probe, from: lastFrozen, frames: Int(Self.trackRate * 0.5), timeoutSeconds: 10)
             let after = probe.allLines[continuedAt...]
-            let firstAfter = try #require(Self.positions(after).first)
-            #expect(firstAfter - lastFrozen < Int(Self.trackRate), "the position jumped from \(lastFrozen) to \(firstAfter) across the freeze")
             let all = Self.positions(probe.allLines[stoppedAt...])
             #expect(zip(all, all.dropFirst()).allSatisfy { $0 <= $1 }, "the position went backwards: \(all)")
             #expect(!after.contains { unwanted.contains($0.event) }, "\(after.map(\.fields))")
 
-            // And it is heard: the monitor records the sweep at its level.
-            let recording = server.folder.appendingPathComponent("after-freeze.wav")
-            let recorder = try server.record(to: recording)
+            // What the player hears: the sweep (200 Hz + 100 Hz per second of track) stops at the
+            // freeze and, after the silence, goes on from where it stood. Without the engine's
+            // hold, the server's catch-up after SIGCONT swallowed 0.65-1.6 s of it.
             let recordFrom = probe.allLines.last { $0.event == "tick" }?.int("position") ?? lastFrozen
-            try PulseDeviceLossTests.waitForProgress(probe, from: recordFrom, frames: Int(Self.trackRate * 0.6), timeoutSeconds: 10)
+            try PulseDeviceLossTests.waitForProgress(probe, from: recordFrom, frames: Int(Self.trackRate * 1.0), timeoutSeconds: 10)
+            // What the probe reads is ahead of what the monitor has recorded by the server's buffer.
+            Thread.sleep(forTimeInterval: 0.5)
             PrivatePulseServer.stopRecorder(recorder)
+            recorderStopped = true
             let sweep = try SweepRecording(contentsOf: recording)
-            let soundStart = try #require(sweep.firstSound(), "the recording after SIGCONT is silent")
-            #expect(sweep.rms(from: soundStart, count: sweep.sampleRate / 10) > 0.2)
+            // Read 60 ms before the silence, and 375 ms after it (past the ten held clicks, 250 ms).
+            let gap = sweep.silence(minimumSeconds: 1)
+            let soundAfter = gap?.end
+            let stoodAt = gap.flatMap { sweep.sweepPosition(at: $0.start - sweep.sampleRate * 60 / 1000) }.map { $0 + 0.060 }
+            let wentOnFrom = soundAfter.flatMap { sweep.sweepPosition(at: $0 + sweep.sampleRate * 375 / 1000) }.map { $0 - 0.375 }
+            guard let gap, let soundAfter, let stoodAt, let wentOnFrom else {
+                Issue.record("the recording across the freeze (\(sweep.samples.count) samples) has no silence with the sweep before and after it: silence \(String(describing: gap)), sweep at \(String(describing: stoodAt)) and \(String(describing: wentOnFrom)) s")
+                return
+            }
+            let heardSkipSeconds = wentOnFrom - stoodAt
+            PulseDeviceLossTests.figure(String(format: "frozen server: %d engine reads and the ten plays completed in the 5 s of SIGSTOP; the sweep stopped at %.3f s and went on from %.3f s (heard skip %.0f ms) after %.2f s of silence",
+                                               frozenTicks.count, stoodAt, wentOnFrom, heardSkipSeconds * 1000,
+                                               Double((soundAfter - gap.start)) / Double(sweep.sampleRate)))
+            let mixerLog = probe.stderrText.split(separator: "\n").filter { $0.contains("mixer") }.joined(separator: "\n")
+            #expect(abs(heardSkipSeconds) < 0.1, "the sweep stopped at \(stoodAt) s and went on from \(wentOnFrom) s: \(sweep.describe(expectedStartSeconds: stoodAt, soundStart: soundAfter))\n\(mixerLog)")
+            #expect(sweep.rms(from: soundAfter + sweep.sampleRate * 375 / 1000, count: sweep.sampleRate / 10) > 0.2)
             #expect(probe.closeInputAndWait() != nil)
         }
 

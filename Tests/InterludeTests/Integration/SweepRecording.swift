@@ -42,6 +42,28 @@ struct SweepRecording {
         return Double(crossings.count - 1) / 2 / ((last - first) / Double(sampleRate))
     }
 
+    /// The sweep's position, in seconds of track, at sample `index`: the frequency over the
+    /// 50 ms centred there.
+    func sweepPosition(at index: Int) -> Double? {
+        let length = sampleRate / 20
+        return frequency(from: index - length / 2, count: length).map { ($0 - 200) / 100 }
+    }
+
+    /// The first silence of at least `minimumSeconds` after sound, at or after `start`: its
+    /// first silent sample, and the first sound after it (nil `end` when none follows).
+    func silence(after start: Int = 0, minimumSeconds: Double, threshold: Float = 0.05) -> (start: Int, end: Int?)? {
+        let minimumCount = Int(minimumSeconds * Double(sampleRate))
+        var lastSound: Int?
+        for index in max(0, start)..<samples.count {
+            if abs(samples[index]) > threshold {
+                if let last = lastSound, index - last > minimumCount { return (last + 1, index) }
+                lastSound = index
+            }
+        }
+        guard let last = lastSound, samples.count - last > minimumCount else { return nil }
+        return (last + 1, nil)
+    }
+
     /// Where in the sweep the audio that starts at `soundStart` begins, in seconds: the
     /// frequency over 50 ms from 10 ms in, mapped back to the start.
     func sweepPosition(atSoundStart soundStart: Int) -> Double? {

@@ -1,0 +1,100 @@
+import Testing
+@testable import Interlude
+
+/// When a running device's mixer stands still, and when it runs again (MixerStallWatch), from
+/// clock readings taken at the driver's 10 ms pace. What the engine does with it is heard in
+/// PulseFaultTests.frozenServer.
+@Suite struct MixerStallWatchTests {
+    /// The clock of a mixer that writes 21 ms periods, running from wall second `start`.
+    static func periodClock(from clock: Double, wallSeconds: Double, since start: Double) -> Double {
+        clock + ((wallSeconds - start) / 0.021).rounded(.down) * 0.021
+    }
+
+    /// Feeds readings every 10 ms from `from` to `to`; returns the changes with their times.
+    static func feed(_ watch: inout MixerStallWatch, from: Double, to: Double,
+                     clock: (Double) -> Double) -> [(change: MixerStallWatch.Change, wallSeconds: Double)] {
+        var changes: [(MixerStallWatch.Change, Double)] = []
+        var wall = from
+        while wall < to {
+            if let change = watch.observe(clockSeconds: clock(wall), wallSeconds: wall) { changes.append((change, wall)) }
+            wall += 0.01
+        }
+        return changes
+    }
+
+    @Test func aMixerWritingPeriodsIsNeverStalled() {
+        var watch = MixerStallWatch()
+        let changes = Self.feed(&watch, from: 0, to: 30) { Self.periodClock(from: 0.064, wallSeconds: $0, since: 0) }
+        #expect(changes.isEmpty, "\(changes)")
+    }
+
+    @Test func anOutputNotStartedYetIsNotStalled() {
+        var watch = MixerStallWatch()
+        var changes = Self.feed(&watch, from: 0, to: 2) { _ in 0.064 }
+        changes += Self.feed(&watch, from: 2, to: 4) { Self.periodClock(from: 0.064, wallSeconds: $0, since: 2) }
+        #expect(changes.isEmpty, "\(changes)")
+        #expect(!watch.isStalled)
+    }
+
+    /// A mixer running 1 s, frozen 5 s, then catching up the 5 s it missed at `burstSpeed` times
+    /// real time, then running on: returns the changes.
+    static func freezeAndCatchUp(burstSpeed: Double) -> [(change: MixerStallWatch.Change, wallSeconds: Double)] {
+        var watch = MixerStallWatch()
+        var changes = feed(&watch, from: 0, to: 1) { periodClock(from: 0, wallSeconds: $0, since: 0) }
+        let frozenClock = periodClock(from: 0, wallSeconds: 0.999, since: 0)
+        changes += feed(&watch, from: 1, to: 6) { _ in frozenClock }
+        // The burst makes up the 5 s missed while the wall clock runs on during it.
+        let burstSeconds = 5 / (burstSpeed - 1)
+        changes += feed(&watch, from: 6, to: 6 + burstSeconds) { frozenClock + ($0 - 6) * burstSpeed }
+        let afterBurst = frozenClock + burstSeconds * burstSpeed
+        changes += feed(&watch, from: 6 + burstSeconds, to: 8 + burstSeconds) {
+            periodClock(from: afterBurst, wallSeconds: $0, since: 6 + burstSeconds)
+        }
+        return changes
+    }
+
+    @Test("A server frozen for 5 s, then catching up at 34, 8 or 1.3 times real time: stalled a quarter second in, running again only after the burst",
+          arguments: [34.0, 8, 1.3])
+    func aFrozenServerAndItsCatchUpBurst(burstSpeed: Double) throws {
+        let changes = Self.freezeAndCatchUp(burstSpeed: burstSpeed)
+        let burstEnd = 6 + 5 / (burstSpeed - 1)
+        try #require(changes.count == 2, "\(changes)")
+        #expect(changes[0].change == .stalled)
+        #expect(changes[0].wallSeconds >= 1.2 && changes[0].wallSeconds <= 1.3, "stalled at \(changes[0].wallSeconds) s")
+        #expect(changes[1].change == .running)
+        #expect(changes[1].wallSeconds > burstEnd && changes[1].wallSeconds <= burstEnd + 0.7,
+                "running at \(changes[1].wallSeconds) s, the burst ended at \(burstEnd) s")
+    }
+
+    @Test("A server that comes back without catching up the time it stood still: running again within about a second")
+    func aServerThatDoesNotSkipIsLetGo() throws {
+        var watch = MixerStallWatch()
+        var changes = Self.feed(&watch, from: 0, to: 1) { $0 }
+        changes += Self.feed(&watch, from: 1, to: 6) { _ in 1 }
+        changes += Self.feed(&watch, from: 6, to: 9) { Self.periodClock(from: 1, wallSeconds: $0, since: 6) }
+        try #require(changes.count == 2, "\(changes)")
+        #expect(changes[1].change == .running)
+        #expect(changes[1].wallSeconds > 6.5 && changes[1].wallSeconds <= 7.6, "running at \(changes[1].wallSeconds) s")
+    }
+
+    @Test("A driver that misses 400 ms of ticks on a loaded machine, while the mixer runs, sees no stall")
+    func lateReadingsOfARunningMixerAreNoStall() {
+        var watch = MixerStallWatch()
+        var changes = Self.feed(&watch, from: 0, to: 1) { $0 }
+        for wall in [1.4, 1.8, 2.3] {
+            if let change = watch.observe(clockSeconds: wall, wallSeconds: wall) { changes.append((change, wall)) }
+        }
+        changes += Self.feed(&watch, from: 2.31, to: 3) { $0 }
+        #expect(changes.isEmpty, "\(changes)")
+    }
+
+    @Test("A mixer that comes back at a third of real-time speed is still held")
+    func aCrawlingMixerStaysStalled() {
+        var watch = MixerStallWatch()
+        var changes = Self.feed(&watch, from: 0, to: 1) { $0 }
+        changes += Self.feed(&watch, from: 1, to: 2) { _ in 1 }
+        changes += Self.feed(&watch, from: 2, to: 4) { 1 + ($0 - 2) / 3 }
+        #expect(changes.map(\.change) == [.stalled])
+        #expect(watch.isStalled)
+    }
+}
