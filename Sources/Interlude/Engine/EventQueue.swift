@@ -1,6 +1,9 @@
 /// Engine events raised under the engine's lock, handed to the game once it is released.
 final class EventQueue {
     @exclusivity(unchecked) private var pending: [EngineEvent] = []
+    /// The voice properties reported changed while the session is interrupted: a repeat is
+    /// not raised again until the session is active.
+    @exclusivity(unchecked) private var deferredChanges: [VoiceHandle: VoiceProperties] = [:]
 
     /// Raises `event`.
     func emit(_ event: EngineEvent) {
@@ -8,7 +11,23 @@ final class EventQueue {
     }
 
     /// Raises a session event.
-    func emit(_ event: SessionEvent) { emit(.session(event)) }
+    func emit(_ event: SessionEvent) {
+        switch event {
+        case .ended, .activated: deferredChanges.removeAll()
+        default: break
+        }
+        emit(.session(event))
+    }
+
+    /// Raises ``DeferredCommand/change(_:_:)`` for those of `properties` not yet reported
+    /// changed for this voice during the interruption.
+    func emitDeferredChange(of voice: VoiceHandle, _ properties: VoiceProperties) {
+        let reported = deferredChanges[voice, default: []]
+        let new = properties.subtracting(reported)
+        guard !new.isEmpty else { return }
+        deferredChanges[voice] = reported.union(new)
+        emit(.session(.commandDeferred(.change(voice, new))))
+    }
     /// Raises a voice event.
     func emit(_ event: VoiceEvent) { emit(.voice(event)) }
     /// Raises a music event.

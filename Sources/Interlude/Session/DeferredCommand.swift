@@ -14,9 +14,11 @@ public enum DeferredCommand: Sendable, Equatable {
     case pause(VoiceHandle)
     /// A voice resumed: it plays when the session is active again.
     case resume(VoiceHandle)
-    /// A voice's parameters changed (a setter or a fade): the change is heard when the session
-    /// is active again.
-    case change(VoiceHandle)
+    /// Some of a voice's properties changed (a setter or a fade): the change is heard when the
+    /// session is active again. Reported once per voice and property for each interruption, so
+    /// a game moving its emitters every frame while interrupted raises one event per voice,
+    /// not one per call.
+    case change(VoiceHandle, VoiceProperties)
     /// A track started on the channel: it plays when the session is active again.
     case playMusic(StreamChannel)
     /// The channel crossfaded to another track: the new one plays when the session is active.

@@ -38,4 +38,17 @@ struct VoiceChanges: OptionSet {
         }
         return changes
     }
+
+    /// The properties a game names for these changes.
+    var properties: VoiceProperties {
+        var properties: VoiceProperties = []
+        if contains(.gain) { properties.insert(.gain) }
+        if contains(.pitch) { properties.insert(.pitch) }
+        if contains(.looping) { properties.insert(.looping) }
+        if !isDisjoint(with: [.position, .relativeToListener]) { properties.insert(.position) }
+        if contains(.velocity) { properties.insert(.velocity) }
+        if !isDisjoint(with: [.referenceDistance, .maxDistance, .rolloffFactor]) { properties.insert(.distance) }
+        if contains(.effects) { properties.insert(.effects) }
+        return properties
+    }
 }

@@ -219,8 +219,9 @@ final class VoicePlayer {
         let previousGroupIndex = voice.groupIndex
         voice.parameters = parameters
         voice.groupIndex = groupIndex
-        voice.markChanged(.between(previous, previousGroupIndex: previousGroupIndex, and: parameters, groupIndex: groupIndex))
-        if !isActive { events.emit(.commandDeferred(.change(handle))) }
+        let changes = VoiceChanges.between(previous, previousGroupIndex: previousGroupIndex, and: parameters, groupIndex: groupIndex)
+        voice.markChanged(changes)
+        if !isActive { events.emitDeferredChange(of: handle, changes.properties) }
     }
 
     /// Moves a positional voice: the hot path of a game moving its emitters every frame, so it
@@ -231,11 +232,11 @@ final class VoicePlayer {
         guard table.movePositional(slot, to: position) else {
             throw InterludeError(.invalidArgument, "setPosition: a voice cannot switch between positional and unpositioned while playing")
         }
-        if !isActive { events.emit(.commandDeferred(.change(handle))) }
+        if !isActive { events.emitDeferredChange(of: handle, .position) }
     }
 
     /// Moves many positional voices in one go: everything is validated first, then recorded for
-    /// the update to send, or tracked with one deferred event while interrupted.
+    /// the update to send, or tracked while interrupted (one deferred event per voice).
     func setPositions(_ positions: [Vector3], of handles: [VoiceHandle]) throws {
         guard positions.count == handles.count else {
             throw InterludeError(.invalidArgument, "setPositions: \(positions.count) positions for \(handles.count) voices")
@@ -250,7 +251,7 @@ final class VoicePlayer {
         for index in handles.indices {
             guard let slot = table.liveSlot(for: handles[index]) else { continue }
             _ = table.movePositional(slot, to: positions[index])
-            if !isActive { events.emit(.commandDeferred(.change(handles[index]))) }
+            if !isActive { events.emitDeferredChange(of: handles[index], .position) }
         }
     }
 
@@ -277,7 +278,7 @@ final class VoicePlayer {
             return
         }
         startGainFade(of: voice, to: gain, durationSeconds: fadeSeconds, curve: curve, end: .none)
-        if !isActive { events.emit(.commandDeferred(.change(handle))) }
+        if !isActive { events.emitDeferredChange(of: handle, .gain) }
     }
 
     /// Moves a voice's pitch to `pitch` over `fadeSeconds` along `curve` (at once for 0), on
@@ -291,7 +292,7 @@ final class VoicePlayer {
             return
         }
         voice.pitchFade = Fade(startGain: voice.pitch, targetGain: pitch, durationSeconds: fadeSeconds, curve: curve)
-        if !isActive { events.emit(.commandDeferred(.change(handle))) }
+        if !isActive { events.emitDeferredChange(of: handle, .pitch) }
     }
 
     private func startGainFade(of voice: Voice, to gain: Float, durationSeconds: Double, curve: FadeCurve, end: FadeEnd) {

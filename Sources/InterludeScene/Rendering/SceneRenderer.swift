@@ -132,7 +132,11 @@ public struct SceneRenderer {
             state.log(event: event)
             let sceneRaised = try director.apply(event)
             if Self.isSmoothed(event.action) { smoothedFrame = frame + smoothingFrames }
-            let sessionEvents = raised.withLock({ events in defer { events.removeAll() }; return events }) + sceneRaised
+            // A deferred `set` is logged per event, from the director, not per property as raised.
+            let engineRaised = raised.withLock({ events in defer { events.removeAll() }; return events }).filter { raised in
+                if case .session(.commandDeferred(.change)) = raised { false } else { true }
+            }
+            let sessionEvents = engineRaised + sceneRaised
             damage.noteMusicCommand(event.action)
             if let normalization = try director.musicNormalization(for: event) {
                 state.noteMusicNormalized(normalization.loudness, targetLUFS: normalization.targetLUFS, atFrame: frame,

@@ -94,11 +94,25 @@ public final class SceneDirector {
     public func apply(_ event: SceneEvent) throws -> [EngineEvent] {
         do {
             if !scene.namesInterruptionSources, let raised = try performVersionOne(event.action) { return raised }
+            let deferredSet = deferredChange(by: event.action)
             try perform(event.action, loopRegion: loopRegions[event.index])
-            return []
+            return deferredSet.map { [.session(.commandDeferred($0))] } ?? []
         } catch let error as InterludeError {
             throw InterludeError(error.code, "\(sceneName): event \(event.index) (\(event.action.name)): \(error.message)")
         }
+    }
+
+    /// A `set` while the session is interrupted, on a voice that is still there: the log has
+    /// one commandDeferred for each such event. (The engine reports a voice's deferred changes
+    /// once per property and interruption, so the renderer logs this instead of its events.)
+    private func deferredChange(by action: SceneAction) -> DeferredCommand? {
+        guard case .set(let change) = action, engine.sessionState != .active, let handle = voices[change.id],
+              engine.parameters(of: handle) != nil else { return nil }
+        var properties: VoiceProperties = []
+        if change.position != nil { properties.insert(.position) }
+        if change.gain != nil { properties.insert(.gain) }
+        if change.pitch != nil { properties.insert(.pitch) }
+        return .change(handle, properties)
     }
 
     /// A scene with no `source` key renders and logs as under version 1, where an interruption

@@ -15,7 +15,9 @@ extension EngineSuites {
                   { "at": 0.2, "do": "play", "id": "hum", "sound": "tone", "loop": true, "gain": 0.2 },
                   { "at": 1.0, "do": "interruption.begin", "reason": "call" },
                   { "at": 1.2, "do": "interruption.begin", "reason": "other" },
+                  { "at": 1.25, "do": "set", "id": "hum", "gain": 0.3 },
                   { "at": 1.3, "do": "music.pause" },
+                  { "at": 1.35, "do": "set", "id": "hum", "gain": 0.25 },
                   { "at": 1.4, "do": "play", "sound": "beep" },
                   { "at": 1.45, "do": "systemSound", "sound": "beep" },
                   { "at": 1.5, "do": "music.resume" },
@@ -42,6 +44,11 @@ extension EngineSuites {
             // 1 s of output is 44100 frames of the 44.1 kHz track; measured 44097 (OpenAL start latency).
             #expect(abs(suspendedAt - 44_100) <= 44, "suspended at \(suspendedAt)")
             #expect(events(at: 1.2) == ["interruptionAbsorbed"])
+            // One line per deferred `set`, though the engine reports the voice's gain change once.
+            for seconds in [1.25, 1.35] {
+                #expect(events(at: seconds) == ["commandDeferred"])
+                #expect(field("commandDeferred", at: seconds, "do") as? String == "set")
+            }
             #expect(events(at: 1.3) == ["commandDeferred"])
             #expect(field("commandDeferred", at: 1.3, "do") as? String == "music.pause")
             #expect(events(at: 1.4) == ["commandDropped"])
@@ -63,7 +70,7 @@ extension EngineSuites {
             #expect(events(at: 5.0) == ["deviceRestored", "interruptionEnded", "musicResumed", "voiceResumed"])
             #expect(field("interruptionEnded", at: 5.0, "shouldResume") as? Bool == true)
             // Nothing else in the log but played events.
-            let known: Set<Double> = [1.0, 1.2, 1.3, 1.4, 1.45, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 4.7, 5.0]
+            let known: Set<Double> = [1.0, 1.2, 1.25, 1.3, 1.35, 1.4, 1.45, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 4.7, 5.0]
             #expect(lines.allSatisfy { line in known.contains { f($0) == line.frame } })
             // And the audio agrees: silence exactly over each span, sound after.
             for (start, end) in [(1.0, 2.0), (3.0, 3.5), (4.5, 5.0)] {
@@ -71,7 +78,7 @@ extension EngineSuites {
                 #expect(render.rms(f(end) + 240..<f(end) + 4_800) > 0.05, "after \(end)")
             }
             // Every played event is logged too, with `do`.
-            #expect(render.log.filter { $0["do"] != nil && $0["event"] as? String == $0["do"] as? String }.count == 16)
+            #expect(render.log.filter { $0["do"] != nil && $0["event"] as? String == $0["do"] as? String }.count == 18)
         }
     }
 }

@@ -213,6 +213,43 @@ extension EngineSuites {
             #expect(rig.takeEvents().contains(.session(.commandDeferred(.stop(voice)))))
         }
 
+        @Test("Rule 4: a game moving and fading its voices every frame while interrupted gets one deferred change per voice and property, and hears every change after the end")
+        func deferredChangesAreCoalesced() throws {
+            let rig = try SessionRig()
+            let tone = try rig.engine.loadSound(path: SessionAssets.tone440)
+            let mover = try rig.engine.play(tone, parameters: VoiceParameters(position: Vector3(-4, 0, 0), isLooping: true))
+            let quiet = try rig.engine.play(tone, parameters: VoiceParameters(position: nil, gain: 0, isLooping: true))
+            try rig.render(seconds: 0.2)
+            _ = rig.takeEvents()
+            try rig.engine.beginInterruption()
+            // 60 frames of a game loop: the mover crosses to the right and fades, the other voice
+            // bends its pitch.
+            for frame in 1...60 {
+                try rig.engine.setPosition(Vector3(-4 + Float(frame) * 8 / 60, 0, 0), of: mover)
+                try rig.engine.setGain(1 - Float(frame) / 120, of: mover)
+                try rig.engine.setPitch(1 + Float(frame) / 120, of: quiet, fadeSeconds: 0.1)
+                try rig.render(frames: 800)
+            }
+            let deferred = rig.takeEvents().filter { if case .session(.commandDeferred) = $0 { true } else { false } }
+            #expect(deferred == [.session(.commandDeferred(.change(mover, .position))), .session(.commandDeferred(.change(mover, .gain))),
+                                 .session(.commandDeferred(.change(quiet, .pitch)))])
+            try rig.engine.endInterruption(shouldResume: true)
+            let after = try rig.render(seconds: 0.3)
+            // Every change is heard: the mover on the right at half its level.
+            func rms(channel: Int) -> Double {
+                let values = after.map { Double(rig.output[$0 * rig.channelCount + channel]) }
+                return (values.reduce(0) { $0 + $1 * $1 } / Double(values.count)).squareRoot()
+            }
+            #expect(rms(channel: 1) > 3 * rms(channel: 0), "left \(rms(channel: 0)), right \(rms(channel: 1))")
+            #expect(rig.engine.parameters(of: mover)?.gain == 0.5)
+            // A later interruption reports its own changes again.
+            try rig.engine.beginInterruption()
+            try rig.engine.setPosition(Vector3(4, 0, 0), of: mover)
+            try rig.engine.setPosition(Vector3(3, 0, 0), of: mover)
+            #expect(rig.takeEvents().filter { if case .session(.commandDeferred) = $0 { true } else { false } }
+                == [.session(.commandDeferred(.change(mover, .position)))])
+        }
+
         @Test("Rule 4: play of a looping voice during the interruption starts at the end",
               arguments: [(ResumePolicy.alwaysResume, false), (.honorShouldResume, false)])
         func loopingPlayDuring(policy: ResumePolicy, shouldResume: Bool) throws {
