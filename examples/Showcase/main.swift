@@ -1,12 +1,14 @@
 // Showcase: what Interlude does that raw OpenAL, SFML Audio or SoLoud leave to you, in 12 seconds.
 //
 // A soundtrack fades in, a fire crackles to the right, wind blows, and a tone orbits the
-// listener. Then a scripted incoming call interrupts the game: the engine saves every voice's and
+// listener. A "bell" cue rings twice, each play drawing its recording, level and pitch, louder as
+// a "danger" parameter rises. Then a scripted incoming call interrupts the game: the engine saves every voice's and
 // the soundtrack's position, stops output at once and sets the OpenAL context to NULL. During the
 // call the game pauses and resumes the music (tracked, not played). When the call ends the
 // context is restored and everything resumes exactly where it was. Then the output device is
 // lost: every AL object is torn down, and a new device is built from the engine's own state, the
-// soundtrack again resuming on the frame it had reached.
+// soundtrack again resuming on the frame it had reached. A "muffled" mix snapshot then lowers and
+// darkens the music and the effects for a second.
 //
 // The timeline is examples/scenes/showcase.json, a scene file (docs/scenes.md). With a sound device
 // it plays live; on a headless machine it renders the same timeline offline to a WAV file and an
@@ -43,6 +45,12 @@ do {
 /// Prints the session's events as a timeline a person can follow.
 final class TimelinePrinter: Sendable {
     private let musicSampleRate = Mutex<Int>(44_100)
+    /// Each cue's variants, by cue name: a cue play names the one it drew.
+    private let cueVariants: [String: [String]]
+
+    init(scene: Scene) {
+        cueVariants = scene.cues.mapValues(\.variants)
+    }
 
     func setMusicSampleRate(_ rate: Int) { musicSampleRate.withLock { $0 = rate } }
 
@@ -91,20 +99,31 @@ final class TimelinePrinter: Sendable {
             return "sound lost on the new device: \(reason)"
         case .savedStateWriteFailed(_, let error):
             return "state not saved (\(error.message)): the previous snapshot is kept, playing on"
-        case .session(.activated), .session(.absorbed), .session(.ignored), .voice(.resumed), .voice(.finished), .device(.outputStarted), .design:
+        case .design(.cuePlayed(let cue, _, let variantIndex, let gain, let pitch)):
+            let variant = cueVariants[cue.name]?[variantIndex] ?? "variant \(variantIndex)"
+            return String(format: "cue %@ drew %@ at gain %.2f, pitch %.2f", cue.name, variant, gain, pitch)
+        case .design(.snapshotStarted(let snapshot, let fadeSeconds)):
+            return String(format: "mix snapshot %@ fades in over %.1f s: music and effects muffled", snapshot.name, fadeSeconds)
+        case .design(.snapshotStopped(let snapshot, let fadeSeconds)):
+            return String(format: "mix snapshot %@ fades out over %.1f s", snapshot.name, fadeSeconds)
+        case .session(.activated), .session(.absorbed), .session(.ignored), .voice(.resumed), .voice(.finished), .device(.outputStarted),
+             .design(.cueDropped), .design(.snapshotStopIgnored), .design(.bankReloaded), .design(.bankReloadFailed):
             return nil
         }
     }
 }
 
-let printer = TimelinePrinter()
+let printer = TimelinePrinter(scene: scene)
 let forceOffline = CommandLine.arguments.contains("--offline")
 let started = Date()
 func stamp() -> String { String(format: "[%5.2f s]", Date().timeIntervalSince(started)) }
 
 // The system default, or the null backend on a headless machine: there a render to listen to
 // later is more use than real-time silence, unless --live asks for the real-time run.
-let liveEngine = forceOffline ? nil : try? SoundEngine(configuration: SoundEngine.Configuration(output: .systemDefaultOrNull))
+// The scene's seed, so that the cue plays draw live what they draw in the render.
+var liveConfiguration = SoundEngine.Configuration(output: .systemDefaultOrNull)
+liveConfiguration.seed = scene.seed
+let liveEngine = forceOffline ? nil : try? SoundEngine(configuration: liveConfiguration)
 if let engine = liveEngine, engine.currentOutput != .null || CommandLine.arguments.contains("--live") {
     print("Showcase: playing live on \(engine.statistics.deviceName ?? "the default device") for \(Int(scene.durationSeconds)) s.")
     engine.setEventHandler { event in

@@ -1,5 +1,6 @@
 /// What the sound-design layer tells the game (delivered as ``EngineEvent/design(_:)``): what
-/// a cue play drew, plays that were dropped, and snapshot stops that changed nothing.
+/// a cue play drew, plays that were dropped, snapshots started and stopped (or stops that
+/// changed nothing), and cue bank files loaded again after they changed.
 public enum DesignEvent: Sendable, Equatable {
     /// A cue play started `voice` (or deferred it to an interruption's end, for a looping cue):
     /// the variant at `variantIndex` of the cue's ``CueDefinition/variants``, with the drawn
@@ -7,9 +8,18 @@ public enum DesignEvent: Sendable, Equatable {
     case cuePlayed(cue: CueID, voice: VoiceHandle, variantIndex: Int, gain: Float, pitch: Float)
     /// A cue play was dropped: the returned handle is stale.
     case cueDropped(cue: CueID, reason: CueDropReason)
+    /// A snapshot started: its intensity moves to 1 over `fadeSeconds`.
+    case snapshotStarted(MixSnapshotID, fadeSeconds: Double)
+    /// A snapshot stopped: its intensity moves to 0 over `fadeSeconds`.
+    case snapshotStopped(MixSnapshotID, fadeSeconds: Double)
     /// ``SoundEngine/stop(_:fadeSeconds:)-(MixSnapshotID,_)`` of a snapshot already at intensity 0 (and not
     /// fading): it changed nothing.
     case snapshotStopIgnored(MixSnapshotID)
+    /// A watched cue bank file changed and was loaded again: the next plays follow it.
+    case bankReloaded(path: String)
+    /// A watched cue bank file changed but could not be loaded: the previous bank stays whole,
+    /// and `error` names the file and the cue, parameter, snapshot or sound at fault.
+    case bankReloadFailed(path: String, error: InterludeError)
 }
 
 /// Why a cue play was dropped.

@@ -29,6 +29,9 @@ struct MixSnapshotTable {
         intensities.move(index, to: target, overSeconds: intensities.value(at: index) != target ? seconds : 0)
     }
 
+    /// Every snapshot's intensity now, by name.
+    var intensitiesByName: [String: Float] { indexByName.mapValues { intensities.value(at: $0) } }
+
     /// The snapshot is at 0 and not moving.
     func isAtRest(_ index: Int) -> Bool { intensities.value(at: index) == 0 && !intensities.isMoving(index) }
 

@@ -33,6 +33,9 @@ struct ParameterTable {
         values.move(index, to: value, overSeconds: seconds)
     }
 
+    /// Every parameter's value now, by name.
+    var valuesByName: [String: Float] { indexByName.mapValues { values.value(at: $0) } }
+
     /// Moves the moving parameters on by `seconds`; true when any value changed.
     mutating func advance(bySeconds seconds: Double) -> Bool {
         values.advance(bySeconds: seconds)

@@ -172,6 +172,25 @@ final class SoundDesign {
         live.setFactors(followers[follower].factors(parameters))
     }
 
+    /// Every global parameter's value now, by name, for a ``SavedState``.
+    var parameterValues: [String: Float] { parameters.valuesByName }
+
+    /// Every mix snapshot's intensity now, by name, for a ``SavedState``.
+    var snapshotIntensities: [String: Float] { snapshots.intensitiesByName }
+
+    /// Puts back a saved snapshot intensity, at once. Throws `.invalidArgument` naming `call`
+    /// for a snapshot not made, or an intensity outside 0...1.
+    func restoreIntensity(_ intensity: Float, of name: String, call: String) throws {
+        guard let index = snapshots.index(of: name) else {
+            throw InterludeError(.invalidArgument, "\(call): no snapshot named \"\(name)\"; make it before restoring")
+        }
+        guard intensity.isFinite, (0...1).contains(intensity) else {
+            throw InterludeError(.invalidArgument, "\(call): snapshot \"\(name)\" intensity \(intensity) is outside 0...1")
+        }
+        snapshots.move(index, to: intensity, overSeconds: 0)
+        applySnapshots()
+    }
+
     /// A global parameter's value now, or nil when there is none of that name.
     func parameterValue(of name: String) -> Float? {
         parameters.index(of: name).map { parameters.value(at: $0) }
@@ -236,6 +255,7 @@ final class SoundDesign {
         let index = try checkedSnapshot(snapshot, fadeSeconds: fadeSeconds, call: call)
         snapshots.move(index, to: 1, overSeconds: fadeSeconds)
         applySnapshots()
+        events.emit(.design(.snapshotStarted(snapshot, fadeSeconds: fadeSeconds)))
     }
 
     /// Moves a snapshot's intensity to 0 over `fadeSeconds`; one already at rest at 0 is
@@ -248,6 +268,7 @@ final class SoundDesign {
         }
         snapshots.move(index, to: 0, overSeconds: fadeSeconds)
         applySnapshots()
+        events.emit(.design(.snapshotStopped(snapshot, fadeSeconds: fadeSeconds)))
     }
 
     /// A snapshot's intensity now, or nil when there is none of that name.

@@ -84,7 +84,7 @@ final class EngineCore: @unchecked Sendable {
         snapshotWriter = configuration.statePath.map { SnapshotWriter(path: $0, logger: logger, events: sinks) }
         session = SessionController(logger: logger, session: audioSession, host: device, gate: al, events: events,
                                     voices: voiceSources, renderer: alRenderer, streams: streams, sounds: sounds, mixer: groups,
-                                    world: world, snapshots: snapshotWriter)
+                                    world: world, design: soundDesign, snapshots: snapshotWriter)
         router = OutputRouter(configuration: configuration, logger: logger, session: audioSession, controller: session,
                               host: device, gate: al, events: events, table: voiceTable, voices: voiceSources,
                               renderer: alRenderer, streams: streams, sounds: sounds)

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the engine saves on every interruption and at shutdown, so a game can pick up where the
 /// player left off at the next launch: the soundtrack and its frame, the looping voices, the
-/// group gains and the listener.
+/// group gains, the listener, the game parameters and the mix snapshots.
 public struct SavedState: Codable, Sendable, Equatable {
     /// A streamed track as it was.
     public struct Track: Codable, Sendable, Equatable {
@@ -50,6 +50,10 @@ public struct SavedState: Codable, Sendable, Equatable {
     public var groupGains: [String: Float]
     /// The listener: position, velocity and orientation.
     public var listener: Listener
+    /// Each global game parameter's value, by name. Absent in snapshots written before it existed.
+    public var parameterValues: [String: Float]? = nil
+    /// Each mix snapshot's intensity, by name. Absent in snapshots written before it existed.
+    public var snapshotIntensities: [String: Float]? = nil
 
     /// Writes the snapshot as JSON, atomically (a temporary file renamed into place).
     public func write(to path: String) throws {

@@ -1,6 +1,7 @@
 extension SoundEngine {
     /// Puts back what a ``SavedState`` saved, so a game picks up where the player left off: the
-    /// listener, the group gains, each track at its saved frame (playing if it was playing or
+    /// listener, the group gains, the game parameters' values and the mix snapshots' intensities
+    /// (make them first, by loading the same cue bank, say), each track at its saved frame (playing if it was playing or
     /// held by an interruption, otherwise loaded and paused there) and each looping voice at its
     /// frame (its sound loaded again from its path).
     ///
@@ -24,6 +25,14 @@ extension SoundEngine {
         attempt { try setListener(state.listener) }
         for (group, gain) in state.groupGains.sorted(by: { $0.key < $1.key }) {
             attempt { try setGain(gain, of: makeGroup(named: group)) }
+        }
+        // Parameters and snapshots before the voices, so that curves start where they were.
+        for (name, value) in (state.parameterValues ?? [:]).sorted(by: { $0.key < $1.key }) {
+            attempt { try setParameter(value, of: name) }
+        }
+        for (name, intensity) in (state.snapshotIntensities ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let call = "restore(snapshot \"\(name)\")"
+            attempt { try withCore(call) { try $0.soundDesign.restoreIntensity(intensity, of: name, call: call) } }
         }
         for track in state.tracks {
             attempt {

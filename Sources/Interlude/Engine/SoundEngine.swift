@@ -144,6 +144,12 @@ public final class SoundEngine: Sendable {
         sinks.setHandler(handler)
     }
 
+    /// Delivers an event raised outside the engine lock by a module of this package that works
+    /// for the engine on a thread of its own (the cue bank watcher of InterludeScene).
+    package func deliver(_ event: EngineEvent) {
+        sinks.deliver([event])
+    }
+
     // MARK: Update and rendering
 
     /// One update: stream refills, fades, one-shot completions, device checks and reopening.

@@ -16,12 +16,14 @@ final class SessionController {
     private let sounds: SoundBank
     private let mixer: GroupMixer
     private let world: SpatialWorld
+    /// The game parameters and mix snapshots, for the saved state.
+    private let design: SoundDesign
     /// Writes the snapshots off the engine lock; nil without a ``SoundEngine/Configuration/statePath``.
     private let snapshots: SnapshotWriter?
 
     init(logger: Logger, session: AudioSession, host: DeviceHost, gate: ALGate, events: EventQueue, voices: VoiceSources,
          renderer: ALRenderer, streams: StreamSet, sounds: SoundBank, mixer: GroupMixer, world: SpatialWorld,
-         snapshots: SnapshotWriter?) {
+         design: SoundDesign, snapshots: SnapshotWriter?) {
         self.logger = logger
         self.session = session
         self.host = host
@@ -33,6 +35,7 @@ final class SessionController {
         self.sounds = sounds
         self.mixer = mixer
         self.world = world
+        self.design = design
         self.snapshots = snapshots
     }
 
@@ -172,8 +175,11 @@ final class SessionController {
 
     /// The engine's state as a snapshot, with positions read from OpenAL where it still can.
     func makeSnapshot() -> SavedState {
-        SavedState(tracks: streams.savedTracks(), loopingVoices: voices.savedLoopingVoices(),
-                   groupGains: mixer.gainsByName, listener: world.listener)
+        let parameterValues = design.parameterValues, snapshotIntensities = design.snapshotIntensities
+        return SavedState(tracks: streams.savedTracks(), loopingVoices: voices.savedLoopingVoices(),
+                          groupGains: mixer.gainsByName, listener: world.listener,
+                          parameterValues: parameterValues.isEmpty ? nil : parameterValues,
+                          snapshotIntensities: snapshotIntensities.isEmpty ? nil : snapshotIntensities)
     }
 
     /// Hands the snapshot to the ``SnapshotWriter`` when a ``SoundEngine/Configuration/statePath``

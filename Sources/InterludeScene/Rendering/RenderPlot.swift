@@ -275,21 +275,24 @@ private struct Drawing {
         }
         for cluster in clusters {
             let labelX = x(cluster[0].seconds)
-            var label = Self.shortened(cluster[0].label, to: Self.markerLabelMaximumLength)
+            // The cluster is named by its first marker that is not a routine move.
+            let named = cluster.first { $0.kind != .move } ?? cluster[0]
+            var label = Self.shortened(named.label, to: Self.markerLabelMaximumLength)
             if cluster.count > 1 { label += " (+\(cluster.count - 1))" }
             let all = cluster.map { "\(fixed($0.seconds, decimals: 2)) s: \($0.label)" }.joined(separator: "\n")
             svg += "<g class=\"marker\"><title>\(escaped(all))</title>\n"
             for marker in cluster {
                 let markerX = x(marker.seconds)
+                let stroke = Self.markerColor(marker.kind)
                 svg += "<line class=\"marker-guide\" x1=\(attribute(markerX)) y1=\(attribute(Self.plotTop)) x2=\(attribute(markerX)) "
-                    + "y2=\(attribute(Self.plotBottom)) stroke=\"#5a2d82\" stroke-opacity=\"0.35\" stroke-width=\"1\" stroke-dasharray=\"3 3\"/>\n"
+                    + "y2=\(attribute(Self.plotBottom)) stroke=\"\(stroke)\" stroke-opacity=\"0.35\" stroke-width=\"1\" stroke-dasharray=\"3 3\"/>\n"
                 svg += "<line class=\"marker-axis-tick\" x1=\(attribute(markerX)) y1=\(attribute(Self.plotBottom - 7)) x2=\(attribute(markerX)) "
-                    + "y2=\(attribute(Self.plotBottom)) stroke=\"#5a2d82\" stroke-width=\"2\"/>\n"
+                    + "y2=\(attribute(Self.plotBottom)) stroke=\"\(stroke)\" stroke-width=\"2\"/>\n"
                 svg += "<line class=\"marker-tick\" x1=\(attribute(markerX)) y1=\(attribute(Self.eventsBaseline - 6)) x2=\(attribute(markerX)) "
-                    + "y2=\(attribute(Self.eventsBaseline + 6)) stroke=\"#5a2d82\" stroke-width=\"1.5\"/>\n"
+                    + "y2=\(attribute(Self.eventsBaseline + 6)) stroke=\"\(stroke)\" stroke-width=\"1.5\"/>\n"
             }
             let labelY = Self.eventsBaseline + 12
-            svg += "<text class=\"marker-label\" x=\(attribute(labelX)) y=\(attribute(labelY)) "
+            svg += "<text class=\"marker-label\" fill=\"\(Self.markerColor(named.kind))\" x=\(attribute(labelX)) y=\(attribute(labelY)) "
                 + "transform=\"rotate(60 \(fixed(labelX, decimals: 1)) \(fixed(labelY, decimals: 1)))\">\(escaped(label))</text>\n"
             svg += "</g>\n"
         }
@@ -319,8 +322,14 @@ private struct Drawing {
         }
         if !timeline.markers.isEmpty {
             rows += "<line x1=\(attribute(left + 22)) y1=\(attribute(rowY - 7)) x2=\(attribute(left + 22)) y2=\(attribute(rowY + 7)) "
-                + "stroke=\"#5a2d82\" stroke-width=\"1.5\"/>\n"
+                + "stroke=\"\(Self.markerColor(.event))\" stroke-width=\"1.5\"/>\n"
             rows += "<text x=\(attribute(left + 42)) y=\(attribute(rowY + 4))>event</text>\n"
+            rowY += 20
+        }
+        if timeline.markers.contains(where: { $0.kind == .soundDesign }) {
+            rows += "<line x1=\(attribute(left + 22)) y1=\(attribute(rowY - 7)) x2=\(attribute(left + 22)) y2=\(attribute(rowY + 7)) "
+                + "stroke=\"\(Self.markerColor(.soundDesign))\" stroke-width=\"1.5\"/>\n"
+            rows += "<text x=\(attribute(left + 42)) y=\(attribute(rowY + 4))>cue, snapshot</text>\n"
             rowY += 20
         }
         let boxHeight = rowY - Self.plotTop - 4
@@ -331,6 +340,11 @@ private struct Drawing {
     }
 
     // MARK: Helpers
+
+    /// A marker's colour: the sound designer's events stand apart from the session's.
+    private static func markerColor(_ kind: RenderTimeline.Marker.Kind) -> String {
+        kind == .soundDesign ? "#0f7b6c" : "#5a2d82"
+    }
 
     private func channelName(_ channel: Int) -> String {
         switch (timeline.levelsDBFS.count, channel) {

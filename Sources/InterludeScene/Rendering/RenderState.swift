@@ -42,7 +42,8 @@ struct RenderState {
         let frame = min(event.frame, scene.frameCount)
         write([("frame", .number(Double(frame))), ("event", .string(event.action.name)), ("do", .string(event.action.name))]
               + event.action.logFields)
-        markers.append(RenderTimeline.Marker(seconds: Double(frame) / Double(scene.sampleRate), label: event.action.name))
+        markers.append(RenderTimeline.Marker(seconds: Double(frame) / Double(scene.sampleRate), label: event.action.markerLabel,
+                                              kind: event.action.markerKind))
     }
 
     /// Logs what applying `action` did that the engine raises no event for (version 3): the
@@ -175,8 +176,11 @@ struct RenderState {
             fields += [("event", .string("musicDamageSkipped")), ("startFrame", .number(Double(startFrame))),
                        ("skippedFrames", .number(Double(skippedFrames)))]
         case .device(.outputStarted), .music(.underrun), .music(.recovered), .device(.soundLost),
-             .savedStateWriteFailed, .voice(.finished):
+             .savedStateWriteFailed, .voice(.finished), .design(.bankReloaded), .design(.bankReloadFailed):
             // Not one of the scene log's events; the engine's own log has the warning.
+            return
+        case .design(.snapshotStarted), .design(.snapshotStopped):
+            // Logged from the scene's own event (logOutcome), at its frame.
             return
         }
         write(fields)

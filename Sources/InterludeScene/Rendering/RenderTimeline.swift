@@ -15,9 +15,20 @@ public struct RenderTimeline: Sendable, Equatable {
 
     /// An event of the scene, marked on the time axis.
     public struct Marker: Sendable, Equatable {
+        /// What a marker stands for, which the plot draws apart.
+        public enum Kind: Sendable, Equatable {
+            /// A session, music or voice event.
+            case event
+            /// A voice or the listener moved or changed (`set`, `listener`): routine, and many.
+            case move
+            /// A cue played, a parameter moved, a mix snapshot started or stopped.
+            case soundDesign
+        }
+
         public var seconds: Double
-        /// The event's `do`, e.g. "music.play".
+        /// The event's `do`, e.g. "music.play", with the cue, parameter or snapshot it names.
         public var label: String
+        public var kind: Kind = .event
     }
 
     public var sampleRate: Int

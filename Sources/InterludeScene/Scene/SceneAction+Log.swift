@@ -1,6 +1,27 @@
 import Interlude
 
 extension SceneAction {
+    /// What kind of marker the action gets on a plot's time axis.
+    public var markerKind: RenderTimeline.Marker.Kind {
+        switch self {
+        case .set, .listener: .move
+        case .cue, .parameter, .snapshotStart, .snapshotStop: .soundDesign
+        default: .event
+        }
+    }
+
+    /// The label of the action's marker on a plot's time axis: its name, and for the sound
+    /// designer's actions the cue, parameter or snapshot it names.
+    public var markerLabel: String {
+        switch self {
+        case .cue(let play): "cue \(play.cue)"
+        case .parameter(let name, _, _): "\(name) parameter"
+        case .snapshotStart(let name, _): "\(name) snapshot on"
+        case .snapshotStop(let name, _): "\(name) snapshot off"
+        default: name
+        }
+    }
+
     /// The action's fields for a render log line, in a fixed order, under their scene-file
     /// keys, defaults applied; optional fields appear only when set. Without `at` and `do`:
     /// a log line adds its own `frame`, `event` and `do` (see `name`).

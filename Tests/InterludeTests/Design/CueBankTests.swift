@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Interlude
 @testable import InterludeScene
@@ -71,6 +72,80 @@ extension EngineSuites {
             #expect(engine.cue(named: "alarm") == nil)
             #expect(engine.parameterValue(of: "made") == nil)
             #expect(engine.parameterValue(of: "speed") == nil)
+        }
+
+        /// Waits up to 5 s for a design event that `matches`; returns it.
+        private static func waitForDesignEvent(_ events: borrowing Mutex<[DesignEvent]>, _ matches: (DesignEvent) -> Bool) -> DesignEvent? {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while ContinuousClock.now < deadline {
+                if let event = events.withLock({ events in
+                    events.firstIndex(where: matches).map { events.remove(at: $0) }
+                }) { return event }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return nil
+        }
+
+        /// The frequency a play of the cue `alarm` is heard at.
+        private static func heardFrequency(of engine: SoundEngine) throws -> Double {
+            let cue = try #require(engine.cue(named: "alarm"))
+            try engine.play(cue: cue)
+            let samples = try engine.render(frameCount: 9_600)
+            return SignalMeasure.zeroCrossingFrequency(samples, channel: 0, channelCount: 2, sampleRate: 48_000, frames: 480..<9_000)
+        }
+
+        @Test("A watched bank is loaded again when its file changes (written in place or renamed over): playing voices go on, the next plays follow it, and a bad save keeps the previous bank and says why")
+        func aWatchedBankReloadsOnChange() throws {
+            let folder = try BankFolder()
+            func bank(variant: String) -> String {
+                #"{ "sounds": { "low": "low.wav", "high": "high.wav" }, "cues": { "alarm": { "variants": ["\#(variant)"] } } }"#
+            }
+            let path = try folder.write(bank(variant: "low"))
+            let engine = try TestEngine.offline()
+            let events = Mutex<[DesignEvent]>([])
+            engine.setEventHandler { event in
+                switch event {
+                case .design(.bankReloaded), .design(.bankReloadFailed):
+                    if case .design(let design) = event { events.withLock { $0.append(design) } }
+                default:
+                    break
+                }
+            }
+            let watcher = try engine.watchBank(path: path)
+            defer { watcher.stop() }
+            #expect(abs(try Self.heardFrequency(of: engine) - 300) < 3)
+            let looping = try engine.play(cue: try #require(engine.cue(named: "alarm")))
+            try engine.changeParameters(of: looping) { $0.isLooping = true }
+
+            // Saved the way many editors save: a new file renamed over the old one.
+            let temporary = folder.path("bank.json.new")
+            try Data(bank(variant: "high").utf8).write(to: URL(fileURLWithPath: temporary))
+            #expect(rename(temporary, path) == 0)
+            let reloaded = Self.waitForDesignEvent(events) { if case .bankReloaded = $0 { true } else { false } }
+            #expect(reloaded == .bankReloaded(path: path))
+            #expect(engine.isPlaying(looping), "the reload stopped a playing voice")
+            try engine.stop(looping)
+            _ = try engine.render(frameCount: 4_800)
+            #expect(abs(try Self.heardFrequency(of: engine) - 800) < 3)
+
+            // A bad save, written in place: the previous bank stays, and the event says why.
+            _ = try folder.write(#"{ "sounds": { "low": "low.wav" }, "cues": { "alarm": { "variants": ["gone"] } } }"#)
+            let failed = Self.waitForDesignEvent(events) { if case .bankReloadFailed = $0 { true } else { false } }
+            guard case .bankReloadFailed(let failedPath, let error) = failed else {
+                Issue.record("no bankReloadFailed event")
+                return
+            }
+            #expect(failedPath == path)
+            let expectedName = #"cue "alarm""#
+            #expect(error.message.hasPrefix(path) && error.message.contains(expectedName), "\(error.message)")
+            #expect(abs(try Self.heardFrequency(of: engine) - 800) < 3)
+
+            // Stopped: a change is no longer loaded.
+            watcher.stop()
+            _ = try folder.write(bank(variant: "low"))
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(events.withLock { $0.isEmpty })
+            #expect(abs(try Self.heardFrequency(of: engine) - 800) < 3)
         }
     }
 }

@@ -48,6 +48,40 @@ extension EngineSuites {
             #expect(rig.engine.statistics.internalErrorCount == 0)
         }
 
+        @Test("The game parameters and the mix snapshots are saved, and a fresh engine that made them is restored to their values and heard so")
+        func parametersAndSnapshots() throws {
+            func makeDesign(_ engine: SoundEngine) throws -> MixSnapshotID {
+                try engine.makeParameter(named: "speed", range: 0...10)
+                return try engine.makeMixSnapshot(named: "quiet", groups: [.sfx: GroupMix(gain: 0.25)])
+            }
+            let first = try SessionRig()
+            let quiet = try makeDesign(first.engine)
+            try first.engine.setParameter(7, of: "speed")
+            try first.engine.start(quiet)
+            let saved = try first.engine.savedState()
+            #expect(saved.parameterValues == ["speed": 7])
+            #expect(saved.snapshotIntensities == ["quiet": 1])
+
+            // A fresh engine with the same parameter and snapshot, before and after the restore.
+            let rig = try SessionRig()
+            let restoredQuiet = try makeDesign(rig.engine)
+            let tone = try rig.engine.loadSound(path: SessionAssets.tone440)
+            let voice = try rig.engine.play(tone, parameters: VoiceParameters(position: nil, isLooping: true))
+            let before = rig.rms(try rig.render(seconds: 0.2))
+            try rig.engine.restore(saved)
+            #expect(rig.engine.parameterValue(of: "speed") == 7)
+            #expect(rig.engine.intensity(of: restoredQuiet) == 1)
+            try rig.render(seconds: 0.05)
+            let after = rig.rms(try rig.render(seconds: 0.2))
+            #expect(abs(after / before - 0.25) < 0.01, "level \(after / before) of before, the snapshot's 0.25 expected")
+            #expect(rig.engine.isPlaying(voice))
+
+            // An engine that has not made them: each is named, nothing else is lost.
+            let bare = try SessionRig()
+            let error = #expect(throws: InterludeError.self) { try bare.engine.restore(saved) }
+            #expect(error?.message.contains("speed") == true && error?.message.contains("quiet") == true, "\(error?.message ?? "")")
+        }
+
         @Test("A track saved paused is restored loaded and paused at its frame")
         func pausedTrack() throws {
             let snapshot = SavedState(

@@ -73,6 +73,8 @@ import Testing
 
     /// What the showcase's scene does to the session, as the Showcase prints it.
     static let showcaseTimeline = [
+        "[ 2.20 s] cue bell drew chime at gain 0.30, pitch 1.17",
+        "[ 2.60 s] cue bell drew tone at gain 0.39, pitch 0.94",
         "[ 4.00 s] interruption began (call, by game): state saved, output stopped, context NULL",
         "[ 4.00 s]   soundtrack held at 0:04.000",
         "[ 4.50 s]   music.pause during the interruption: tracked, applied at the end",
@@ -85,6 +87,8 @@ import Testing
         "[ 9.00 s] ended: context restored, soundtrack resumed at 0:06.000",
         "[ 9.00 s] device rebuilt: new device and context, sounds re-uploaded, voices and streams re-created",
         "[ 9.00 s]   interruption over (shouldResume true): music resumed, 3 voices resumed",
+        "[ 9.50 s] mix snapshot muffled fades in over 0.3 s: music and effects muffled",
+        "[10.50 s] mix snapshot muffled fades out over 0.3 s",
     ]
 
     @Test func theShowcaseRendersSilenceExactlyDuringTheInterruption() throws {

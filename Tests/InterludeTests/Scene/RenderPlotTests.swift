@@ -188,6 +188,22 @@ private struct TemporaryFolder: ~Copyable {
         #expect(groups.count == 4)
     }
 
+    @Test("A cue or snapshot names its cluster over routine moves, in its own colour, with its own legend row")
+    func soundDesignMarkersStandOut() throws {
+        var timeline = monoTimeline()
+        timeline.markers = [
+            .init(seconds: 1, label: "set", kind: .move),
+            .init(seconds: 1.01, label: "cue bell", kind: .soundDesign),
+            .init(seconds: 1.02, label: "set", kind: .move),
+            .init(seconds: 2, label: "muffled snapshot on", kind: .soundDesign),
+        ]
+        let summary = try parse(RenderPlot.svg(timeline))
+        let labels = summary.elements(named: "text", withClass: "marker-label")
+        #expect(labels.map(\.text) == ["cue bell (+2)", "muffled snapshot on"])
+        #expect(Set(labels.map { $0.attributes["fill"] }) == ["#0f7b6c"])
+        #expect(legendTexts(summary) == ["mono", "event", "cue, snapshot"])
+    }
+
     @Test func legendNamesChannelsAndRegionKinds() throws {
         let summary = try parse(RenderPlot.svg(stereoTimeline()))
         #expect(legendTexts(summary) == ["left", "right", "interruption", "device loss", "event"])

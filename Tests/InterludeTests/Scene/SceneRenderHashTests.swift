@@ -11,14 +11,16 @@ import Testing
 /// `set`, `listener` and `group` event, and in a reverb tail's memory of those; session.json,
 /// which has none of them, kept its bytes. The showcase's pin changed once more when its scene
 /// did: its 0.8 s chime moved from 7.0 s to 6.5 s, so that it has ended well before the device
-/// loss at 8.0 s even when a loaded machine runs the live Showcase late (ExampleSmokeTests).
+/// loss at 8.0 s even when a loaded machine runs the live Showcase late (ExampleSmokeTests). And
+/// once more when the scene gained the sound designer's layer (version 3): a "bell" cue played
+/// twice under a rising parameter, and a "muffled" mix snapshot from 9.5 s to 10.8 s.
 extension EngineSuites {
     @Suite struct SceneRenderHashTests {
         /// Scene (relative to the package root) -> the SHA-256 of its 16-bit render.
         static let pinned: [(scene: String, sha256: String)] = [
-            // Music with a fade-in, positioned loops, an orbiting voice, an interruption, a
-            // crossfade and a device loss (the Showcase's scene).
-            ("examples/scenes/showcase.json", "d976937fe4b56cde34d7436b7118951374ede5dd8dc51e4bf55a93d9536bf268"),
+            // Music with a fade-in, positioned loops, an orbiting voice, cue plays, an
+            // interruption, a device loss, a mix snapshot and a crossfade (the Showcase's scene).
+            ("examples/scenes/showcase.json", "76c561a86da774e5dfa9748c7a424470b8ae47ed6fc22f5d039780703eeb145d"),
             // Groups and group fades, pitch, priority, a reverb zone, low-pass, listener moves.
             ("Tests/Fixtures/scenes/groups.json", "ca6de1886011a3b6e6de31ad31879b09f765c09b79543c63d3d220ffadeea24b"),
             // Session rules: interruptions, dropped and deferred commands, device lost and restored.
