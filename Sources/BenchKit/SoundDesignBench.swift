@@ -12,6 +12,7 @@ public enum SoundDesignBench {
         let playing = try playCost(plays: plays, rounds: rounds)
         let still = try updateCost(updates: updates, rounds: rounds, moving: false)
         let updating = try updateCost(updates: updates, rounds: rounds, moving: true)
+        let bySetters = try updateCostAgainstSetters(updates: updates, rounds: rounds)
         return [
             BenchRow(scenario: "20. Sound design", measure: "play(cue:) (random order, drawn gain and pitch, a curve) against play(_:) of the same sound",
                      unit: "µs", engine: playing.cue * 1e6, baseline: playing.plain * 1e6, ratio: playing.cue / playing.plain,
@@ -25,6 +26,10 @@ public enum SoundDesignBench {
                      unit: "µs", engine: updating.curved * 1e6, baseline: updating.plain * 1e6, ratio: updating.curved / updating.plain,
                      ratioMeaning: "curves / plain", goal: "<= 1.1x", isGoalMet: updating.curved / updating.plain <= 1.1,
                      engineSamples: updating.curvedSamples, baselineSamples: updating.plainSamples),
+            BenchRow(scenario: "20. Sound design", measure: "the same moving curves, against 64 plain voices whose gain and pitch the game sets itself before each update (the same AL calls, without the layer)",
+                     unit: "µs", engine: bySetters.curved * 1e6, baseline: bySetters.plain * 1e6, ratio: bySetters.curved / bySetters.plain,
+                     ratioMeaning: "curves / setters", goal: "<= 1.1x", isGoalMet: bySetters.curved / bySetters.plain <= 1.1,
+                     engineSamples: bySetters.curvedSamples, baselineSamples: bySetters.plainSamples),
         ]
     }
 
@@ -56,6 +61,45 @@ public enum SoundDesignBench {
             try Measure.cpuSeconds { for _ in 0..<plays { try engine.stop(try engine.play(cue: cue, at: Vector3(1, 0, -1))) } } / Double(plays)
         } baseline: {
             try Measure.cpuSeconds { for _ in 0..<plays { try engine.stop(try engine.play(sound, parameters: parameters)) } } / Double(plays)
+        }
+        return (Measure.median(times.baseline), Measure.median(times.engine), times.baseline, times.engine)
+    }
+
+    /// Seconds of CPU per update with 64 voices following curves of a parameter that moves on
+    /// every update, and per setGain + setPitch of 64 plain voices and update, the game moving
+    /// the same gains and pitches itself.
+    private static func updateCostAgainstSetters(updates: Int, rounds: Int) throws
+        -> (plain: Double, curved: Double, plainSamples: [Double], curvedSamples: [Double]) {
+        let (plainEngine, sound, _) = try engine()
+        let (curvedEngine, _, cue) = try engine()
+        defer {
+            plainEngine.shutdown()
+            curvedEngine.shutdown()
+        }
+        var voices: [VoiceHandle] = []
+        for index in 0..<64 {
+            let position = Vector3(Float(index % 8) - 4, 0, -Float(index / 8) - 1)
+            voices.append(try plainEngine.play(sound, parameters: VoiceParameters(position: position, isLooping: true)))
+            try curvedEngine.play(cue: cue, at: position)
+        }
+        var rising = true
+        var step = 0
+        let times = try Measure.alternate(rounds: rounds) {
+            try curvedEngine.setParameter(rising ? 10 : 0, of: "speed", fadeSeconds: 1_000)
+            rising.toggle()
+            return Measure.cpuSeconds { for _ in 0..<updates { curvedEngine.update() } } / Double(updates)
+        } baseline: {
+            try Measure.cpuSeconds {
+                for _ in 0..<updates {
+                    step += 1
+                    let gain = 0.5 + Float(step % 100) / 200, pitch = 0.8 + Float(step % 100) / 140
+                    for voice in voices {
+                        try plainEngine.setGain(gain, of: voice)
+                        try plainEngine.setPitch(pitch, of: voice)
+                    }
+                    plainEngine.update()
+                }
+            } / Double(updates)
         }
         return (Measure.median(times.baseline), Measure.median(times.engine), times.baseline, times.engine)
     }
