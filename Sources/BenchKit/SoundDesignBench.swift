@@ -10,9 +10,9 @@ public enum SoundDesignBench {
     /// update() calls per round, medians over `rounds`.
     public static func rows(plays: Int, updates: Int, rounds: Int) throws -> [BenchRow] {
         let playing = try playCost(plays: plays, rounds: rounds)
-        let still = try updateCost(updates: updates, rounds: rounds, moving: false)
-        let updating = try updateCost(updates: updates, rounds: rounds, moving: true)
-        let bySetters = try updateCostAgainstSetters(updates: updates, rounds: rounds)
+        let still = try updateCost(updates: updates, rounds: rounds, against: .parameterAtRest)
+        let updating = try updateCost(updates: updates, rounds: rounds, against: .parameterMoving)
+        let bySetters = try updateCost(updates: updates, rounds: rounds, against: .gameSetters)
         return [
             BenchRow(scenario: "20. Sound design", measure: "play(cue:) (random order, drawn gain and pitch, a curve) against play(_:) of the same sound",
                      unit: "µs", engine: playing.cue * 1e6, baseline: playing.plain * 1e6, ratio: playing.cue / playing.plain,
@@ -65,10 +65,20 @@ public enum SoundDesignBench {
         return (Measure.median(times.baseline), Measure.median(times.engine), times.baseline, times.engine)
     }
 
-    /// Seconds of CPU per update with 64 voices following curves of a parameter that moves on
-    /// every update, and per setGain + setPitch of 64 plain voices and update, the game moving
-    /// the same gains and pitches itself.
-    private static func updateCostAgainstSetters(updates: Int, rounds: Int) throws
+    /// What the update of 64 voices following curves is measured against.
+    private enum UpdateComparison {
+        /// 64 plain voices; the parameter at rest.
+        case parameterAtRest
+        /// 64 plain voices; the parameter moving on every update.
+        case parameterMoving
+        /// 64 plain voices whose gain and pitch the game sets before each update; the parameter
+        /// moving on every update.
+        case gameSetters
+    }
+
+    /// Seconds of CPU per update of 64 voices following curves, and per update of 64 plain
+    /// voices (after the game's setters, for `.gameSetters`): medians, and each round's.
+    private static func updateCost(updates: Int, rounds: Int, against comparison: UpdateComparison) throws
         -> (plain: Double, curved: Double, plainSamples: [Double], curvedSamples: [Double]) {
         let (plainEngine, sound, _) = try engine()
         let (curvedEngine, _, cue) = try engine()
@@ -85,50 +95,26 @@ public enum SoundDesignBench {
         var rising = true
         var step = 0
         let times = try Measure.alternate(rounds: rounds) {
-            try curvedEngine.setParameter(rising ? 10 : 0, of: "speed", fadeSeconds: 1_000)
-            rising.toggle()
-            return Measure.cpuSeconds { for _ in 0..<updates { curvedEngine.update() } } / Double(updates)
-        } baseline: {
-            try Measure.cpuSeconds {
-                for _ in 0..<updates {
-                    step += 1
-                    let gain = 0.5 + Float(step % 100) / 200, pitch = 0.8 + Float(step % 100) / 140
-                    for voice in voices {
-                        try plainEngine.setGain(gain, of: voice)
-                        try plainEngine.setPitch(pitch, of: voice)
-                    }
-                    plainEngine.update()
-                }
-            } / Double(updates)
-        }
-        return (Measure.median(times.baseline), Measure.median(times.engine), times.baseline, times.engine)
-    }
-
-    /// Seconds of CPU per update, 64 plain voices and 64 following curves, of a parameter that
-    /// is `moving` or at rest.
-    private static func updateCost(updates: Int, rounds: Int, moving: Bool) throws
-        -> (plain: Double, curved: Double, plainSamples: [Double], curvedSamples: [Double]) {
-        let (plainEngine, sound, _) = try engine()
-        let (curvedEngine, _, cue) = try engine()
-        defer {
-            plainEngine.shutdown()
-            curvedEngine.shutdown()
-        }
-        for index in 0..<64 {
-            let position = Vector3(Float(index % 8) - 4, 0, -Float(index / 8) - 1)
-            try plainEngine.play(sound, parameters: VoiceParameters(position: position, isLooping: true))
-            try curvedEngine.play(cue: cue, at: position)
-        }
-        var rising = true
-        let times = try Measure.alternate(rounds: rounds) {
-            if moving {
+            if comparison != .parameterAtRest {
                 // A parameter always on the move: every update moves it and every curve with it.
                 try curvedEngine.setParameter(rising ? 10 : 0, of: "speed", fadeSeconds: 1_000)
                 rising.toggle()
             }
             return Measure.cpuSeconds { for _ in 0..<updates { curvedEngine.update() } } / Double(updates)
         } baseline: {
-            Measure.cpuSeconds { for _ in 0..<updates { plainEngine.update() } } / Double(updates)
+            try Measure.cpuSeconds {
+                for _ in 0..<updates {
+                    if comparison == .gameSetters {
+                        step += 1
+                        let gain = 0.5 + Float(step % 100) / 200, pitch = 0.8 + Float(step % 100) / 140
+                        for voice in voices {
+                            try plainEngine.setGain(gain, of: voice)
+                            try plainEngine.setPitch(pitch, of: voice)
+                        }
+                    }
+                    plainEngine.update()
+                }
+            } / Double(updates)
         }
         return (Measure.median(times.baseline), Measure.median(times.engine), times.baseline, times.engine)
     }

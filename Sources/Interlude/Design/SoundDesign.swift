@@ -79,7 +79,7 @@ final class SoundDesign {
                                          group: definition.group, priority: definition.priority)
         if !session.isActive && !definition.isLooping {
             // Dropped by the player as any one-shot while interrupted, nothing drawn.
-            return try player.play(definition.variants[0], parameters: parameters, isSystemSound: false, command: "cue")
+            return try player.play(definition.variants[0], parameters: parameters, origin: .cue)
         }
         if let position { try Validate.vector(position, "position", in: call) }
         let now = clock.ticks()
@@ -103,8 +103,7 @@ final class SoundDesign {
         parameters.gain = drawnGain * gain * cue.variantGain(variant)
         parameters.pitch = drawnPitch
         let factors = CurveFollower.factors(of: cue.curves, self.parameters)
-        let handle = try player.play(definition.variants[variant], parameters: parameters, isSystemSound: false,
-                                     command: "cue", factors: factors)
+        let handle = try player.play(definition.variants[variant], parameters: parameters, origin: .cue, factors: factors)
         cue.recordPlay(of: handle, atTicks: now)
         if !cue.curves.isEmpty {
             if followers.count >= followerPruneCount {

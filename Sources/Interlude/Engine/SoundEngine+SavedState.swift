@@ -50,7 +50,7 @@ extension SoundEngine {
                 let sound = try loaded[voice.soundPath] ?? loadSound(path: voice.soundPath)
                 loaded[voice.soundPath] = sound
                 _ = try withCore("restore(\(voice.soundPath))") { core in
-                    try core.voices.play(sound, parameters: voice.parameters, isSystemSound: false, command: "play",
+                    try core.voices.play(sound, parameters: voice.parameters, origin: .play,
                                          startFrame: voice.positionInFrames, startsPaused: !voice.wasPlaying)
                 }
             }

@@ -11,7 +11,7 @@ extension SoundEngine {
     public func play(_ sound: Sound, parameters: VoiceParameters = VoiceParameters()) throws -> VoiceHandle {
         try withCore("play(\(sound.name))") { core in
             try core.sounds.checkNotLost(sound)
-            return try core.voices.play(sound, parameters: parameters, isSystemSound: false, command: "play")
+            return try core.voices.play(sound, parameters: parameters, origin: .play)
         }
     }
 
@@ -25,7 +25,7 @@ extension SoundEngine {
         parameters.group = .ui
         return try withCore("playSystemSound(\(sound.name))") { core in
             try core.sounds.checkNotLost(sound)
-            return try core.voices.play(sound, parameters: parameters, isSystemSound: true, command: "playSystemSound")
+            return try core.voices.play(sound, parameters: parameters, origin: .systemSound)
         }
     }
 

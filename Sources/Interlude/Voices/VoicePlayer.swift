@@ -46,8 +46,10 @@ final class VoicePlayer {
     /// voice takes the source of the least important real voice if it matters more, and is
     /// virtual otherwise. `startFrame` and `startsPaused` serve snapshot restores: a paused
     /// voice gets its source on its first resume. `factors` are a cue voice's curves' at its start.
-    func play(_ sound: Sound, parameters: VoiceParameters, isSystemSound: Bool, command: String,
+    func play(_ sound: Sound, parameters: VoiceParameters, origin: VoiceOrigin,
               startFrame: Int = 0, startsPaused: Bool = false, factors: CurveFactors = .unity) throws -> VoiceHandle {
+        let command = origin.call
+        let isSystemSound = origin == .systemSound
         guard table.isOwnEngine(sound.engineID), sounds.contains(sound) else {
             throw InterludeError(.foreignObject, "\(command): \(sound.name) was not loaded by this engine, or was unloaded")
         }
@@ -61,7 +63,7 @@ final class VoicePlayer {
         if !isActive && (isSystemSound || !parameters.isLooping) {
             // Consume the slot's generation so the returned handle is stale.
             table.abandonSlot(of: handle)
-            events.emit(.commandDropped(isSystemSound ? .playSystemSound : Self.tracked(command, handle)))
+            events.emit(.commandDropped(origin.tracked(handle)))
             return handle
         }
         let voice = Voice(handle: handle, media: .loaded(sound), parameters: parameters, groupIndex: groupIndex,
@@ -72,12 +74,12 @@ final class VoicePlayer {
         if startsPaused {
             return handle
         }
-        start(voice, call: command)
+        start(voice, call: command, origin: origin)
         return handle
     }
 
     /// Starts a streamed voice of `decoder`'s track, which goes to the decode thread: nothing
-    /// here calls it after this. As ``play(_:parameters:isSystemSound:command:startFrame:startsPaused:)``
+    /// here calls it after this. As ``play(_:parameters:origin:startFrame:startsPaused:factors:)``
     /// otherwise. A positional voice of a stereo track streams its mono downmix. Throws
     /// `.tooManyVoices` past ``SoundEngine/Configuration/maximumStreamedVoiceCount`` streams.
     func playStream(path: String, decoder: any AudioDecoder, parameters: VoiceParameters, command: String) throws -> VoiceHandle {
@@ -105,7 +107,7 @@ final class VoicePlayer {
         let voice = Voice(handle: handle, media: .streamed(stream), parameters: parameters, groupIndex: groupIndex,
                           state: isActive ? .playing : .pendingStart, isSystemSound: false, entries: table.entries)
         table.insert(voice)
-        start(voice, call: command)
+        start(voice, call: command, origin: .play)
         return handle
     }
 
@@ -120,17 +122,12 @@ final class VoicePlayer {
     }
 
     /// Admits a new voice now, or tells the game it waits for the session.
-    private func start(_ voice: Voice, call: String) {
+    private func start(_ voice: Voice, call: String, origin: VoiceOrigin) {
         if isActive {
             gate.run(call) { device in try sources.admit(voice, on: device) }
         } else {
-            events.emit(.commandDeferred(Self.tracked(call, voice.handle)))
+            events.emit(.commandDeferred(origin.tracked(voice.handle)))
         }
-    }
-
-    /// How a play of `command` ("cue" for a cue's) is reported while it waits for the session.
-    private static func tracked(_ command: String, _ handle: VoiceHandle) -> DeferredCommand {
-        command == "cue" ? .playCue(handle) : .play(handle)
     }
 
     // MARK: Commands

@@ -111,69 +111,55 @@ extension EngineSuites {
              "--start-timeout", "\(startTimeoutSeconds)", "--seconds", "120"]
         }
 
-        @Test func clicksRightAfterInitAndAfterARebuildAreAllHeard() throws {
+        /// Starts a private server recording its monitor, then the probe playing clicks with
+        /// `extraArguments`; checks that the engine's creation (`created`: "init" or "start")
+        /// returned with the output running, runs `body` on the probe, and returns how many clicks
+        /// the recording holds.
+        static func recordedClicks(extraArguments: [String] = [], created: String,
+                                   _ body: (PulseProbeProcess, _ opened: ProbeLine) throws -> Void) throws -> Int {
             guard PrivatePulseServer.isInstalled else {
                 throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
             }
             let server = try PrivatePulseServer()
             try server.start()
-            let clickPath = try Self.writeClick(in: server.folder)
+            let clickPath = try writeClick(in: server.folder)
             let recording = server.folder.appendingPathComponent("clicks.wav")
             let recorder = try server.record(to: recording)
             var recorderStopped = false
             defer { if !recorderStopped { PrivatePulseServer.stopRecorder(recorder) } }
-            try Self.waitForRecording(recording)
+            try waitForRecording(recording)
 
-            let probe = try PulseProbeProcess(environment: server.clientEnvironment, arguments: Self.probeArguments(clickPath: clickPath))
+            let probe = try PulseProbeProcess(environment: server.clientEnvironment,
+                                              arguments: probeArguments(clickPath: clickPath) + extraArguments)
             defer { _ = probe.closeInputAndWait() }
-            let opened = try #require(probe.waitFor("opened", timeoutSeconds: Self.startTimeoutSeconds + 5),
+            let opened = try #require(probe.waitFor("opened", timeoutSeconds: startTimeoutSeconds + 5),
                                       "the probe did not open: \(probe.stderrText)")
-            #expect(opened.line.bool("outputRunning") == true, "init returned before the output ran: \(opened.line.fields)")
-            #expect(opened.line.double("outputStartSeconds") != nil)
+            #expect(opened.line.bool("outputRunning") == true, "\(created) returned before the output ran: \(opened.line.fields)")
             try #require(probe.waitFor("clicksDone") != nil, "\(probe.allLines.map(\.fields))")
-
-            let rebuildStart = probe.lineCount
-            probe.send("rebuild")
-            let rebuilt = try #require(probe.waitFor("rebuilt", from: rebuildStart, timeoutSeconds: Self.startTimeoutSeconds + 5),
-                                       "\(probe.allLines.map(\.fields))")
-            #expect(rebuilt.line.bool("outputRunning") == true, "the rebuild returned before the output ran")
-            probe.send("clicks")
-            try #require(probe.waitFor("clicksDone", from: rebuilt.index) != nil)
+            try body(probe, opened.line)
             // The last click's sound reaches the monitor within PulseAudio's buffering.
             Thread.sleep(forTimeInterval: 1)
             PrivatePulseServer.stopRecorder(recorder)
             recorderStopped = true
+            return onsetCount(try SweepRecording(contentsOf: recording))
+        }
 
-            let heard = Self.onsetCount(try SweepRecording(contentsOf: recording))
+        @Test func clicksRightAfterInitAndAfterARebuildAreAllHeard() throws {
+            let heard = try Self.recordedClicks(created: "init") { probe, opened in
+                #expect(opened.double("outputStartSeconds") != nil)
+                let rebuildStart = probe.lineCount
+                probe.send("rebuild")
+                let rebuilt = try #require(probe.waitFor("rebuilt", from: rebuildStart, timeoutSeconds: Self.startTimeoutSeconds + 5),
+                                           "\(probe.allLines.map(\.fields))")
+                #expect(rebuilt.line.bool("outputRunning") == true, "the rebuild returned before the output ran")
+                probe.send("clicks")
+                try #require(probe.waitFor("clicksDone", from: rebuilt.index) != nil)
+            }
             #expect(heard == 2 * Self.clickCount, "heard \(heard) of \(2 * Self.clickCount) clicks (10 after init, 10 after the rebuild)")
         }
 
         @Test func clicksRightAfterAnAsyncStartAreAllHeard() throws {
-            guard PrivatePulseServer.isInstalled else {
-                throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
-            }
-            let server = try PrivatePulseServer()
-            try server.start()
-            let clickPath = try Self.writeClick(in: server.folder)
-            let recording = server.folder.appendingPathComponent("clicks.wav")
-            let recorder = try server.record(to: recording)
-            var recorderStopped = false
-            defer { if !recorderStopped { PrivatePulseServer.stopRecorder(recorder) } }
-            try Self.waitForRecording(recording)
-
-            let probe = try PulseProbeProcess(environment: server.clientEnvironment,
-                                              arguments: Self.probeArguments(clickPath: clickPath) + ["--async-start"])
-            defer { _ = probe.closeInputAndWait() }
-            let opened = try #require(probe.waitFor("opened", timeoutSeconds: Self.startTimeoutSeconds + 5),
-                                      "the probe did not open: \(probe.stderrText)")
-            #expect(opened.line.bool("outputRunning") == true, "start returned before the output ran: \(opened.line.fields)")
-            try #require(probe.waitFor("clicksDone") != nil, "\(probe.allLines.map(\.fields))")
-            // The last click's sound reaches the monitor within PulseAudio's buffering.
-            Thread.sleep(forTimeInterval: 1)
-            PrivatePulseServer.stopRecorder(recorder)
-            recorderStopped = true
-
-            let heard = Self.onsetCount(try SweepRecording(contentsOf: recording))
+            let heard = try Self.recordedClicks(extraArguments: ["--async-start"], created: "start") { _, _ in }
             #expect(heard == Self.clickCount, "heard \(heard) of \(Self.clickCount) clicks played right after the async start")
         }
 
