@@ -159,8 +159,9 @@ let package = Package(
             path: "examples/Showcase"
         ),
         // A playable terminal game prototype; ArcadeTests drive it in tmux.
-        .executableTarget(name: "Arcade", dependencies: ["ExampleSupport", "Interlude", .product(name: "Logging", package: "swift-log")],
-                          path: "examples/Arcade"),
+        .executableTarget(name: "Arcade", dependencies: ["ExampleSupport", "Interlude", "InterludeScene",
+                                                         .product(name: "Logging", package: "swift-log")],
+                          path: "examples/Arcade", exclude: ["arcade-bank.json"]),
         // Launched by JobControlTests: an engine on the null backend that handles Ctrl-Z.
         .executableTarget(
             name: "JobControlProbe",

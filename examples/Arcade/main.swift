@@ -10,7 +10,10 @@
 // Footsteps and pickups are cues: each play draws its recording, level and pitch, so no two steps
 // sound alike, and the faster you walk the louder and brighter your steps (a `speed` parameter
 // drives the footstep cue's curves). `p` pauses the game's mix: the "paused" snapshot muffles and
-// lowers the music and the effects, and `p` again lifts it.
+// lowers the music and the effects, and `p` again lifts it. The cues, the parameter and the
+// snapshot live in a cue bank file, examples/Arcade/arcade-bank.json, watched while the game runs:
+// save a change to it and the next steps follow it (a mistake keeps the previous bank, and the
+// status line says why).
 //
 // Press `i` for an incoming call (an interruption begins: output stops, positions are saved) and
 // `e` to hang up (everything resumes where it was). Ctrl-Z and `fg` do the same through the
@@ -20,9 +23,11 @@
 //
 // Run: swift run Arcade                       (state in renders/arcade-state.json)
 //      swift run Arcade --state /tmp/s.json   (another state file)
+//      swift run Arcade --bank /tmp/bank.json (another cue bank)
 import Foundation
 import ExampleSupport
 import Interlude
+import InterludeScene
 import Logging
 import Synchronization
 
@@ -38,6 +43,10 @@ func asset(_ path: String) -> String { packageRoot.appendingPathComponent("asset
 var statePath = packageRoot.appendingPathComponent("renders/arcade-state.json").path
 if let index = CommandLine.arguments.firstIndex(of: "--state"), index + 1 < CommandLine.arguments.count {
     statePath = CommandLine.arguments[index + 1]
+}
+var bankPath = packageRoot.appendingPathComponent("examples/Arcade/arcade-bank.json").path
+if let index = CommandLine.arguments.firstIndex(of: "--bank"), index + 1 < CommandLine.arguments.count {
+    bankPath = CommandLine.arguments[index + 1]
 }
 try? FileManager.default.createDirectory(atPath: (statePath as NSString).deletingLastPathComponent,
                                          withIntermediateDirectories: true)
@@ -56,6 +65,33 @@ do {
     exit(1)
 }
 let isNullBackend = engine.currentOutput == .null
+
+// The sound designer's layer, from the watched bank: cues with variation, a walking-speed
+// parameter, a pause mix. What a reload did shows on the message line. Made before the saved
+// state is restored, which puts the parameter and the snapshot back where they were.
+let bankNews = Mutex<String?>(nil)
+engine.setEventHandler { event in
+    switch event {
+    case .design(.bankReloaded):
+        bankNews.withLock { $0 = "cue bank reloaded: the next plays follow it" }
+    case .design(.bankReloadFailed(_, let error)):
+        bankNews.withLock { $0 = "cue bank not reloaded, the previous one plays on: \(error.message)" }
+    default:
+        break
+    }
+}
+let bankWatcher: CueBankWatcher
+do {
+    bankWatcher = try engine.watchBank(path: bankPath)
+} catch {
+    FileHandle.standardError.write(Data("Arcade: \(error)\n".utf8))
+    exit(1)
+}
+guard let footstep = engine.cue(named: "footstep"), let pickup = engine.cue(named: "pickup"),
+      let pausedMix = engine.mixSnapshot(named: "paused") else {
+    FileHandle.standardError.write(Data("Arcade: \(bankPath) must define the cues footstep and pickup and the snapshot paused\n".utf8))
+    exit(1)
+}
 
 // Resume the soundtrack (and the player's place) from the last session's snapshot; the
 // emitters are the world's, so they are made fresh rather than restored.
@@ -93,27 +129,8 @@ for emitter in world.emitters {
     parameters.referenceDistance = 2
     try engine.play(sound, parameters: parameters)
 }
-// The sound designer's layer: cues with variation, a walking-speed parameter, a pause mix.
-try engine.makeParameter(named: "speed", range: 0...8)
-var stepDefinition = CueDefinition(variants: [try engine.loadSound(path: asset("sfx/footstep.wav"))])
-stepDefinition.gainRange = 0.6...0.8
-stepDefinition.pitchRange = 0.9...1.1
-stepDefinition.priority = 1
-stepDefinition.curves = [
-    CueCurve(.gain, parameter: "speed", points: [.init(x: 0, y: 0.6), .init(x: 8, y: 1)]),
-    CueCurve(.pitch, parameter: "speed", points: [.init(x: 0, y: 0.95), .init(x: 8, y: 1.1)]),
-]
-let footstep = try engine.makeCue(named: "footstep", stepDefinition)
-var pickupDefinition = CueDefinition(variants: [try engine.loadSound(path: asset("sfx/chime.wav")),
-                                                try engine.loadSound(path: asset("sfx/beep.wav"))])
-pickupDefinition.pitchRange = 0.94...1.06
-pickupDefinition.priority = 2
-let pickup = try engine.makeCue(named: "pickup", pickupDefinition)
-let pausedMix = try engine.makeMixSnapshot(named: "paused", groups: [
-    .music: GroupMix(gain: 0.4, lowPassGainHF: 0.2),
-    .sfx: GroupMix(gain: 0.3, lowPassGainHF: 0.3),
-])
-var isMixPaused = false
+// A game saved with its mix paused comes back paused.
+var isMixPaused = (engine.intensity(of: pausedMix) ?? 0) > 0.5
 /// When the last steps were taken, for the walking speed.
 var stepTimes: [ContinuousClock.Instant] = []
 
@@ -144,6 +161,7 @@ var message = ""
 }
 @MainActor func draw() {
     if redrawAll.exchange(false, ordering: .relaxed) { Terminal.write("\u{1B}[2J") }
+    if let news = bankNews.withLock({ news in defer { news = nil }; return news }) { message = news }
     var lines = ["Interlude Arcade: arrows move, p pause mix, i call, e end call, Ctrl-Z/fg, q quit and save", header]
     lines += world.mapLines()
     lines.append(statusLine())
@@ -195,6 +213,7 @@ while isRunning {
         }
     }
 }
+bankWatcher.stop()
 engine.shutdown()
 terminal.restore()
 _ = signalSources

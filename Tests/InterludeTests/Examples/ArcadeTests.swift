@@ -33,9 +33,10 @@ import Testing
     }
 
     /// Runs the Arcade in tmux on the null backend; the shell prints its exit status after it.
-    private func launch(_ arcade: String, statePath: String) throws -> TmuxSession {
-        try TmuxSession(command: "'\(arcade)' --state '\(statePath)'; echo ARCADE-EXIT=$?", rows: 24,
-                        environment: ["ALSOFT_DRIVERS": "null"])
+    private func launch(_ arcade: String, statePath: String, bankPath: String? = nil) throws -> TmuxSession {
+        let bank = bankPath.map { " --bank '\($0)'" } ?? ""
+        return try TmuxSession(command: "'\(arcade)' --state '\(statePath)'\(bank); echo ARCADE-EXIT=$?", rows: 24,
+                               environment: ["ALSOFT_DRIVERS": "null"])
     }
 
     @Test("In tmux: i and e change the session on the status line, arrows move the @, q saves, and the next launch resumes the music")
@@ -96,6 +97,38 @@ import Testing
         #expect(music >= resumedAt, "the music restarted at \(music) s instead of resuming at \(resumedAt) s")
         try second.send("q")
         screen = try second.waitForScreen("the game to exit") { Self.exitStatus($0) != nil }
+        #expect(Self.exitStatus(screen) == 0, "\(screen)")
+    }
+    @Test("In tmux: the cue bank is reloaded when its file is saved; a bad save keeps the previous bank, the game plays on, and the message line says why")
+    func bankEditedWhilePlaying() throws {
+        let arcade = try ProductProcess.executable("Arcade").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("arcade-bank-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The game's own bank, its sounds named by absolute paths so that the copy finds them.
+        let original = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("examples/Arcade/arcade-bank.json"), encoding: .utf8)
+        let bank = original.replacingOccurrences(of: "../../assets/", with: TestPaths.packageRoot.appendingPathComponent("assets").path + "/")
+        let bankPath = folder.appendingPathComponent("bank.json").path
+        try Data(bank.utf8).write(to: URL(fileURLWithPath: bankPath))
+
+        let game = try launch(arcade, statePath: folder.appendingPathComponent("state.json").path, bankPath: bankPath)
+        var screen = try game.waitForScreen("the status line") { Self.statusLine($0) != nil }
+        // A designer's typo: a footstep variant that is not a sound.
+        try Data(bank.replacingOccurrences(of: #""variants": ["footstep"]"#, with: #""variants": ["footstpe"]"#).utf8)
+            .write(to: URL(fileURLWithPath: bankPath))
+        screen = try game.waitForScreen("the failed reload") { $0.contains("cue bank not reloaded") }
+        #expect(screen.contains("footstep"), "the message does not name the cue:\n\(screen)")
+        // The game plays on with the previous bank: a step still plays its footstep cue.
+        let before = try #require(Self.playerCell(screen), "no @ on the map:\n\(screen)")
+        try game.send("Right")
+        screen = try game.waitForScreen("the @ to move") { Self.playerCell($0).map { $0 == (before.row, before.column + 1) } ?? false }
+        #expect(!screen.contains("Error"), "\(screen)")
+        // The fix is saved: the bank is loaded again.
+        try Data(bank.replacingOccurrences(of: #""gain": [0.6, 0.8]"#, with: #""gain": [0.9, 1.0]"#).utf8)
+            .write(to: URL(fileURLWithPath: bankPath))
+        screen = try game.waitForScreen("the reload") { $0.contains("cue bank reloaded") }
+        try game.send("q")
+        screen = try game.waitForScreen("the game to exit") { Self.exitStatus($0) != nil }
         #expect(Self.exitStatus(screen) == 0, "\(screen)")
     }
 }
