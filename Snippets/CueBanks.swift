@@ -1,0 +1,10 @@
+import Interlude
+import InterludeScene
+
+let engine = try SoundEngine(configuration: .init(output: .systemDefaultOrNull))
+engine.setEventHandler { event in
+    if case .design(.bankReloadFailed(_, let error)) = event { print("bank kept as it was: \(error.message)") }
+}
+let watcher = try engine.watchBank(path: "examples/Arcade/arcade-bank.json")   // loaded now, and again on every save
+let footstep = try engine.play(cue: engine.cue(named: "footstep")!)
+watcher.stop()
