@@ -73,8 +73,7 @@ final class StreamSet {
 
     /// Sends every stream's low-pass after a mix snapshot changed its group's.
     func applyGroupLowPasses(on device: ALDevice) throws {
-        for stream in streams.values { try groupMix.applyLowPass(to: stream, on: device) }
-        for stream in outgoing { try groupMix.applyLowPass(to: stream, on: device) }
+        for stream in allStreams { try groupMix.applyLowPass(to: stream, on: device) }
     }
 
     // MARK: Commands
@@ -368,23 +367,17 @@ final class StreamSet {
         }
     }
 
-    /// The sources of the streams that should be sounding now: playing, in a group that is
-    /// not paused. The engine holds them while the mixer stands still.
+    /// The sources of the playing streams in unpaused groups: held while the mixer stands still.
     var audibleSources: [ALSource] {
-        allStreams.compactMap { stream in
-            stream.state == .playing && !mixer.pauses(stream.channel.groupIndex) ? stream.alSource : nil
-        }
+        allStreams.filter { $0.state == .playing && !mixer.pauses($0.channel.groupIndex) }.compactMap(\.alSource)
     }
 
     /// Records the frame OpenAL reached for every playing stream; returns their sources, which
     /// an interruption's begin pauses together with the voices'.
     func recordPlayingPositions() throws -> [ALSource] {
-        var sources: [ALSource] = []
-        for stream in allStreams where stream.state == .playing {
-            try stream.syncPosition()
-            if let source = stream.alSource { sources.append(source) }
-        }
-        return sources
+        let playing = allStreams.filter { $0.state == .playing }
+        for stream in playing { try stream.syncPosition() }
+        return playing.compactMap(\.alSource)
     }
 
     /// Marks every playing stream as held by the session. Returns the events that say where the
