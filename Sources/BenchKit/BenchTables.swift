@@ -43,7 +43,7 @@ public struct BenchTables: Sendable {
         for path in documentPaths {
             let url = root.appendingPathComponent(path)
             let text = try String(contentsOf: url, encoding: .utf8)
-            let rewritten = try tables.rewrite(text, file: path)
+            let rewritten = try tables.rewrite(text, file: path, root: root)
             guard rewritten != text else { continue }
             changed.append(path)
             if !checkOnly { try rewritten.write(to: url, atomically: true, encoding: .utf8) }
@@ -52,20 +52,28 @@ public struct BenchTables: Sendable {
     }
 
     /// `text` with every marker block's content replaced by its table. A marker is a line of its
-    /// own (so prose can quote one inline). Throws for a name it does not know, or a block that
-    /// does not end.
-    public func rewrite(_ text: String, file: String) throws -> String {
+    /// own (so prose can quote one inline). `<!-- bench:NAME from PATH:begin -->` takes the table
+    /// from another run's JSON, PATH relative to `root` (a run kept beside the snapshot, say one
+    /// made on a quiet machine). Throws for a name it does not know, or a block that does not end.
+    public func rewrite(_ text: String, file: String, root: URL? = nil) throws -> String {
         var output: [Substring] = []
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
         while let line = lines.popFirst() {
             output.append(line)
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard trimmed.hasPrefix("<!-- bench:"), trimmed.hasSuffix(":begin -->") else { continue }
-            let name = String(trimmed.dropFirst("<!-- bench:".count).dropLast(":begin -->".count))
-            guard let table = table(named: name) else {
+            let spec = String(trimmed.dropFirst("<!-- bench:".count).dropLast(":begin -->".count))
+            let parts = spec.components(separatedBy: " from ")
+            let name = parts[0]
+            let tables = if parts.count == 2, let root {
+                try BenchTables(jsonPath: root.appendingPathComponent(parts[1]).path, source: parts[1])
+            } else {
+                self
+            }
+            guard let table = tables.table(named: name) else {
                 throw BenchError("\(file): no bench table is named \(name) (known: \(Self.names.joined(separator: ", ")))")
             }
-            let endMarker = "<!-- bench:\(name):end -->"
+            let endMarker = "<!-- bench:\(spec):end -->"
             guard let end = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == endMarker }) else {
                 throw BenchError("\(file): <!-- bench:\(name):begin --> has no \(endMarker) line")
             }
