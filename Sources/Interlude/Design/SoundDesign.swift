@@ -65,15 +65,16 @@ final class SoundDesign {
     func cue(named name: String) -> CueID? { cues[name]?.id }
 
     /// Plays a cue: draws a variant, a gain and a pitch (in that order), and starts a voice of
-    /// it like ``VoicePlayer/play(_:parameters:isSystemSound:command:startFrame:startsPaused:factors:)``.
+    /// it like ``VoicePlayer/play(_:parameters:origin:startFrame:startsPaused:factors:)``.
     /// A one-shot cue while interrupted is dropped before anything is drawn; a play within the
     /// cooldown, or past the voice limit without stealing, is dropped with a
     /// ``DesignEvent/cueDropped(cue:reason:)``. A dropped play returns a stale handle.
-    func play(cue id: CueID, position: Vector3?, gain: Float, call: String) throws -> VoiceHandle {
+    /// `call` names the public call in errors; it is built only for one.
+    func play(cue id: CueID, position: Vector3?, gain: Float, call: @autoclosure () -> String) throws -> VoiceHandle {
         guard let cue = cues[id.name] else {
-            throw InterludeError(.invalidArgument, "\(call): no cue named \"\(id.name)\"; make it with makeCue(named:_:)")
+            throw InterludeError(.invalidArgument, "\(call()): no cue named \"\(id.name)\"; make it with makeCue(named:_:)")
         }
-        try Validate.gain(gain, in: call)
+        try Validate.gain(gain, in: call())
         let definition = cue.definition
         var parameters = VoiceParameters(position: position, gain: gain, isLooping: definition.isLooping,
                                          group: definition.group, priority: definition.priority)
@@ -81,7 +82,7 @@ final class SoundDesign {
             // Dropped by the player as any one-shot while interrupted, nothing drawn.
             return try player.play(definition.variants[0], parameters: parameters, origin: .cue)
         }
-        if let position { try Validate.vector(position, "position", in: call) }
+        if let position { try Validate.vector(position, "position", in: call()) }
         let now = clock.ticks()
         if definition.cooldownSeconds > 0, let last = cue.lastPlay,
            clock.seconds(fromTicks: last, to: now, sampleRate: host.sampleRate) < definition.cooldownSeconds {

@@ -26,7 +26,8 @@ extension SoundEngine {
     /// as ``play(_:parameters:)`` does, and `.invalidArgument` for a cue not made. Any thread.
     @discardableResult
     public func play(cue: CueID, at position: Vector3? = nil, gain: Float = 1) throws -> VoiceHandle {
-        let call = "play(cue: \(cue.name))"
-        return try withCore(call) { core in try core.soundDesign.play(cue: cue, position: position, gain: gain, call: call) }
+        // The call's name is built only for an error: a play is a hot path.
+        func call() -> String { "play(cue: \(cue.name))" }
+        return try withCore(call()) { core in try core.soundDesign.play(cue: cue, position: position, gain: gain, call: call()) }
     }
 }
