@@ -21,6 +21,9 @@ extension EngineSuites {
             // Music with a fade-in, positioned loops, an orbiting voice, cue plays, an
             // interruption, a device loss, a mix snapshot and a crossfade (the Showcase's scene).
             ("examples/scenes/showcase.json", "76c561a86da774e5dfa9748c7a424470b8ae47ed6fc22f5d039780703eeb145d"),
+            // The Showcase's scene as it was before it took up cues and a snapshot (version 2),
+            // kept at its earlier pin.
+            ("Tests/Fixtures/scenes/showcase-v2.json", "d976937fe4b56cde34d7436b7118951374ede5dd8dc51e4bf55a93d9536bf268"),
             // Groups and group fades, pitch, priority, a reverb zone, low-pass, listener moves.
             ("Tests/Fixtures/scenes/groups.json", "ca6de1886011a3b6e6de31ad31879b09f765c09b79543c63d3d220ffadeea24b"),
             // Session rules: interruptions, dropped and deferred commands, device lost and restored.
