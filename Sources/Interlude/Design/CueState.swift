@@ -78,6 +78,9 @@ final class CueState {
         return voices.count
     }
 
+    /// The voice is on the cue's list (kept only with a voice limit).
+    func holds(_ voice: VoiceHandle) -> Bool { voices.contains(voice) }
+
     /// Takes the oldest voice off the cue's list.
     func takeOldestVoice() -> VoiceHandle? {
         voices.isEmpty ? nil : voices.removeFirst()

@@ -16,11 +16,14 @@ struct CurveFollower {
     }
 
     let handle: VoiceHandle
+    /// The cue that played the voice, for a saved state.
+    let cueName: String
     private let curves: [Resolved]
     private var ownValues: [OwnValue] = []
 
-    init(handle: VoiceHandle, curves: [Resolved]) {
+    init(handle: VoiceHandle, cueName: String, curves: [Resolved]) {
         self.handle = handle
+        self.cueName = cueName
         self.curves = curves
     }
 

@@ -105,15 +105,38 @@ final class SoundDesign {
         parameters.pitch = drawnPitch
         let factors = CurveFollower.factors(of: cue.curves, self.parameters)
         let handle = try player.play(definition.variants[variant], parameters: parameters, origin: .cue, factors: factors)
-        cue.recordPlay(of: handle, atTicks: now)
-        if !cue.curves.isEmpty {
-            if followers.count >= followerPruneCount {
-                followers.removeAll { table.voice(for: $0.handle) == nil }
-                followerPruneCount = max(64, 2 * followers.count)
-            }
-            followers.append(CurveFollower(handle: handle, curves: cue.curves))
-        }
+        adopt(handle, into: cue, atTicks: now)
         events.emit(.design(.cuePlayed(cue: id, voice: handle, variantIndex: variant, gain: drawnGain, pitch: drawnPitch)))
+        return handle
+    }
+
+    /// Records a voice the cue started: counted against its voice limit, following its curves.
+    private func adopt(_ handle: VoiceHandle, into cue: CueState, atTicks ticks: Int64) {
+        cue.recordPlay(of: handle, atTicks: ticks)
+        guard !cue.curves.isEmpty else { return }
+        if followers.count >= followerPruneCount {
+            followers.removeAll { table.voice(for: $0.handle) == nil }
+            followerPruneCount = max(64, 2 * followers.count)
+        }
+        followers.append(CurveFollower(handle: handle, cueName: cue.id.name, curves: cue.curves))
+    }
+
+    /// The cue that started a voice still following its curves or counted by its voice limit,
+    /// for a ``SavedState``; nil for any other voice.
+    func cueName(of voice: VoiceHandle) -> String? {
+        followers.first { $0.handle == voice }?.cueName ?? cues.values.first { $0.holds(voice) }?.id.name
+    }
+
+    /// Restores a saved voice of the cue named `name` as the cue's own (its curves followed, its
+    /// voice limit counting it), with its saved parameters: nothing is drawn. nil, playing
+    /// nothing, when no cue has that name.
+    func restoreVoice(ofCue name: String, sound: Sound, parameters: VoiceParameters, startFrame: Int,
+                      startsPaused: Bool) throws -> VoiceHandle? {
+        guard let cue = cues[name] else { return nil }
+        let factors = CurveFollower.factors(of: cue.curves, self.parameters)
+        let handle = try player.play(sound, parameters: parameters, origin: .cue, startFrame: startFrame,
+                                     startsPaused: startsPaused, factors: factors)
+        adopt(handle, into: cue, atTicks: clock.ticks())
         return handle
     }
 

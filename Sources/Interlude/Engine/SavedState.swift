@@ -38,6 +38,9 @@ public struct SavedState: Codable, Sendable, Equatable {
         public var positionInFrames: Int
         /// It was playing, not paused by the game.
         public var wasPlaying: Bool
+        /// The cue that played it, if one did: restored as that cue's voice, following its
+        /// curves, when the engine has made the cue. Absent in snapshots written before it existed.
+        public var cueName: String? = nil
     }
 
     /// The format version; a snapshot of another version is refused.

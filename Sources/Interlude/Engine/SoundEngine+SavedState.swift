@@ -3,7 +3,8 @@ extension SoundEngine {
     /// listener, the group gains, the game parameters' values and the mix snapshots' intensities
     /// (make them first, by loading the same cue bank, say), each track at its saved frame (playing if it was playing or
     /// held by an interruption, otherwise loaded and paused there) and each looping voice at its
-    /// frame (its sound loaded again from its path).
+    /// frame (its sound loaded again from its path; a cue's voice as that cue's own, following
+    /// its curves, when the cue has been made).
     ///
     /// Restoring does not stop what already plays: call it on a fresh engine. Each track and
     /// voice is restored on its own: one that fails (a file gone since the snapshot was saved, a
@@ -50,8 +51,13 @@ extension SoundEngine {
                 let sound = try loaded[voice.soundPath] ?? loadSound(path: voice.soundPath)
                 loaded[voice.soundPath] = sound
                 _ = try withCore("restore(\(voice.soundPath))") { core in
-                    try core.voices.play(sound, parameters: voice.parameters, origin: .play,
-                                         startFrame: voice.positionInFrames, startsPaused: !voice.wasPlaying)
+                    if let cue = voice.cueName,
+                       let handle = try core.soundDesign.restoreVoice(ofCue: cue, sound: sound, parameters: voice.parameters,
+                                                                      startFrame: voice.positionInFrames, startsPaused: !voice.wasPlaying) {
+                        return handle
+                    }
+                    return try core.voices.play(sound, parameters: voice.parameters, origin: .play,
+                                                startFrame: voice.positionInFrames, startsPaused: !voice.wasPlaying)
                 }
             }
         }

@@ -176,7 +176,7 @@ final class SessionController {
     /// The engine's state as a snapshot, with positions read from OpenAL where it still can.
     func makeSnapshot() -> SavedState {
         let parameterValues = design.parameterValues, snapshotIntensities = design.snapshotIntensities
-        return SavedState(tracks: streams.savedTracks(), loopingVoices: voices.savedLoopingVoices(),
+        return SavedState(tracks: streams.savedTracks(), loopingVoices: voices.savedLoopingVoices(cueName: design.cueName(of:)),
                           groupGains: mixer.gainsByName, listener: world.listener,
                           parameterValues: parameterValues.isEmpty ? nil : parameterValues,
                           snapshotIntensities: snapshotIntensities.isEmpty ? nil : snapshotIntensities)

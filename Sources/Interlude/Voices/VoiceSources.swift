@@ -243,12 +243,14 @@ final class VoiceSources {
         return resumedCount
     }
 
-    /// The looping voices of loaded sounds as a snapshot keeps them. Streamed voices are not
-    /// in snapshots: a snapshot restores a voice by loading its sound.
-    func savedLoopingVoices() -> [SavedState.LoopingVoice] {
+    /// The looping voices of loaded sounds as a snapshot keeps them, each with the cue that
+    /// started it (`cueName`). Streamed voices are not in snapshots: a snapshot restores a
+    /// voice by loading its sound.
+    func savedLoopingVoices(cueName: (VoiceHandle) -> String?) -> [SavedState.LoopingVoice] {
         table.liveVoices.filter { $0.isLooping && !$0.isSystemSound && $0.sound != nil }.map { voice in
             SavedState.LoopingVoice(soundPath: voice.name, parameters: voice.parameters,
-                                    positionInFrames: voice.positionInFrames, wasPlaying: voice.state != .paused)
+                                    positionInFrames: voice.positionInFrames, wasPlaying: voice.state != .paused,
+                                    cueName: cueName(voice.handle))
         }
     }
 

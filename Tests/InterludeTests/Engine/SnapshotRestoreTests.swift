@@ -82,6 +82,38 @@ extension EngineSuites {
             #expect(error?.message.contains("speed") == true && error?.message.contains("quiet") == true, "\(error?.message ?? "")")
         }
 
+        @Test("A cue's looping voice is saved with its cue and restored as the cue's own: its curve follows the parameter after the restore")
+        func cueVoiceFollowsItsCurveAfterRestore() throws {
+            func makeDesign(_ engine: SoundEngine) throws -> CueID {
+                try engine.makeParameter(named: "speed", range: 0...10)
+                var hum = CueDefinition(variants: [try engine.loadSound(path: SessionAssets.tone440)])
+                hum.isLooping = true
+                hum.curves = [CueCurve(.gain, parameter: "speed", points: [.init(x: 0, y: 0.25), .init(x: 10, y: 1)])]
+                return try engine.makeCue(named: "hum", hum)
+            }
+            let first = try SessionRig()
+            try first.engine.play(cue: try makeDesign(first.engine))
+            let saved = try first.engine.savedState()
+            #expect(saved.loopingVoices.map(\.cueName) == ["hum"])
+
+            let rig = try SessionRig()
+            _ = try makeDesign(rig.engine)
+            try rig.engine.restore(saved)
+            try rig.render(seconds: 0.05)
+            let quiet = rig.rms(try rig.render(seconds: 0.2))
+            try rig.engine.setParameter(10, of: "speed")
+            try rig.render(seconds: 0.05)
+            let loud = rig.rms(try rig.render(seconds: 0.2))
+            #expect(quiet > 0.01)
+            #expect(abs(loud / quiet - 4) < 0.1, "the restored voice went from \(quiet) to \(loud): its curve does not follow")
+
+            // Without the cue made, the voice is restored as a plain looping voice.
+            let bare = try SessionRig()
+            try bare.engine.makeParameter(named: "speed", range: 0...10)
+            try bare.engine.restore(saved)
+            #expect(bare.engine.statistics.voiceCount == 1)
+        }
+
         @Test("A track saved paused is restored loaded and paused at its frame")
         func pausedTrack() throws {
             let snapshot = SavedState(
