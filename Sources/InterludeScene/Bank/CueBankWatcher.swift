@@ -19,6 +19,8 @@ public final class CueBankWatcher: Sendable {
     /// How long the file must be quiet after a change before it is read: an editor's save is
     /// often several writes.
     public static let settleSeconds = 0.05
+    /// The watching thread's name, as /proc and `top -H` show it.
+    static let threadName = "IL bank watch"
 
     /// The pipe's write end: a byte written there ends the watching thread.
     private let stopDescriptor: Int32
@@ -59,13 +61,13 @@ public final class CueBankWatcher: Sendable {
         let finished = finished
         let watchingThread = watchingThread
         let thread = Thread {
+            ThreadName.set(Self.threadName)
             watchingThread.value.withLock { $0 = pthread_self() }
             Self.watch(inotify: inotify, wake: wakeDescriptor, fileName: fileName, path: path, engine: engine)
             close(inotify)
             close(wakeDescriptor)
             finished.signal()
         }
-        thread.name = "IL bank watch"
         thread.start()
     }
 

@@ -113,6 +113,10 @@ extension EngineSuites {
             }
             let watcher = try engine.watchBank(path: path)
             defer { watcher.stop() }
+            // The watching thread is named, as the engine's own threads are.
+            let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+            let names = threads.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+            #expect(names.contains { $0.hasPrefix(CueBankWatcher.threadName) }, "\(names)")
             #expect(abs(try Self.heardFrequency(of: engine) - 300) < 3)
             let looping = try engine.play(cue: try #require(engine.cue(named: "alarm")))
             try engine.changeParameters(of: looping) { $0.isLooping = true }
