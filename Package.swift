@@ -127,8 +127,9 @@ let package = Package(
         ),
         .testTarget(
             name: "InterludeTests",
-            // COpenAL: the session tests read alcGetCurrentContext() directly.
-            dependencies: ["Interlude", "InterludeScene", "COpenAL", "BenchKit", "SoakScenario"],
+            // COpenAL: the session tests read alcGetCurrentContext() directly; CEBUR128: the loudness
+            // tests compare with one libebur128 state.
+            dependencies: ["Interlude", "InterludeScene", "COpenAL", "CEBUR128", "BenchKit", "SoakScenario"],
             exclude: []
         ),
         .target(name: "ExampleSupport", dependencies: ["Interlude", "InterludeScene", .product(name: "Logging", package: "swift-log")],

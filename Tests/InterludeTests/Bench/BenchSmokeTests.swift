@@ -73,7 +73,7 @@ extension EngineSuites {
             #expect(design.count == 4 && design.allSatisfy { ($0.ratio ?? 0) > 0 })
             rows += design
             let loudnessRows = try LoudnessBench.rows(seconds: 1, rounds: 1)
-            #expect(loudnessRows.count == 3)
+            #expect(loudnessRows.count == 4)
             rows += loudnessRows
             for row in rows {
                 #expect(row.engine.map { $0.isFinite && $0 >= 0 } ?? false, "\(row.scenario): \(row.measure)")
