@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct {
     ALCdevice *device;
@@ -318,4 +319,58 @@ int bb_startup(int sample_rate, const float *const *sounds, const int *sound_fra
     free(buffers);
     loopback_close(&device);
     return result;
+}
+
+static double process_cpu_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+double bb_gain_pitch_updates(int sample_rate, const float *sound, int sound_frame_count, int sound_sample_rate,
+                             int source_count, int updates) {
+    loopback device;
+    int result = loopback_open(&device, sample_rate, 255, 16);
+    if (result != 0) return result;
+    LPALDEFERUPDATESSOFT defer_updates = (LPALDEFERUPDATESSOFT)alGetProcAddress("alDeferUpdatesSOFT");
+    LPALPROCESSUPDATESSOFT process_updates = (LPALPROCESSUPDATESSOFT)alGetProcAddress("alProcessUpdatesSOFT");
+    // The thread's own context (ALC_EXT_thread_local_context), as the engine's update uses: each
+    // call then skips the lock that the process-wide context takes, the cheapest way to call.
+    PFNALCSETTHREADCONTEXTPROC set_thread_context = (PFNALCSETTHREADCONTEXTPROC)alcGetProcAddress(device.device, "alcSetThreadContext");
+    if (!defer_updates || !process_updates || !set_thread_context || !set_thread_context(device.context)) {
+        loopback_close(&device);
+        return -50;
+    }
+    ALuint buffer;
+    alGenBuffers(1, &buffer);
+    alBufferData(buffer, AL_FORMAT_MONO_FLOAT32, sound, (ALsizei)((size_t)sound_frame_count * sizeof(float)), sound_sample_rate);
+    ALuint *sources = malloc(sizeof(ALuint) * (size_t)source_count);
+    alGenSources(source_count, sources);
+    for (int index = 0; index < source_count; index++) {
+        alSourcei(sources[index], AL_BUFFER, (ALint)buffer);
+        alSourcei(sources[index], AL_LOOPING, AL_TRUE);
+        alSource3f(sources[index], AL_POSITION, (float)(index % 8) - 4, 0, -(float)(index / 8) - 1);
+        alSourcePlay(sources[index]);
+    }
+    double seconds = -51;
+    if (alGetError() == AL_NO_ERROR) {
+        double start = process_cpu_seconds();
+        for (int update = 0; update < updates; update++) {
+            float gain = 0.5f + (float)(update % 100) / 200, pitch = 0.8f + (float)(update % 100) / 140;
+            defer_updates();
+            for (int index = 0; index < source_count; index++) {
+                alSourcef(sources[index], AL_GAIN, gain);
+                alSourcef(sources[index], AL_PITCH, pitch);
+            }
+            process_updates();
+        }
+        seconds = (process_cpu_seconds() - start) / (updates > 0 ? updates : 1);
+    }
+    for (int index = 0; index < source_count; index++) alSourceStop(sources[index]);
+    alDeleteSources(source_count, sources);
+    alDeleteBuffers(1, &buffer);
+    free(sources);
+    set_thread_context(NULL);
+    loopback_close(&device);
+    return seconds;
 }

@@ -1,10 +1,12 @@
+import BenchBaseline
 import Foundation
 import Interlude
 
 /// Scenario 20, the sound-design layer's cost: a cue play against a plain play of the same
 /// sound, and the update with 64 voices following curves (of a parameter at rest, and of one
 /// moving on every update) against 64 plain voices. Both sides run on offline engines without
-/// the driver thread, alternating.
+/// the driver thread, alternating. The moving curves' extra cost is also set against its floor:
+/// raw C making the same 128 AL calls in one deferred batch.
 public enum SoundDesignBench {
     /// `plays` plays (each stopped at once, so the voice count stays flat) and `updates`
     /// update() calls per round, medians over `rounds`.
@@ -13,6 +15,8 @@ public enum SoundDesignBench {
         let still = try updateCost(updates: updates, rounds: rounds, against: .parameterAtRest)
         let updating = try updateCost(updates: updates, rounds: rounds, against: .parameterMoving)
         let bySetters = try updateCost(updates: updates, rounds: rounds, against: .gameSetters)
+        let extra = zip(updating.curvedSamples, updating.plainSamples).map { $0 - $1 }
+        let floor = try rawCalls(updates: updates, rounds: rounds)
         return [
             BenchRow(scenario: "20. Sound design", measure: "play(cue:) (random order, drawn gain and pitch, a curve) against play(_:) of the same sound",
                      unit: "µs", engine: playing.cue * 1e6, baseline: playing.plain * 1e6, ratio: playing.cue / playing.plain,
@@ -22,7 +26,7 @@ public enum SoundDesignBench {
                      unit: "µs", engine: still.curved * 1e6, baseline: still.plain * 1e6, ratio: still.curved / still.plain,
                      ratioMeaning: "curves / plain", goal: "<= 1.1x", isGoalMet: still.curved / still.plain <= 1.1,
                      engineSamples: still.curvedSamples, baselineSamples: still.plainSamples),
-            BenchRow(scenario: "20. Sound design", measure: "update(), 64 voices following gain and pitch curves of a parameter moving on every update (128 more AL calls), against 64 plain voices",
+            BenchRow(scenario: "20. Sound design", measure: "setParameter and update(), 64 voices following gain and pitch curves of the parameter, set anew before every update (128 more AL calls), against the same on 64 plain voices",
                      unit: "µs", engine: updating.curved * 1e6, baseline: updating.plain * 1e6, ratio: updating.curved / updating.plain,
                      ratioMeaning: "curves / plain", goal: "<= 1.1x", isGoalMet: updating.curved / updating.plain <= 1.1,
                      engineSamples: updating.curvedSamples, baselineSamples: updating.plainSamples),
@@ -30,7 +34,25 @@ public enum SoundDesignBench {
                      unit: "µs", engine: bySetters.curved * 1e6, baseline: bySetters.plain * 1e6, ratio: bySetters.curved / bySetters.plain,
                      ratioMeaning: "curves / setters", goal: "<= 1.1x", isGoalMet: bySetters.curved / bySetters.plain <= 1.1,
                      engineSamples: bySetters.curvedSamples, baselineSamples: bySetters.plainSamples),
+            BenchRow(scenario: "20. Sound design", measure: "the moving curves' extra over 64 plain voices (the row before last's difference, round by round), against raw C setting the same 64 gains and pitches (128 alSourcef calls on its thread's own context) in one deferred batch: the floor",
+                     unit: "µs", engine: Measure.median(extra) * 1e6, baseline: Measure.median(floor) * 1e6,
+                     ratio: Measure.median(extra) / Measure.median(floor), ratioMeaning: "curves' extra / raw C's calls",
+                     engineSamples: extra, baselineSamples: floor),
         ]
+    }
+
+    /// Seconds of CPU per update of raw C setting 64 looping sources' gain and pitch in one
+    /// deferred batch, one figure per round.
+    private static func rawCalls(updates: Int, rounds: Int) throws -> [Double] {
+        let samples = (0..<4_410).map { Float(sin(Double($0) * 0.05)) * 0.2 }
+        return try (0..<rounds).map { _ in
+            let seconds = samples.withUnsafeBufferPointer {
+                bb_gain_pitch_updates(Int32(BenchAssets.outputSampleRate), $0.baseAddress, Int32($0.count),
+                                      Int32(BenchAssets.soundSampleRate), 64, Int32(updates))
+            }
+            guard seconds >= 0 else { throw BenchError("raw C gain and pitch updates failed: \(Int(seconds))") }
+            return seconds
+        }
     }
 
     private static func engine() throws -> (SoundEngine, Sound, CueID) {
@@ -69,15 +91,16 @@ public enum SoundDesignBench {
     private enum UpdateComparison {
         /// 64 plain voices; the parameter at rest.
         case parameterAtRest
-        /// 64 plain voices; the parameter moving on every update.
+        /// 64 plain voices; the parameter set anew before every update, on both engines.
         case parameterMoving
         /// 64 plain voices whose gain and pitch the game sets before each update; the parameter
-        /// moving on every update.
+        /// set anew before every update.
         case gameSetters
     }
 
     /// Seconds of CPU per update of 64 voices following curves, and per update of 64 plain
-    /// voices (after the game's setters, for `.gameSetters`): medians, and each round's.
+    /// voices (after the same parameter call, or the game's setters for `.gameSetters`): medians,
+    /// and each round's.
     private static func updateCost(updates: Int, rounds: Int, against comparison: UpdateComparison) throws
         -> (plain: Double, curved: Double, plainSamples: [Double], curvedSamples: [Double]) {
         let (plainEngine, sound, _) = try engine()
@@ -92,21 +115,31 @@ public enum SoundDesignBench {
             voices.append(try plainEngine.play(sound, parameters: VoiceParameters(position: position, isLooping: true)))
             try curvedEngine.play(cue: cue, at: position)
         }
-        var rising = true
-        var step = 0
+        // Offline, an update without a render advances no time, so a fade would not move the
+        // parameter: it is set anew before each update instead, on both sides alike (no voice
+        // follows it on the plain engine), so the call's own cost is on both.
+        var curvedStep = 0
+        var plainStep = 0
+        func value(_ step: Int) -> Float { Float(step % 100) / 10 }
         let times = try Measure.alternate(rounds: rounds) {
-            if comparison != .parameterAtRest {
-                // A parameter always on the move: every update moves it and every curve with it.
-                try curvedEngine.setParameter(rising ? 10 : 0, of: "speed", fadeSeconds: 1_000)
-                rising.toggle()
-            }
-            return Measure.cpuSeconds { for _ in 0..<updates { curvedEngine.update() } } / Double(updates)
+            try Measure.cpuSeconds {
+                for _ in 0..<updates {
+                    if comparison != .parameterAtRest {
+                        curvedStep += 1
+                        try curvedEngine.setParameter(value(curvedStep), of: "speed")
+                    }
+                    curvedEngine.update()
+                }
+            } / Double(updates)
         } baseline: {
             try Measure.cpuSeconds {
                 for _ in 0..<updates {
-                    if comparison == .gameSetters {
-                        step += 1
-                        let gain = 0.5 + Float(step % 100) / 200, pitch = 0.8 + Float(step % 100) / 140
+                    plainStep += 1
+                    switch comparison {
+                    case .parameterAtRest: break
+                    case .parameterMoving: try plainEngine.setParameter(value(plainStep), of: "speed")
+                    case .gameSetters:
+                        let gain = 0.5 + Float(plainStep % 100) / 200, pitch = 0.8 + Float(plainStep % 100) / 140
                         for voice in voices {
                             try plainEngine.setGain(gain, of: voice)
                             try plainEngine.setPitch(pitch, of: voice)

@@ -69,6 +69,13 @@ long long bb_decode_opus(const char *path, int buffer_frames);
 int bb_startup(int sample_rate, const float *const *sounds, const int *sound_frame_counts, int sound_count,
                int sound_sample_rate);
 
+/// Times `updates` updates of `source_count` looping sources of one mono float sound on a
+/// loopback device, each update setting every source's gain and pitch (new values each time)
+/// between alDeferUpdatesSOFT and alProcessUpdatesSOFT, as a curve-following update does.
+/// Returns the process CPU seconds per update, or a negative code.
+double bb_gain_pitch_updates(int sample_rate, const float *sound, int sound_frame_count, int sound_sample_rate,
+                             int source_count, int updates);
+
 #ifdef __cplusplus
 }
 #endif

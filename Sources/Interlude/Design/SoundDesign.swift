@@ -165,30 +165,30 @@ final class SoundDesign {
     }
 
     /// The index of a parameter and a checked value, or `.invalidArgument` naming `call`.
-    private func checkedParameter(_ name: String, value: Float, fadeSeconds: Double, call: String) throws -> Int {
+    private func checkedParameter(_ name: String, value: Float, fadeSeconds: Double, call: @autoclosure () -> String) throws -> Int {
         guard let index = parameters.index(of: name) else {
-            throw InterludeError(.invalidArgument, "\(call): no parameter named \"\(name)\"; make it with makeParameter(named:range:defaultValue:)")
+            throw InterludeError(.invalidArgument, "\(call()): no parameter named \"\(name)\"; make it with makeParameter(named:range:defaultValue:)")
         }
         let range = parameters.range(at: index)
         guard value.isFinite, range.contains(value) else {
-            throw InterludeError(.invalidArgument, "\(call): \(value) is outside the range of \"\(name)\", \(range)")
+            throw InterludeError(.invalidArgument, "\(call()): \(value) is outside the range of \"\(name)\", \(range)")
         }
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
+        try Validate.seconds(fadeSeconds, "fadeSeconds", in: call())
         return index
     }
 
     /// Moves a global parameter to `value` over `fadeSeconds` (0: at once, and the curves
     /// follow at once).
-    func setParameter(_ value: Float, of name: String, fadeSeconds: Double, call: String) throws {
-        let index = try checkedParameter(name, value: value, fadeSeconds: fadeSeconds, call: call)
+    func setParameter(_ value: Float, of name: String, fadeSeconds: Double, call: @autoclosure () -> String) throws {
+        let index = try checkedParameter(name, value: value, fadeSeconds: fadeSeconds, call: call())
         parameters.set(value, at: index, overSeconds: fadeSeconds)
         if fadeSeconds == 0 { refreshFollowers() }
     }
 
     /// Sets a parameter's value for one cue voice's curves alone. A stale handle, or a voice
     /// without curves, does nothing once the value is checked.
-    func setParameter(_ value: Float, of name: String, on voice: VoiceHandle, fadeSeconds: Double, call: String) throws {
-        let index = try checkedParameter(name, value: value, fadeSeconds: fadeSeconds, call: call)
+    func setParameter(_ value: Float, of name: String, on voice: VoiceHandle, fadeSeconds: Double, call: @autoclosure () -> String) throws {
+        let index = try checkedParameter(name, value: value, fadeSeconds: fadeSeconds, call: call())
         guard let follower = followers.firstIndex(where: { $0.handle == voice }), let live = table.voice(for: voice) else { return }
         followers[follower].setOwn(value, of: index, current: parameters.value(at: index), overSeconds: fadeSeconds)
         if fadeSeconds > 0 { hasOwnMoves = true }

@@ -17,9 +17,10 @@ extension SoundEngine {
     /// Throws `.invalidArgument` naming the call and the parameter for an unknown parameter or
     /// a value out of range. Any thread.
     public func setParameter(_ value: Float, of name: String, fadeSeconds: Double = 0) throws {
-        let call = "setParameter(of: \(name))"
-        try withCore(call) { core in
-            try core.soundDesign.setParameter(value, of: name, fadeSeconds: fadeSeconds, call: call)
+        // The call's name is built only for an error: a game may set a parameter every frame.
+        func call() -> String { "setParameter(of: \(name))" }
+        try withCore(call()) { core in
+            try core.soundDesign.setParameter(value, of: name, fadeSeconds: fadeSeconds, call: call())
         }
     }
 
@@ -29,9 +30,9 @@ extension SoundEngine {
     /// does nothing; an unknown parameter or a value out of range throws `.invalidArgument`.
     /// Any thread.
     public func setParameter(_ value: Float, of name: String, on voice: VoiceHandle, fadeSeconds: Double = 0) throws {
-        let call = "setParameter(of: \(name), on: \(voice))"
-        try withCore(call) { core in
-            try core.soundDesign.setParameter(value, of: name, on: voice, fadeSeconds: fadeSeconds, call: call)
+        func call() -> String { "setParameter(of: \(name), on: \(voice))" }
+        try withCore(call()) { core in
+            try core.soundDesign.setParameter(value, of: name, on: voice, fadeSeconds: fadeSeconds, call: call())
         }
     }
 

@@ -70,7 +70,7 @@ extension EngineSuites {
             rows += try CodecDecodeBench.rows(seconds: 1, rounds: 1)
             rows += try bench.resamplers()
             let design = try SoundDesignBench.rows(plays: 20, updates: 5, rounds: 1)
-            #expect(design.count == 4 && design.allSatisfy { ($0.ratio ?? 0) > 0 })
+            #expect(design.count == 5 && design.allSatisfy { ($0.ratio ?? 0) > 0 })
             rows += design
             let loudnessRows = try LoudnessBench.rows(seconds: 1, rounds: 1)
             #expect(loudnessRows.count == 4)
