@@ -76,6 +76,7 @@ var namedLoss = NamedDeviceLoss.waitForIt
 var handlesJobControl = false
 var defaultOrNull = false
 var startsAsync = false
+var updateTiming: UpdateTiming?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -101,6 +102,7 @@ while let argument = arguments.popFirst() {
     case "--clicks": clickPath = arguments.popFirst()
     case "--click-count": clickCount = Int(arguments.popFirst() ?? "") ?? clickCount
     case "--click-ms": clickSeconds = (Double(arguments.popFirst() ?? "") ?? 250) / 1000
+    case "--update-timing": updateTiming = UpdateTiming(rawValue: arguments.popFirst() ?? "")
     default:
         FileHandle.standardError.write(Data("PulseProbe: unknown argument \(argument)\n".utf8))
         exit(2)
@@ -153,6 +155,7 @@ do {
     if let startTimeoutSeconds { configuration.outputStartTimeoutSeconds = startTimeoutSeconds }
     if let latency { configuration.outputLatency = latency }
     configuration.handlesJobControl = handlesJobControl
+    if let updateTiming { configuration.updateTiming = updateTiming }
     engine = try startEngine(configuration, asynchronously: startsAsync)
 } catch {
     emit(["event": "openFailed", "error": "\(error)"])

@@ -33,7 +33,10 @@ final class DeviceHost {
     /// Whether the running device's mixer stands still; begun anew whenever the device or the
     /// session's activity changes, since the clock then stands still by design.
     @exclusivity(unchecked) private var mixerWatch = MixerStallWatch()
-    /// The wall clock's origin for ``mixerWatch``.
+    /// When the running device's mixer mixes next; begun anew with ``mixerWatch``. nil without
+    /// a real device.
+    @exclusivity(unchecked) private var mixerPace: MixerPace?
+    /// The wall clock's origin for ``mixerWatch`` and ``mixerPace``.
     private let createdInstant = ContinuousClock.now
 
     /// The first wait before reopening a lost device; it doubles after each failure.
@@ -151,7 +154,10 @@ final class DeviceHost {
     /// the reading made. nil offline, before the output runs, and without the device clock.
     func watchMixer(now: @autoclosure () -> ContinuousClock.Instant) -> MixerStallWatch.Change? {
         guard let device, !device.isLoopback, isOutputRunning, let clock = device.clockNanoseconds else { return nil }
-        let change = mixerWatch.observe(clockSeconds: Double(clock) * 1e-9, wallSeconds: (now() - createdInstant).seconds)
+        let wallSeconds = (now() - createdInstant).seconds
+        let change = mixerWatch.observe(clockSeconds: Double(clock) * 1e-9, wallSeconds: wallSeconds)
+        if mixerPace == nil { mixerPace = MixerPace(updatesPerSecond: device.updatesPerSecond) }
+        mixerPace?.observe(clockSeconds: Double(clock) * 1e-9, wallSeconds: wallSeconds)
         switch change {
         case .stalled:
             logger.notice("the mixer of \(device.name) stood still for \(MixerStallWatch.stallSeconds) s: holding the sources until it runs again")
@@ -165,6 +171,19 @@ final class DeviceHost {
 
     /// The open device's mixer stands still (see ``MixerStallWatch``).
     var isMixerStalled: Bool { mixerWatch.isStalled }
+
+    /// Seconds from `now` until just before the running real device's next mix but one half a
+    /// period away (see ``MixerPace``): when the driver's next update is best made. nil until
+    /// its clock has been read, and without a real device, its clock or a running mixer.
+    func secondsUntilNextMix(now: ContinuousClock.Instant) -> Double? {
+        guard let device, !device.isLoopback, isOutputRunning, let mixerPace, !mixerWatch.isStalled else { return nil }
+        let margin = min(Self.updateMarginSeconds, mixerPace.mixPeriodSeconds / 4)
+        return mixerPace.secondsUntilNextMix(wallSeconds: (now - createdInstant).seconds, marginSeconds: margin)
+    }
+
+    /// How long before a mix the driver's update is aimed: its own work (about 0.1 ms) and a
+    /// late wake-up on a busy machine.
+    static let updateMarginSeconds = 0.002
 
     /// Takes the started device as the engine's device and makes its context current. On
     /// failure the new device is closed and the host keeps no device.
@@ -182,6 +201,7 @@ final class DeviceHost {
         device = newDevice
         outputStart = start
         mixerWatch = MixerStallWatch()
+        mixerPace = nil
         nextReopenInstant = nil
         reopenEpoch += 1
     }
@@ -278,6 +298,7 @@ final class DeviceHost {
     /// ALC_SOFT_pause_device works, suspends the context and sets the current context to NULL.
     func deactivate() {
         mixerWatch = MixerStallWatch()
+        mixerPace = nil
         ALContextLock.run {
             if let device, device.isOpen {
                 if !device.pause() {
@@ -294,6 +315,7 @@ final class DeviceHost {
     func reactivate() throws {
         guard let device else { return }
         mixerWatch = MixerStallWatch()
+        mixerPace = nil
         try ALContextLock.run {
             try device.context.makeCurrent()
             device.context.process()

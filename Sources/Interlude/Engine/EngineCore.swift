@@ -278,7 +278,11 @@ final class EngineCore: @unchecked Sendable {
         let attempt = updateNow()
         isDriverParked = attempt == nil && isIdle
         let interval = configuration.updateIntervalSeconds
-        return (attempt, isDriverParked ? max(interval, Self.idleCheckIntervalSeconds) : interval)
+        if isDriverParked { return (attempt, max(interval, Self.idleCheckIntervalSeconds)) }
+        if configuration.updateTiming == .beforeEachMix, let untilMix = device.secondsUntilNextMix(now: .now) {
+            return (attempt, untilMix)
+        }
+        return (attempt, interval)
     }
 
     /// A call begins under the engine lock. While the driver is parked, the update clock

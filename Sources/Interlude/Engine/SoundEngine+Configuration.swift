@@ -30,9 +30,13 @@ extension SoundEngine {
         /// Seeds the engine's random choices (a cue's variants, its drawn gains and pitches):
         /// the same seed and the same calls give the same choices on every run and platform.
         public var seed: UInt64 = 0
-        /// How often the realtime driver updates: stream refills, fades, completions,
-        /// device checks. Offline renders update every this many seconds of rendered audio.
+        /// How often the realtime driver updates (stream refills, fades, completions, device
+        /// checks) with ``UpdateTiming/everyUpdateInterval``, and before a real device's clock
+        /// has been read. Offline renders update every this many seconds of rendered audio.
         public var updateIntervalSeconds = 0.010
+        /// When the realtime driver updates on a real device: just before each of OpenAL
+        /// Soft's mixes (the default), or every ``updateIntervalSeconds``.
+        public var updateTiming: UpdateTiming = .beforeEachMix
         /// Runs the realtime driver thread on a real device. Off: the game calls
         /// ``SoundEngine/update()`` from its own loop, once a frame after moving its voices,
         /// which saves a thread's wake-up every update interval; a loop that stalls for longer
