@@ -6,14 +6,15 @@ import Synchronization
 /// audio session that keeps all of it right through interruptions and device loss.
 ///
 /// Every method is synchronous and may be called from any thread: each takes the engine's lock.
-/// On a real device a driver thread updates about every 10 ms; offline, ``render(frameCount:)``
+/// On a real device a driver thread updates once per OpenAL Soft mix, just before it; offline, ``render(frameCount:)``
 /// drives everything and is deterministic.
 ///
 /// Setters (a voice's position, velocity, gain, pitch and other parameters, the listener, the
 /// distance model, doppler) change the engine's copy and return: the next update sends what
-/// changed to OpenAL in one batch. On a real device the mixer hears a change within one update
-/// interval (``Configuration/updateIntervalSeconds``, 10 ms by default), or at the game's own
-/// ``update()`` call; offline, before the next rendered frame.
+/// changed to OpenAL in one batch. On a real device the mixer hears a change in the next mix when
+/// it was made before the driver's update for that mix (``Configuration/updateTiming``), in the
+/// one after at the latest, or at the game's own ``update()`` call; offline, before the next
+/// rendered frame.
 ///
 /// ```swift
 /// let engine = try SoundEngine(configuration: .init(output: .systemDefault))
@@ -153,7 +154,7 @@ public final class SoundEngine: Sendable {
     // MARK: Update and rendering
 
     /// One update: stream refills, fades, one-shot completions, device checks and reopening.
-    /// The driver thread calls it about every 10 ms; a game may also call it from its frame loop.
+    /// The driver thread calls it once per OpenAL Soft mix; a game may also call it from its frame loop.
     /// Any thread.
     public func update() {
         var attempt: DevicePreparation?
