@@ -83,6 +83,13 @@ if arguments.first == "--idle-child", arguments.count == 3, let seconds = Double
     exit(0)
 }
 
+/// The change-latency child: `--change-latency-child TIMING CHANGES` prints its ChangeLatency.Figures.
+if arguments.first == "--change-latency-child", arguments.count == 3, let timing = UpdateTiming(rawValue: arguments[1]),
+   let changes = Int(arguments[2]) {
+    print(try ChangeLatency.measureInChild(timing: timing, changes: changes).line)
+    exit(0)
+}
+
 /// `--malloc-counter-active` prints 1 when the malloc interposer is live, 0 when it stands aside
 /// (under a sanitizer, whose runtime owns the allocator).
 if arguments.first == "--malloc-counter-active" {
@@ -264,6 +271,14 @@ if runs(20) {
 if runs(21) {
     FileHandle.standardError.write(Data("[bench] 21. loudness\n".utf8))
     rows += try LoudnessBench.rows(seconds: isQuick ? 10 : 180, rounds: isQuick ? 1 : bench.sizes.rounds)
+}
+// 22: when a change reaches the mixer, each in a child on the null backend.
+if runs(22) {
+    FileHandle.standardError.write(Data("[bench] 22. change latency\n".utf8))
+    let benchExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    rows += ChangeLatency.rows(try UpdateTiming.allCases.map { timing in
+        (timing, try ChangeLatency.measure(executable: benchExecutable, timing: timing, changes: isQuick ? 20 : 400))
+    })
 }
 
 if runs(10) {
