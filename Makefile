@@ -41,6 +41,7 @@ bench: deps bench-peers
 	$(SWIFT) build -c release --product InterludeBench $(SWIFT_FLAGS)
 	$(SWIFT) build -c release --product LogindStub $(SWIFT_FLAGS)
 	$(SWIFT) build -c release --product BenchFloor $(SWIFT_FLAGS)
+	$(SWIFT) build -c release --product InterludePlayer $(SWIFT_FLAGS)
 	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) InterludeBench --peers $(CURDIR)/.build/peers $(BENCH_FLAGS)
 
 # The tables in docs/performance.md and README.md, between <!-- bench:NAME:begin/end --> markers,

@@ -115,6 +115,8 @@ let package = Package(
         .target(name: "PeerLoop"),
         // Scenario 11's Swift floor: the peer scene's loop with no audio library.
         .executableTarget(name: "BenchFloor", dependencies: ["PeerLoop"]),
+        // Scenario 11's Interlude player: the same loop with the engine, and nothing of the bench.
+        .executableTarget(name: "InterludePlayer", dependencies: ["Interlude", "PeerLoop"]),
         // The bench scenarios, shared by the bench executable and the smoke tests.
         .target(
             name: "BenchKit",
@@ -129,7 +131,7 @@ let package = Package(
             name: "InterludeTests",
             // COpenAL: the session tests read alcGetCurrentContext() directly; CEBUR128: the loudness
             // tests compare with one libebur128 state.
-            dependencies: ["Interlude", "InterludeScene", "COpenAL", "CEBUR128", "BenchKit", "SoakScenario"],
+            dependencies: ["Interlude", "InterludeScene", "COpenAL", "CEBUR128", "BenchKit", "PeerLoop", "SoakScenario"],
             exclude: []
         ),
         .target(name: "ExampleSupport", dependencies: ["Interlude", "InterludeScene", .product(name: "Logging", package: "swift-log")],

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One player of the peers scenario: an executable that plays a ``PeerScene`` in its own process
-/// (a harness in bench/peers, or the bench itself for Interlude) and prints its figures.
+/// (a harness in bench/peers, InterludePlayer, or a floor program) and prints its figures.
 public struct PeerPlayer: Sendable {
     /// The library's name and version, as the table shows it.
     public var name: String
@@ -38,19 +38,19 @@ public struct PeerPlayer: Sendable {
         self.isFloor = isFloor
     }
 
-    /// Interlude, played by `benchExecutable --peer-child`: updated by its driver thread, or
-    /// with `updatesOnGameThread` by the game loop calling `update()` after moving the voices
-    /// (`--peer-child-game-update`, the driver thread off).
-    public static func interlude(benchExecutable: URL, updatesOnGameThread: Bool = false) -> PeerPlayer {
+    /// Interlude, played by InterludePlayer in `folder` (built next to the bench): updated by
+    /// its driver thread, or with `updatesOnGameThread` by the game loop calling `update()`
+    /// after moving the voices (`--game-update`, the driver thread off).
+    public static func interlude(folder: URL, updatesOnGameThread: Bool = false) -> PeerPlayer {
+        let executable = folder.appendingPathComponent("InterludePlayer")
         if updatesOnGameThread {
             return PeerPlayer(name: "Interlude, game-loop update",
                               method: "setPosition per voice, then update() on the game thread; no driver thread; OpenAL Soft null backend",
-                              executable: benchExecutable, leadingArguments: ["--peer-child-game-update"],
+                              executable: executable, leadingArguments: ["--game-update"],
                               environment: ["ALSOFT_DRIVERS": "null"], language: .swift)
         }
         return PeerPlayer(name: "Interlude", method: "setPosition per voice; driver thread updates; OpenAL Soft null backend",
-                          executable: benchExecutable, leadingArguments: ["--peer-child"], environment: ["ALSOFT_DRIVERS": "null"],
-                          language: .swift)
+                          executable: executable, environment: ["ALSOFT_DRIVERS": "null"], language: .swift)
     }
 
     /// The floor programs that exist: BenchFloor (Swift importing Foundation) in `swiftFolder`,

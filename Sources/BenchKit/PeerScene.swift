@@ -33,15 +33,4 @@ public struct PeerScene: Sendable, Equatable {
     public func arguments(samplesPath: String) -> [String] {
         [String(seconds), String(emitterCount), musicPath, samplesPath] + soundPaths
     }
-
-    /// Reads ``arguments(samplesPath:)`` back.
-    public static func parse(_ arguments: [String]) throws -> (scene: PeerScene, samplesPath: String) {
-        guard arguments.count >= 5, let seconds = Double(arguments[0]), seconds > 0, let emitterCount = Int(arguments[1]),
-              emitterCount > 0 else {
-            throw BenchError("peer scene: expected SECONDS EMITTERS MUSIC.ogg SAMPLES_OUT SOUND.wav..., got \(arguments)")
-        }
-        let scene = PeerScene(seconds: seconds, emitterCount: emitterCount, musicPath: arguments[2],
-                              soundPaths: Array(arguments[4...]))
-        return (scene, arguments[3])
-    }
 }

@@ -131,15 +131,6 @@ if arguments.first == "--idle-engine-child" {
     exit(0)
 }
 
-/// The peers scenario's Interlude player: `--peer-child SECONDS EMITTERS MUSIC SAMPLES SOUND...`
-/// plays the scene in real time on the null backend and prints its figures;
-/// `--peer-child-game-update ...` does so with the update on the game loop.
-if arguments.first == "--peer-child" || arguments.first == "--peer-child-game-update" {
-    let (scene, samplesPath) = try PeerScene.parse(Array(arguments.dropFirst()))
-    print(try InterludePeer.run(scene, samplesPath: samplesPath, updatesOnGameThread: arguments.first == "--peer-child-game-update"))
-    exit(0)
-}
-
 /// One side of the reference scene, for a profiler: `--scene-side engine|c|engine-batch ROUNDS`
 /// renders the 60 s reference scene ROUNDS times on that side only (`perf record` it); with
 /// `-silent` after the side (`c-silent`), without the soundtrack.
@@ -241,11 +232,11 @@ if runs(9) {
 if runs(11) {
     let benchExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     let peers = peersFolder.map { PeerPlayer.peers(in: URL(fileURLWithPath: $0)) } ?? []
-    // BenchFloor is built next to the bench; floor-peer by bench/peers/build.sh.
+    // InterludePlayer and BenchFloor are built next to the bench; floor-peer by bench/peers/build.sh.
     let floors = PeerPlayer.floors(swiftFolder: benchExecutable.deletingLastPathComponent(),
                                    peersFolder: peersFolder.map { URL(fileURLWithPath: $0) })
-    rows += try bench.peers(interludes: [.interlude(benchExecutable: benchExecutable),
-                                         .interlude(benchExecutable: benchExecutable, updatesOnGameThread: true)], peers: peers,
+    let folder = benchExecutable.deletingLastPathComponent()
+    rows += try bench.peers(interludes: [.interlude(folder: folder), .interlude(folder: folder, updatesOnGameThread: true)], peers: peers,
                             floors: floors, seconds: isQuick ? 1 : 20, rounds: isQuick ? 1 : 5)
     FileHandle.standardError.write(Data("[bench] 11. an idle engine\n".utf8))
     rows += IdleEngine.rows(try IdleEngine.measure(executable: benchExecutable, seconds: isQuick ? 1 : 10))

@@ -1,5 +1,6 @@
 import BenchKit
 import Foundation
+import PeerLoop
 import Testing
 
 extension EngineSuites {
@@ -13,7 +14,7 @@ extension EngineSuites {
         func interludePlaysThePeerSceneInItsOwnProcess(updatesOnGameThread: Bool) throws {
             let bench = try Bench(sizes: .quick)
             let scene = try bench.peerScene(seconds: 1.5)
-            let player = PeerPlayer.interlude(benchExecutable: try ProductProcess.executable("InterludeBench"),
+            let player = PeerPlayer.interlude(folder: try ProductProcess.executable("InterludePlayer").deletingLastPathComponent(),
                                               updatesOnGameThread: updatesOnGameThread)
             let samplesPath = FileManager.default.temporaryDirectory.appendingPathComponent("peer-scene-test-\(getpid()).bin").path
             defer { try? FileManager.default.removeItem(atPath: samplesPath) }
@@ -73,7 +74,7 @@ extension EngineSuites {
             #expect(!floorResult.mappingKiB.keys.contains { $0.hasPrefix("libopenal") })
             #expect(floorResult.extras["threads"] == 1)
 
-            let player = PeerPlayer.interlude(benchExecutable: try ProductProcess.executable("InterludeBench"))
+            let player = PeerPlayer.interlude(folder: folder)
             let result = try player.run(scene, samplesPath: samplesPath)
             let rows = Bench.peerRows(interlude: player, results: [result], peers: [(player, [result])],
                                       floors: [(floor, [floorResult])])
@@ -112,9 +113,11 @@ extension EngineSuites {
             let missing = output.replacingOccurrences(of: "music_playing 1", with: "")
             #expect(throws: BenchError.self) { try PeerResult(output: missing, samplesNanoseconds: []) }
             let scene = PeerScene(seconds: 2, emitterCount: 8, musicPath: "/m.ogg", soundPaths: ["/a.wav", "/b.wav"])
-            let parsed = try PeerScene.parse(scene.arguments(samplesPath: "/s.bin"))
-            #expect(parsed.scene == scene)
-            #expect(parsed.samplesPath == "/s.bin")
+            // What the Swift players read back.
+            let parsed = try #require(PeerSceneArguments(scene.arguments(samplesPath: "/s.bin")))
+            #expect(parsed.seconds == 2 && parsed.emitterCount == 8 && parsed.musicPath == "/m.ogg")
+            #expect(parsed.soundPaths == ["/a.wav", "/b.wav"] && parsed.samplesPath == "/s.bin")
+            #expect(parsed.tickCount == 200)
             #expect(scene.positionCallCount == 1_600)
         }
     }
