@@ -6,7 +6,7 @@ import Synchronization
 /// audio session that keeps all of it right through interruptions and device loss.
 ///
 /// Every method is synchronous and may be called from any thread: each takes the engine's lock.
-/// On a real device a driver thread updates once per OpenAL Soft mix, just before it; offline, ``render(frameCount:)``
+/// On a real device a driver thread updates every 10 ms (or once per mix, ``Configuration/updateTiming``); offline, ``render(frameCount:)``
 /// drives everything and is deterministic.
 ///
 /// Setters (a voice's position, velocity, gain, pitch and other parameters, the listener, the
@@ -154,7 +154,7 @@ public final class SoundEngine: Sendable {
     // MARK: Update and rendering
 
     /// One update: stream refills, fades, one-shot completions, device checks and reopening.
-    /// The driver thread calls it once per OpenAL Soft mix; a game may also call it from its frame loop.
+    /// The driver thread calls it every 10 ms by default; a game may also call it from its frame loop.
     /// Any thread.
     public func update() {
         var attempt: DevicePreparation?

@@ -94,11 +94,20 @@ extension EngineSuites {
             let sweep = try SweepRecording(contentsOf: recording)
             // Read 60 ms before the silence, and 375 ms after it (past the ten held clicks, 250 ms).
             let gap = sweep.silence(minimumSeconds: 1)
-            let soundAfter = gap?.end
-            let stoodAt = gap.flatMap { sweep.sweepPosition(at: $0.start - sweep.sampleRate * 60 / 1000) }.map { $0 + 0.060 }
+            var soundAfter = gap?.end
+            var stoodAt = gap.flatMap { sweep.sweepPosition(at: $0.start - sweep.sampleRate * 60 / 1000) }.map { $0 + 0.060 }
+            // On SIGCONT the server may first play the little it held when it froze (the sweep
+            // going on, mixed before the freeze), then nothing until the engine's hold ends: the
+            // sweep then goes on after that fragment, which counts as heard.
+            if let fragmentStart = soundAfter, sweep.sweepPosition(at: fragmentStart + sweep.sampleRate * 375 / 1000) == nil,
+               let pause = sweep.silence(after: fragmentStart, minimumSeconds: 0.1), let resumed = pause.end {
+                stoodAt = stoodAt.map { $0 + Double(pause.start - fragmentStart) / Double(sweep.sampleRate) }
+                soundAfter = resumed
+            }
             let wentOnFrom = soundAfter.flatMap { sweep.sweepPosition(at: $0 + sweep.sampleRate * 375 / 1000) }.map { $0 - 0.375 }
             guard let gap, let soundAfter, let stoodAt, let wentOnFrom else {
-                Issue.record("the recording across the freeze (\(sweep.samples.count) samples) has no silence with the sweep before and after it: silence \(String(describing: gap)), sweep at \(String(describing: stoodAt)) and \(String(describing: wentOnFrom)) s")
+                let mixerLog = probe.stderrText.split(separator: "\n").filter { $0.contains("mixer") }.joined(separator: "\n")
+                Issue.record("the recording across the freeze (\(sweep.samples.count) samples) has no silence with the sweep before and after it: silence \(String(describing: gap)), sweep at \(String(describing: stoodAt)) and \(String(describing: wentOnFrom)) s: \(sweep.describe(expectedStartSeconds: stoodAt ?? 0, soundStart: soundAfter ?? 0))\n\(mixerLog)")
                 return
             }
             let heardSkipSeconds = wentOnFrom - stoodAt
