@@ -34,7 +34,7 @@ final class DeviceHost {
     /// session's activity changes, since the clock then stands still by design.
     @exclusivity(unchecked) private var mixerWatch = MixerStallWatch()
     /// When the running device's mixer mixes next; begun anew with ``mixerWatch``. nil without
-    /// a real device.
+    /// a real device, and unless the driver updates before each mix.
     @exclusivity(unchecked) private var mixerPace: MixerPace?
     /// The wall clock's origin for ``mixerWatch`` and ``mixerPace``.
     private let createdInstant = ContinuousClock.now
@@ -154,10 +154,13 @@ final class DeviceHost {
     /// the reading made. nil offline, before the output runs, and without the device clock.
     func watchMixer(now: @autoclosure () -> ContinuousClock.Instant) -> MixerStallWatch.Change? {
         guard let device, !device.isLoopback, isOutputRunning, let clock = device.clockNanoseconds else { return nil }
-        let wallSeconds = (now() - createdInstant).seconds
-        let change = mixerWatch.observe(clockSeconds: Double(clock) * 1e-9, wallSeconds: wallSeconds)
-        if mixerPace == nil { mixerPace = MixerPace(updatesPerSecond: device.updatesPerSecond) }
-        mixerPace?.observe(clockSeconds: Double(clock) * 1e-9, wallSeconds: wallSeconds)
+        let clockSeconds = Double(clock) * 1e-9, wallSeconds = (now() - createdInstant).seconds
+        let change = mixerWatch.observe(clockSeconds: clockSeconds, wallSeconds: wallSeconds)
+        // Only the driver's pace before each mix needs it: the default timing pays nothing.
+        if configuration.updateTiming == .beforeEachMix {
+            if mixerPace == nil { mixerPace = MixerPace(updatesPerSecond: device.updatesPerSecond) }
+            mixerPace?.observe(clockSeconds: clockSeconds, wallSeconds: wallSeconds)
+        }
         switch change {
         case .stalled:
             logger.notice("the mixer of \(device.name) stood still for \(MixerStallWatch.stallSeconds) s: holding the sources until it runs again")
@@ -173,8 +176,9 @@ final class DeviceHost {
     var isMixerStalled: Bool { mixerWatch.isStalled }
 
     /// Seconds from `now` until just before the running real device's next mix but one half a
-    /// period away (see ``MixerPace``): when the driver's next update is best made. nil until
-    /// its clock has been read, and without a real device, its clock or a running mixer.
+    /// period away (see ``MixerPace``): when the driver's next update is best made. nil unless
+    /// ``UpdateTiming/beforeEachMix``, until its clock has been read, and without a real device,
+    /// its clock or a running mixer.
     func secondsUntilNextMix(now: ContinuousClock.Instant) -> Double? {
         guard let device, !device.isLoopback, isOutputRunning, let mixerPace, !mixerWatch.isStalled else { return nil }
         let margin = min(Self.updateMarginSeconds, mixerPace.mixPeriodSeconds / 4)

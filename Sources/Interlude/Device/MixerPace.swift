@@ -14,8 +14,8 @@
 /// once. An estimate too early is kept (the updates are early, but still before their mixes)
 /// until a reading is one and a half periods later than any mix could run: the clock fell
 /// behind (a server that skipped a stall, a sound card slower than the system clock), and the
-/// estimate starts again from there. The period is the last step of the
-/// clock within 10% of `1 / ALC_REFRESH`, and that until one is seen.
+/// estimate starts again from there. The period is the last step of the clock within 10% of
+/// `1 / ALC_REFRESH`, and that until one is seen.
 struct MixerPace {
     /// Seconds between mixes by ALC_REFRESH, which is rounded to whole updates a second.
     private let refreshPeriodSeconds: Double

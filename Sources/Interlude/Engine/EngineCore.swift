@@ -279,7 +279,7 @@ final class EngineCore: @unchecked Sendable {
         isDriverParked = attempt == nil && isIdle
         let interval = configuration.updateIntervalSeconds
         if isDriverParked { return (attempt, max(interval, Self.idleCheckIntervalSeconds)) }
-        if configuration.updateTiming == .beforeEachMix, let untilMix = device.secondsUntilNextMix(now: .now) {
+        if let untilMix = device.secondsUntilNextMix(now: .now) {
             return (attempt, untilMix)
         }
         return (attempt, interval)

@@ -11,7 +11,7 @@ import Foundation
 /// then gated together (`ebur128_loudness_global_multiple`). A segment after the first starts
 /// 300 ms early: its first block is then the one that straddles the boundary, so the blocks are
 /// exactly a single state's, and only its filter's first milliseconds differ (under 0.001 LU,
-/// `LoudnessTests`). A sound of one segment is measured on the caller, as one state would.
+/// `LoudnessSegmentTests`). A sound of one segment is measured on the caller, as one state would.
 ///
 /// A sound shorter than one 400 ms gating block has no integrated loudness in BS.1770's sense
 /// (libebur128 gives -inf): it is measured over its own length instead, as the K-weighted mean

@@ -105,8 +105,8 @@ extension EngineSuites {
                 soundAfter = resumed
             }
             let wentOnFrom = soundAfter.flatMap { sweep.sweepPosition(at: $0 + sweep.sampleRate * 375 / 1000) }.map { $0 - 0.375 }
+            let mixerLog = probe.stderrText.split(separator: "\n").filter { $0.contains("mixer") }.joined(separator: "\n")
             guard let gap, let soundAfter, let stoodAt, let wentOnFrom else {
-                let mixerLog = probe.stderrText.split(separator: "\n").filter { $0.contains("mixer") }.joined(separator: "\n")
                 Issue.record("the recording across the freeze (\(sweep.samples.count) samples) has no silence with the sweep before and after it: silence \(String(describing: gap)), sweep at \(String(describing: stoodAt)) and \(String(describing: wentOnFrom)) s: \(sweep.describe(expectedStartSeconds: stoodAt ?? 0, soundStart: soundAfter ?? 0))\n\(mixerLog)")
                 return
             }
@@ -114,7 +114,6 @@ extension EngineSuites {
             PulseDeviceLossTests.figure(String(format: "frozen server: %d engine reads and the ten plays completed in the 5 s of SIGSTOP; the sweep stopped at %.3f s and went on from %.3f s (heard skip %.0f ms) after %.2f s of silence",
                                                frozenTicks.count, stoodAt, wentOnFrom, heardSkipSeconds * 1000,
                                                Double((soundAfter - gap.start)) / Double(sweep.sampleRate)))
-            let mixerLog = probe.stderrText.split(separator: "\n").filter { $0.contains("mixer") }.joined(separator: "\n")
             #expect(abs(heardSkipSeconds) < 0.1, "the sweep stopped at \(stoodAt) s and went on from \(wentOnFrom) s: \(sweep.describe(expectedStartSeconds: stoodAt, soundStart: soundAfter))\n\(mixerLog)")
             #expect(sweep.rms(from: soundAfter + sweep.sampleRate * 375 / 1000, count: sweep.sampleRate / 10) > 0.2)
             #expect(probe.closeInputAndWait() != nil)
