@@ -47,18 +47,16 @@ let package = Package(
             pkgConfig: "opusfile",
             providers: [.apt(["libopusfile-dev"])]
         ),
+        // sd-bus linked directly, for the logind stub the tests run (the engine loads it itself).
         .systemLibrary(
             name: "CSystemd",
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
-        // libpulse: the engine's own connection to the audio server (phone streams, server loss).
-        // No pkgConfig: libpulse.pc's -pthread and -D_REENTRANT are flags SwiftPM refuses (with a
-        // warning); the headers are in /usr/include and the module map links libpulse.
-        .systemLibrary(
-            name: "CPulse",
-            providers: [.apt(["libpulse-dev"])]
-        ),
+        // libpulse and sd-bus, for the desktop's interruption sources: their headers
+        // (libpulse-dev, libsystemd-dev), and the libraries loaded with dlopen when a source
+        // first needs them, never linked (see its header).
+        .target(name: "CDesktopLibraries"),
         // libebur128: integrated loudness (ITU-R BS.1770-4 / EBU R128) and true peak.
         .systemLibrary(
             name: "CEBUR128",
@@ -72,12 +70,11 @@ let package = Package(
             dependencies: [
                 "COpenAL",
                 "CStdioCookie",
-                "CSystemd",
+                "CDesktopLibraries",
                 "CVorbisFile",
                 "CFLAC",
                 "CMPG123",
                 "COpusFile",
-                "CPulse",
                 "CEBUR128",
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,4 +1,4 @@
-import CPulse
+import CDesktopLibraries
 
 /// Whether an audio server (PulseAudio, or PipeWire through pipewire-pulse) answers now: one
 /// libpulse connection, made and closed on the calling thread, to the server libpulse's own rules
@@ -12,24 +12,24 @@ enum AudioServerProbe {
     /// True once a connection gets ready within ``timeoutSeconds``; false when it fails or
     /// times out.
     static func answers() -> Bool {
-        guard let mainloop = pa_mainloop_new() else { return false }
-        defer { pa_mainloop_free(mainloop) }
-        guard let context = pa_context_new(pa_mainloop_get_api(mainloop), "Interlude output probe") else { return false }
+        guard AudioServerPresence.mayAnswer(), let pa = try? DesktopLibraries.pulse(), let mainloop = pa.mainloop_new() else { return false }
+        defer { pa.mainloop_free(mainloop) }
+        guard let context = pa.context_new(pa.mainloop_get_api(mainloop), "Interlude output probe") else { return false }
         defer {
-            pa_context_disconnect(context)
-            pa_context_unref(context)
+            pa.context_disconnect(context)
+            pa.context_unref(context)
         }
-        guard pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else { return false }
+        guard pa.context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else { return false }
         let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
         while ContinuousClock.now < deadline {
-            switch pa_context_get_state(context) {
+            switch pa.context_get_state(context) {
             case PA_CONTEXT_READY: return true
             case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: return false
             default: break
             }
             // One main-loop iteration, waiting at most 50 ms for the server.
-            guard pa_mainloop_prepare(mainloop, 50_000) >= 0, pa_mainloop_poll(mainloop) >= 0,
-                  pa_mainloop_dispatch(mainloop) >= 0 else { return false }
+            guard pa.mainloop_prepare(mainloop, 50_000) >= 0, pa.mainloop_poll(mainloop) >= 0,
+                  pa.mainloop_dispatch(mainloop) >= 0 else { return false }
         }
         return false
     }

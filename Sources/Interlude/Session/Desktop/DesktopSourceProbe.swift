@@ -17,6 +17,9 @@ package enum DesktopSourceProbe {
     /// waits up to `timeoutSeconds` for it to answer. A failed attempt is tried again meanwhile,
     /// as the engine would, so a server still starting up is found.
     package static func audioServer(timeoutSeconds: Double = 1) -> Availability {
+        guard AudioServerPresence.mayAnswer() else {
+            return .unavailable("no audio server (PULSE_SERVER is not set, and no server socket or client.conf names one)")
+        }
         let connected = DispatchSemaphore(value: 0)
         let failedOnce = Atomic<Bool>(false)
         var logger = Logger(label: "Interlude probe")

@@ -1,4 +1,4 @@
-import CPulse
+import CDesktopLibraries
 import Dispatch
 import Logging
 import Synchronization
@@ -51,6 +51,8 @@ final class PulseConnection: @unchecked Sendable {
     private let logger: Logger
     private let queue: DispatchQueue
     private let handler: @Sendable (Event, PulseConnection) -> Void
+    /// libpulse, loaded when the first connection is made.
+    private let pa: ILPulseFunctions
     private let mainloop: OpaquePointer
     /// The current context; replaced after each failure (main loop thread or lock only).
     private var context: OpaquePointer?
@@ -75,9 +77,12 @@ final class PulseConnection: @unchecked Sendable {
     /// Moves asked of the server and not yet answered, oldest first.
     private var pendingMoves: [StreamMove] = []
 
-    /// Makes the main loop; ``start()`` connects.
+    /// Loads libpulse and makes the main loop; ``start()`` connects. Throws
+    /// `.deviceUnavailable` when libpulse cannot be loaded or the main loop made.
     init(logger: Logger, handler: @escaping @Sendable (Event, PulseConnection) -> Void) throws {
-        guard let mainloop = pa_threaded_mainloop_new() else {
+        let pa = try DesktopLibraries.pulse()
+        self.pa = pa
+        guard let mainloop = pa.threaded_mainloop_new() else {
             throw InterludeError(.deviceUnavailable, "PulseConnection: pa_threaded_mainloop_new failed")
         }
         self.mainloop = mainloop
@@ -92,13 +97,13 @@ final class PulseConnection: @unchecked Sendable {
 
     /// Starts the main loop's thread and the first connection attempt.
     func start() throws {
-        pa_threaded_mainloop_set_name(mainloop, "IL pulse")
-        guard pa_threaded_mainloop_start(mainloop) >= 0 else {
+        pa.threaded_mainloop_set_name(mainloop, "IL pulse")
+        guard pa.threaded_mainloop_start(mainloop) >= 0 else {
             throw InterludeError(.deviceUnavailable, "PulseConnection: pa_threaded_mainloop_start failed")
         }
-        pa_threaded_mainloop_lock(mainloop)
+        pa.threaded_mainloop_lock(mainloop)
         connect()
-        pa_threaded_mainloop_unlock(mainloop)
+        pa.threaded_mainloop_unlock(mainloop)
     }
 
     /// Disconnects, stops the main loop's thread and waits for it. Events already queued may
@@ -106,18 +111,18 @@ final class PulseConnection: @unchecked Sendable {
     /// calls it: the handler runs on its own queue).
     func stop() {
         guard !hasStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard pa_threaded_mainloop_in_thread(mainloop) == 0 else {
+        guard pa.threaded_mainloop_in_thread(mainloop) == 0 else {
             logger.error("PulseConnection.stop() on the main loop's own thread: left running")
             return
         }
         isFreed.withLock { isFreed in
-            pa_threaded_mainloop_lock(mainloop)
+            pa.threaded_mainloop_lock(mainloop)
             isStopped = true
             cancelRetry()
             dropContext()
-            pa_threaded_mainloop_unlock(mainloop)
-            pa_threaded_mainloop_stop(mainloop)
-            pa_threaded_mainloop_free(mainloop)
+            pa.threaded_mainloop_unlock(mainloop)
+            pa.threaded_mainloop_stop(mainloop)
+            pa.threaded_mainloop_free(mainloop)
             isFreed = true
         }
     }
@@ -131,18 +136,18 @@ final class PulseConnection: @unchecked Sendable {
         let queue = queue
         let started = isFreed.withLock { isFreed -> Bool in
             guard !isFreed else { return false }
-            pa_threaded_mainloop_lock(mainloop)
-            defer { pa_threaded_mainloop_unlock(mainloop) }
+            pa.threaded_mainloop_lock(mainloop)
+            defer { pa.threaded_mainloop_unlock(mainloop) }
             let own = sinkInputs.filter(\.value.isOwn).map(\.key)
             guard !isStopped, isReady, let context, !own.isEmpty else { return false }
             // The server answers in the order it was asked: each answer counts for the oldest move.
             pendingMoves.append(StreamMove(count: own.count, queue: queue, completion: completion))
             for index in own {
-                let operation = pa_context_move_sink_input_by_name(context, index, name, { _, success, userdata in
+                let operation = pa.context_move_sink_input_by_name(context, index, name, { _, success, userdata in
                     PulseConnection.connection(userdata)?.moveAnswered(succeeded: success != 0)
                 }, userdata)
                 if let operation {
-                    pa_operation_unref(operation)
+                    pa.operation_unref(operation)
                 } else {
                     moveAnswered(succeeded: false)
                 }
@@ -175,46 +180,46 @@ final class PulseConnection: @unchecked Sendable {
     /// (PULSE_SERVER, client.conf, the user's runtime folder).
     private func connect() {
         guard !isStopped else { return }
-        let api = pa_threaded_mainloop_get_api(mainloop)
-        guard let context = pa_context_new(api, "Interlude session") else {
+        let api = pa.threaded_mainloop_get_api(mainloop)
+        guard let context = pa.context_new(api, "Interlude session") else {
             logger.error("PulseConnection: pa_context_new failed")
             scheduleRetry()
             return
         }
         self.context = context
         isReady = false
-        pa_context_set_state_callback(context, { _, userdata in
+        pa.context_set_state_callback(context, { _, userdata in
             PulseConnection.connection(userdata)?.contextStateChanged()
         }, userdata)
-        if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
-            failed(message: String(cString: pa_strerror(pa_context_errno(context))))
+        if pa.context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+            failed(message: pa.strerror(pa.context_errno(context)).map { String(cString: $0) } ?? "unknown error")
         }
     }
 
     private func contextStateChanged() {
         guard let context else { return }
-        switch pa_context_get_state(context) {
+        switch pa.context_get_state(context) {
         case PA_CONTEXT_READY:
             isReady = true
             wasEverReady = true
             retrySeconds = Self.firstRetrySeconds
             failureLogged = false
-            let server = pa_context_get_server(context).map { String(cString: $0) } ?? "?"
+            let server = pa.context_get_server(context).map { String(cString: $0) } ?? "?"
             logger.debug("audio server connection ready (\(server))")
             deliver(.connected)
-            pa_context_set_subscribe_callback(context, { _, type, index, userdata in
+            pa.context_set_subscribe_callback(context, { _, type, index, userdata in
                 PulseConnection.connection(userdata)?.serverEvent(type, index: index)
             }, userdata)
             let mask = pa_subscription_mask_t(PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue | PA_SUBSCRIPTION_MASK_SERVER.rawValue)
-            let subscribed = pa_context_subscribe(context, mask, nil, nil)
-            if let subscribed { pa_operation_unref(subscribed) }
+            let subscribed = pa.context_subscribe(context, mask, nil, nil)
+            if let subscribed { pa.operation_unref(subscribed) }
             readServerInfo()
-            let listed = pa_context_get_sink_input_info_list(context, { _, info, eol, userdata in
+            let listed = pa.context_get_sink_input_info_list(context, { _, info, eol, userdata in
                 PulseConnection.connection(userdata)?.sinkInputInfo(info, eol: eol)
             }, userdata)
-            if let listed { pa_operation_unref(listed) }
+            if let listed { pa.operation_unref(listed) }
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
-            failed(message: String(cString: pa_strerror(pa_context_errno(context))))
+            failed(message: pa.strerror(pa.context_errno(context)).map { String(cString: $0) } ?? "unknown error")
         default:
             break
         }
@@ -247,20 +252,20 @@ final class PulseConnection: @unchecked Sendable {
             if sinkInputs.removeValue(forKey: index) != nil { deliver(.sinkInputs(sinkInputs)) }
             return
         }
-        let operation = pa_context_get_sink_input_info(context, index, { _, info, eol, userdata in
+        let operation = pa.context_get_sink_input_info(context, index, { _, info, eol, userdata in
             PulseConnection.connection(userdata)?.sinkInputInfo(info, eol: eol)
         }, userdata)
-        if let operation { pa_operation_unref(operation) }
+        if let operation { pa.operation_unref(operation) }
     }
 
     /// Asks for the server's info, for its default sink.
     private func readServerInfo() {
         guard let context else { return }
-        let operation = pa_context_get_server_info(context, { _, info, userdata in
+        let operation = pa.context_get_server_info(context, { _, info, userdata in
             guard let name = info?.pointee.default_sink_name else { return }
             PulseConnection.connection(userdata)?.deliver(.defaultSink(String(cString: name)))
         }, userdata)
-        if let operation { pa_operation_unref(operation) }
+        if let operation { pa.operation_unref(operation) }
     }
 
     /// One sink input read (eol 0), or the end of a reply (eol 1, or -1 when the stream had
@@ -271,8 +276,8 @@ final class PulseConnection: @unchecked Sendable {
             return
         }
         guard let info = info?.pointee else { return }
-        let role = pa_proplist_gets(info.proplist, "media.role").map { String(cString: $0) }
-        let processID = pa_proplist_gets(info.proplist, "application.process.id").flatMap { Int32(String(cString: $0)) }
+        let role = pa.proplist_gets(info.proplist, "media.role").map { String(cString: $0) }
+        let processID = pa.proplist_gets(info.proplist, "application.process.id").flatMap { Int32(String(cString: $0)) }
         sinkInputs[info.index] = PulseSinkInput(role: role, isCorked: info.corked != 0, isMuted: info.mute != 0,
                                                 isOwn: processID == getpid())
     }
@@ -280,10 +285,10 @@ final class PulseConnection: @unchecked Sendable {
     // MARK: Retrying
 
     private func scheduleRetry() {
-        guard !isStopped, retryTimer == nil, let api = pa_threaded_mainloop_get_api(mainloop) else { return }
+        guard !isStopped, retryTimer == nil, let api = pa.threaded_mainloop_get_api(mainloop) else { return }
         var due = timeval()
-        pa_gettimeofday(&due)
-        pa_timeval_add(&due, pa_usec_t(retrySeconds * 1_000_000))
+        _ = pa.gettimeofday(&due)
+        _ = pa.timeval_add(&due, pa_usec_t(retrySeconds * 1_000_000))
         retrySeconds = min(longestRetrySeconds, retrySeconds * 2)
         retryTimer = api.pointee.time_new(api, &due, { _, _, _, userdata in
             PulseConnection.connection(userdata)?.retryDue()
@@ -302,7 +307,7 @@ final class PulseConnection: @unchecked Sendable {
     }
 
     private func cancelRetry() {
-        guard let retryTimer, let api = pa_threaded_mainloop_get_api(mainloop) else { return }
+        guard let retryTimer, let api = pa.threaded_mainloop_get_api(mainloop) else { return }
         api.pointee.time_free(retryTimer)
         self.retryTimer = nil
     }
@@ -312,10 +317,10 @@ final class PulseConnection: @unchecked Sendable {
         for move in pendingMoves { move.fail() }
         pendingMoves = []
         guard let context else { return }
-        pa_context_set_state_callback(context, nil, nil)
-        pa_context_set_subscribe_callback(context, nil, nil)
-        pa_context_disconnect(context)
-        pa_context_unref(context)
+        pa.context_set_state_callback(context, nil, nil)
+        pa.context_set_subscribe_callback(context, nil, nil)
+        pa.context_disconnect(context)
+        pa.context_unref(context)
         self.context = nil
         isReady = false
     }
