@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// Gives OpenAL Soft 1.19 an ``OutputLatency``'s period size and count, and lets the audio server
 /// move our stream (`allow-moves`), through a configuration file of the process's own.
@@ -91,10 +91,17 @@ enum OpenALConfigFile {
         for path in files {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
             for line in text.split(separator: "\n") where line.contains("=") {
-                let key = line.split(separator: "=", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces) ?? ""
+                let key = Self.trimmed(line.split(separator: "=", maxSplits: 1).first ?? "")
                 if !key.isEmpty && !key.hasPrefix("#") { keys.insert(key) }
             }
         }
         return keys
+    }
+
+    /// `text` without the spaces and tabs around it.
+    private static func trimmed(_ text: Substring) -> String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(text[first...last])
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -21,10 +21,9 @@ final class DriverThread: Sendable {
     static let threadName = "IL driver"
 
     /// Starts the thread. `tick` runs at once, then again each time the seconds it returned
-    /// have passed, or sooner when ``wake()`` is called.
-    init(tick: @escaping @Sendable () -> Double) {
-        let thread = Thread { [self] in
-            ThreadName.set(Self.threadName)
+    /// have passed, or sooner when ``wake()`` is called. Throws when no thread can be made.
+    init(tick: @escaping @Sendable () -> Double) throws {
+        try NamedThread.start(Self.threadName) { [self] in
             threadID.withLock { $0 = pthread_self() }
             while !stopRequested.load(ordering: .acquiring) {
                 let waitSeconds = tick()
@@ -32,8 +31,6 @@ final class DriverThread: Sendable {
             }
             finished.signal()
         }
-        thread.qualityOfService = .userInteractive
-        thread.start()
     }
 
     /// Ends the current wait at once: the next tick runs now. A wake made while a tick runs

@@ -69,7 +69,7 @@ final class EngineCore: @unchecked Sendable {
         voiceTable = VoiceTable(engineID: engineID)
         alRenderer = ALRenderer(sounds: sounds, mixer: groups)
         // Started once nothing before it can throw; the one later failure stops it.
-        decodeWorker = DecodeWorker(logger: logger)
+        decodeWorker = try DecodeWorker(logger: logger)
         voiceSources = VoiceSources(configuration: configuration, table: voiceTable, renderer: alRenderer, mixer: groups,
                                     sounds: sounds, world: world, clock: clock, host: device, session: audioSession, gate: al,
                                     events: events)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the engine saves on every interruption and at shutdown, so a game can pick up where the
 /// player left off at the next launch: the soundtrack and its frame, the looping voices, the
@@ -66,7 +66,7 @@ public struct SavedState: Codable, Sendable, Equatable {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             json = try encoder.encode(self)
         } catch {
-            throw InterludeError(.writeFailed, "\(path): cannot write the state snapshot: \(error.localizedDescription)")
+            throw InterludeError(.writeFailed, "\(path): cannot write the state snapshot: \(error)")
         }
         try AtomicFile.write(json, to: path)
     }

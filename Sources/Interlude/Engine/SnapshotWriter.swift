@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Logging
 
 /// Writes an engine's snapshots to ``SoundEngine/Configuration/statePath`` off the engine lock.
@@ -21,7 +21,7 @@ final class SnapshotWriter: @unchecked Sendable {
     /// Where a failed write is reported.
     private let events: EventSinks
     private let queue = DispatchQueue(label: "Interlude snapshot writer")
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     /// The latest snapshot handed over and not yet taken by the queue, with its number.
     private var pending: (snapshot: SavedState, number: Int)?
     /// How many snapshots were handed over.

@@ -1,5 +1,3 @@
-import Foundation
-
 extension SoundEngine {
     /// The audio server went away with the engine's stream on it (seen by the engine's own
     /// libpulse connection, ``AudioServerWatch``): the device is lost now, not at the next

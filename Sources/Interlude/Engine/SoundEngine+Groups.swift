@@ -1,5 +1,3 @@
-import Foundation
-
 extension SoundEngine {
     /// Makes a group for voices to play in (``VoiceParameters/group``), or returns it when it
     /// exists: the built-in groups are ``GroupID/master``, ``GroupID/music``, ``GroupID/sfx``,

@@ -1,5 +1,3 @@
-import Foundation
-
 extension SoundEngine {
     /// Creates an engine like ``init(configuration:)``, without blocking the caller while the
     /// device opens and its output comes up: the work runs on a thread of its own, and the
@@ -19,11 +17,13 @@ extension SoundEngine {
         try await withCheckedThrowingContinuation { continuation in
             // A thread of its own: the wait for the output (up to seconds on a sound server)
             // must not hold a thread of Swift's cooperative pool.
-            let thread = Thread {
-                ThreadName.set("IL start")
-                continuation.resume(with: Result { try SoundEngine(configuration: configuration) })
+            do {
+                try NamedThread.start("IL start") {
+                    continuation.resume(with: Result { try SoundEngine(configuration: configuration) })
+                }
+            } catch {
+                continuation.resume(throwing: error)
             }
-            thread.start()
         }
     }
 }

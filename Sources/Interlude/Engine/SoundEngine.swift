@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 import Synchronization
 
@@ -62,7 +61,7 @@ public final class SoundEngine: Sendable {
         self.driver = AnnotatedMutex(nil)
         if !configuration.output.isOffline && configuration.runsDriverThread {
             let intervalSeconds = configuration.updateIntervalSeconds
-            let thread = DriverThread { [weak self] in self?.driverTick() ?? intervalSeconds }
+            let thread = try DriverThread { [weak self] in self?.driverTick() ?? intervalSeconds }
             lock.attach(driver: thread)
             driver.withLock { $0 = thread }
         }

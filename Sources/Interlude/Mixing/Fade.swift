@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A gain moving from `startGain` to `targetGain` over `durationSeconds`, advanced on the update.
 struct Fade: Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Logging
 import Synchronization
 
@@ -37,18 +37,16 @@ final class DecodeWorker: Sendable {
     /// How long ``stop()`` waits for a read under way.
     static let stopWaitSeconds = 2.0
 
-    init(logger: Logger) {
+    /// Starts the worker's thread; throws when no thread can be made.
+    init(logger: Logger) throws {
         self.logger = logger
-        let thread = Thread { [self] in
-            ThreadName.set("IL decode")
+        try NamedThread.start("IL decode") { [self] in
             while !stopRequested.load(ordering: .acquiring) {
                 if !stepEveryReader() { wake.wait() }
             }
             readers.withLock { $0.removeAll() }
             finished.signal()
         }
-        thread.qualityOfService = .userInitiated
-        thread.start()
     }
 
     /// Fills every ring as far as it goes, on the calling thread: an offline render calls it

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc

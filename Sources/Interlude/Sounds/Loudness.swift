@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// How loud a sound is, as ITU-R BS.1770-4 / EBU R128 measure it (with libebur128): what a
 /// loudness target (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``)

@@ -1,5 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import CEBUR128
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// One measurement of a sound's loudness with libebur128 (ITU-R BS.1770-4 / EBU R128): the
 /// samples are added as they are decoded, a chunk at a time, so the whole PCM never has to be

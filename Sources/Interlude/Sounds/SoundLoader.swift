@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Synchronization
 
 /// Turns files, a game's decoders and a game's samples into registered ``Sound``s: the work

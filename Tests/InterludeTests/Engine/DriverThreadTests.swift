@@ -10,12 +10,12 @@ import Testing
     static let deadlockTimeoutSeconds = 10.0
 
     @Test("a tick that stops its own driver thread returns, and the thread ticks no more")
-    func stopFromItsOwnTick() {
+    func stopFromItsOwnTick() throws {
         let driver = AnnotatedMutex<DriverThread?>(nil)
         let tickCount = Atomic<Int>(0)
         let stopReturned = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
-        let thread = DriverThread {
+        let thread = try DriverThread {
             tickCount.add(1, ordering: .relaxed)
             // The first tick may run before `driver` is set: wait for it.
             started.wait()

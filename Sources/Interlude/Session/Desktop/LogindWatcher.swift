@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Logging
 import Synchronization
 #if canImport(Glibc)
@@ -43,22 +43,26 @@ final class LogindWatcher: Sendable {
         }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
-        return LogindWatcher(engine: engine, settings: settings, logger: logger, wakeReader: ends[0], wakeWriter: ends[1])
+        do {
+            return try LogindWatcher(engine: engine, settings: settings, logger: logger, wakeReader: ends[0], wakeWriter: ends[1])
+        } catch {
+            // The watcher was made, so its deinit closes the pipe.
+            logger.error("logind sources off: \(error)")
+            return nil
+        }
     }
 
     private init(engine: SoundEngine, settings: SoundEngine.Configuration.LogindSources.Resolved, logger: Logger,
-                 wakeReader: Int32, wakeWriter: Int32) {
+                 wakeReader: Int32, wakeWriter: Int32) throws {
         self.wakeReader = wakeReader
         self.wakeWriter = wakeWriter
         // The responder (and its weak engine) is made here and lives on the thread only.
         nonisolated(unsafe) let responder = LogindResponder(engine: engine, settings: settings, logger: logger)
-        let thread = Thread { [self] in
-            ThreadName.set("IL logind")
+        try NamedThread.start("IL logind") { [self] in
             threadID.withLock { $0 = pthread_self() }
             run(responder, address: settings.systemBusAddress, logger: logger)
             finished.signal()
         }
-        thread.start()
     }
 
     deinit {

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// The engine keeps Foundation out of a game that does not import it: Dispatch,
+/// FoundationEssentials (files, JSON) and POSIX threads cover what it needs, so a game importing
+/// Interlude alone maps neither libFoundation nor ICU (6.8 MiB resident, measured in
+/// docs/performance.md). The game runs in its own process, FoundationFreeGame, which reads its
+/// own memory map while it plays.
+@Suite struct FoundationFreeTests {
+    @Test("a game importing Interlude alone plays voices and a streamed track with no libFoundation or ICU mapped")
+    func noFoundationMapped() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let run = try ProductProcess.run("FoundationFreeGame",
+                                         [root.appendingPathComponent("assets/sfx/beep.wav").path,
+                                          root.appendingPathComponent("assets/music/theme.ogg").path],
+                                         environment: ["ALSOFT_DRIVERS": "null"], limitSeconds: 30)
+        #expect(!run.wasKilled && run.status == 0, "FoundationFreeGame: status \(run.status)\n\(run.standardOutput)\n\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("playing 8"), "\(run.standardOutput)")
+        let musicFrames = lines.first { $0.hasPrefix("music_frames ") }.flatMap { Int($0.dropFirst("music_frames ".count)) } ?? -1
+        // A second of the soundtrack has played (the null backend mixes in real time).
+        #expect(musicFrames > 22_050, "\(run.standardOutput)")
+        let mapped = lines.filter { $0.hasPrefix("mapped ") }.map { String($0.dropFirst("mapped ".count)) }
+        // FoundationEssentials is the one part it uses, and has no ICU.
+        #expect(mapped.allSatisfy { $0.hasPrefix("libFoundationEssentials") || $0.hasPrefix("lib_FoundationCollections") },
+                "mapped: \(mapped)")
+        #expect(!mapped.contains { $0 == "libFoundation.so" || $0.contains("ICU") || $0.contains("Internationalization") })
+    }
+}
