@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import Synchronization
 
@@ -25,6 +26,13 @@ public final class SoundEngine: Sendable {
     private let lock: EngineLock
     private let sinks: EventSinks
     private let driver: AnnotatedMutex<DriverThread?>
+    /// Device opens under way off the lock (a reconnect or switch on a caller's thread, or the
+    /// driver's reopen): ``shutdown()`` waits for them, so no OpenAL call is left running when it
+    /// returns and the process may exit.
+    private let devicesOpening = DispatchGroup()
+    /// How long ``shutdown()`` waits for a device open under way (one stuck on a frozen server
+    /// is left to finish by itself).
+    static let shutdownOpenWaitSeconds = 5.0
     private let logindWatcher = AnnotatedMutex<LogindWatcher?>(nil)
     /// This engine's configuration.
     public let configuration: Configuration
@@ -85,6 +93,9 @@ public final class SoundEngine: Sendable {
             return driver
         }
         thread?.stop()
+        // Before the core shuts down: an open that finishes now hands its device to the core,
+        // which closes it with the rest.
+        _ = devicesOpening.wait(timeout: .now() + Self.shutdownOpenWaitSeconds)
         JobControlSource.shared.detach(self)
         logindWatcher.withLock { watcher -> LogindWatcher? in defer { watcher = nil }; return watcher }?.stop()
         AudioServerSources.detach(self)
@@ -168,9 +179,11 @@ public final class SoundEngine: Sendable {
     /// - Parameter waitSeconds: how long to wait, still off the lock, for the new device's
     ///   output to run before handing it over (0: not at all; the update installs it once it runs).
     func runReopenAttempt(_ attempt: DevicePreparation, waitSeconds: Double = 0) {
+        devicesOpening.enter()
         if attempt.run(), waitSeconds > 0 {
             _ = attempt.opened?.wait(timeoutSeconds: waitSeconds)
         }
+        devicesOpening.leave()
         var unused: DevicePreparation? = attempt
         withLiveCore { unused = $0.router.finishReopen(attempt, now: .now) }
         unused?.discard()
