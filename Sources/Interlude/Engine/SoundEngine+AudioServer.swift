@@ -31,7 +31,7 @@ extension SoundEngine {
         var preparation: DevicePreparation?
         withLiveCore { preparation = $0.router.prepareToFollowDefaultSink() }
         guard let prepared = preparation else { return }
-        guard prepared.run() else {
+        guard openOffLock(prepared) else {
             let error = prepared.failure ?? InterludeError(.deviceUnavailable, "no device")
             withLiveCore { $0.router.defaultSinkNotFollowed(from: old, to: new, error: error) }
             return

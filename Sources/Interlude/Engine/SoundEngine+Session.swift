@@ -140,10 +140,9 @@ extension SoundEngine {
         }
         // Opening the device, uploading the sounds and waiting for the new output to run hold
         // no engine lock: the engine plays on meanwhile.
-        guard prepared.run(), let opened = prepared.opened else {
+        guard openOffLock(prepared, waitSeconds: configuration.outputStartTimeoutSeconds), prepared.opened != nil else {
             throw OutputRouter.switchFailure(prepared.failure ?? InterludeError(.deviceUnavailable, "no device"), to: output, from: current)
         }
-        _ = opened.wait(timeoutSeconds: configuration.outputStartTimeoutSeconds)
         do {
             try withCore(call) { try $0.router.switchDevice(to: output, opened: prepared) }
         } catch let error as InterludeError where error.code == .shutDown {

@@ -26,9 +26,10 @@ public final class SoundEngine: Sendable {
     private let lock: EngineLock
     private let sinks: EventSinks
     private let driver: AnnotatedMutex<DriverThread?>
-    /// Device opens under way off the lock (a reconnect or switch on a caller's thread, or the
-    /// driver's reopen): ``shutdown()`` waits for them, so no OpenAL call is left running when it
-    /// returns and the process may exit.
+    /// Device opens under way off the lock (``openOffLock(_:waitSeconds:)``: a reconnect or
+    /// switch on a caller's thread, following the default sink, the driver's reopen):
+    /// ``shutdown()`` waits for them, so no OpenAL call is left running when it returns and the
+    /// process may exit.
     private let devicesOpening = DispatchGroup()
     /// How long ``shutdown()`` waits for a device open under way (one stuck on a frozen server
     /// is left to finish by itself).
@@ -179,14 +180,22 @@ public final class SoundEngine: Sendable {
     /// - Parameter waitSeconds: how long to wait, still off the lock, for the new device's
     ///   output to run before handing it over (0: not at all; the update installs it once it runs).
     func runReopenAttempt(_ attempt: DevicePreparation, waitSeconds: Double = 0) {
-        devicesOpening.enter()
-        if attempt.run(), waitSeconds > 0 {
-            _ = attempt.opened?.wait(timeoutSeconds: waitSeconds)
-        }
-        devicesOpening.leave()
+        _ = openOffLock(attempt, waitSeconds: waitSeconds)
         var unused: DevicePreparation? = attempt
         withLiveCore { unused = $0.router.finishReopen(attempt, now: .now) }
         unused?.discard()
+    }
+
+    /// Runs `prepared` with the engine lock released (opens its device and uploads the sounds)
+    /// and, when it opened, waits up to `waitSeconds` for its output to run. Every open off the
+    /// lock goes through here, so ``shutdown()`` can wait for the ones under way. True when the
+    /// device opened.
+    func openOffLock(_ prepared: DevicePreparation, waitSeconds: Double = 0) -> Bool {
+        devicesOpening.enter()
+        defer { devicesOpening.leave() }
+        guard prepared.run() else { return false }
+        if waitSeconds > 0 { _ = prepared.opened?.wait(timeoutSeconds: waitSeconds) }
+        return true
     }
 
     /// Renders the next `frameCount` frames of an offline engine as interleaved float samples,
