@@ -76,10 +76,12 @@ if arguments.first == "--start-child", arguments.count == 3, let creation = Star
     exit(0)
 }
 
-/// The idle child: `--idle-child SECONDS null|pulse` prints its StartAndIdle.IdleFigures.
-if arguments.first == "--idle-child", arguments.count == 3, let seconds = Double(arguments[1]),
+/// The idle child: `--idle-child SECONDS null|pulse [running]` prints its StartAndIdle.IdleFigures;
+/// with `running`, the engine keeps its output running while idle.
+if arguments.first == "--idle-child", (3...4).contains(arguments.count), let seconds = Double(arguments[1]),
    let output = StartAndIdle.Output(rawValue: arguments[2]) {
-    print(try StartAndIdle.measureIdleInChild(seconds: seconds, output: output).line)
+    let keepsOutputRunning = arguments.count == 4 && arguments[3] == "running"
+    print(try StartAndIdle.measureIdleInChild(seconds: seconds, output: output, keepsOutputRunning: keepsOutputRunning).line)
     exit(0)
 }
 

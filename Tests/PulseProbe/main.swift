@@ -12,7 +12,9 @@
 // builds `lose-failing-opens N` (the next N device opens fail, then disconnectDevice: the
 // engine's own retries rebuild); debug builds' ticks also say whether the driver is parked.
 // With --clicks, the sound at PATH is played --click-count times, --click-ms apart, as soon as
-// the engine's init returns, before anything else.
+// the engine's init returns, before anything else; with --click-pair-ms each click has a partner
+// played that many ms after it, and each play of a pair's first click prints `clickPair` with
+// whether the output was paused for idleness just before.
 //
 // --start-timeout sets Configuration.outputStartTimeoutSeconds, --latency low|balanced|safe|none
 // Configuration.outputLatency (none: nil), --duck-db makes phone streams duck by DB instead,
@@ -23,10 +25,14 @@
 // --log-debug shows the engine's log down to debug level (by default swift-log's: info), and
 // --async-start creates the engine with `await SoundEngine.start(configuration:)` instead of
 // the blocking init (the main thread waits for it, as a game would await it off its frames).
+// --idle-pause S|none sets Configuration.idleOutputPauseSeconds. Every tick prints whether the
+// output is paused for idleness (`outputPaused`); debug builds' ticks also print the device's
+// clock (ALC_SOFT_device_clock, `deviceClockMs`), which stands still while its mixer is stopped.
 //
-// Usage: PulseProbe [--music PATH] [--clicks PATH [--click-count N] [--click-ms MS]] [--start-timeout S]
+// Usage: PulseProbe [--music PATH] [--clicks PATH [--click-count N] [--click-ms MS] [--click-pair-ms MS]] [--start-timeout S]
 //                   [--latency L] [--seconds S] [--tick-ms MS] [--duck-db DB] [--device NAME]
 //                   [--named-loss wait|follow] [--job-control] [--default-or-null] [--log-debug] [--async-start]
+//                   [--idle-pause S|none]
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,11 +67,12 @@ func emit(_ fields: [String: Any]) {
 func count(_ directory: String) -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? -1
 }
-
 var musicPath: String?
 var clickPath: String?
 var clickCount = 10
 var clickSeconds = 0.25
+var clickPairSeconds: Double?
+var idlePauseSeconds: Double??
 var startTimeoutSeconds: Double?
 var latency: OutputLatency??
 var seconds = 30.0
@@ -102,6 +109,10 @@ while let argument = arguments.popFirst() {
     case "--clicks": clickPath = arguments.popFirst()
     case "--click-count": clickCount = Int(arguments.popFirst() ?? "") ?? clickCount
     case "--click-ms": clickSeconds = (Double(arguments.popFirst() ?? "") ?? 250) / 1000
+    case "--click-pair-ms": clickPairSeconds = Double(arguments.popFirst() ?? "").map { $0 / 1000 }
+    case "--idle-pause":
+        let value = arguments.popFirst() ?? ""
+        idlePauseSeconds = value == "none" ? .some(nil) : Double(value)
     case "--update-timing": updateTiming = UpdateTiming(rawValue: arguments.popFirst() ?? "")
     default:
         FileHandle.standardError.write(Data("PulseProbe: unknown argument \(argument)\n".utf8))
@@ -156,6 +167,7 @@ do {
     if let latency { configuration.outputLatency = latency }
     configuration.handlesJobControl = handlesJobControl
     if let updateTiming { configuration.updateTiming = updateTiming }
+    if let idlePauseSeconds { configuration.idleOutputPauseSeconds = idlePauseSeconds }
     engine = try startEngine(configuration, asynchronously: startsAsync)
 } catch {
     emit(["event": "openFailed", "error": "\(error)"])
@@ -164,14 +176,20 @@ do {
 let roleAfter = getenv("PULSE_PROP_media.role").map { String(cString: $0) }
 let openedStatistics = engine.statistics
 
-let clicks = (path: clickPath, count: clickCount, intervalSeconds: clickSeconds)
+let clicks = (path: clickPath, count: clickCount, intervalSeconds: clickSeconds, pairSeconds: clickPairSeconds)
 
 /// Plays the --clicks sound --click-count times, --click-ms apart; emits `clicksDone`.
 func playClicks() {
     guard let path = clicks.path else { return }
     do {
         let click = try engine.loadSound(path: path)
-        for _ in 0..<clicks.count {
+        for index in 0..<clicks.count {
+            if let pairSeconds = clicks.pairSeconds {
+                let wasPaused = engine.statistics.isOutputPausedWhileIdle
+                _ = try engine.play(click)
+                emit(["event": "clickPair", "index": index, "outputWasPaused": wasPaused])
+                Thread.sleep(forTimeInterval: pairSeconds)
+            }
             _ = try engine.play(click)
             Thread.sleep(forTimeInterval: clicks.intervalSeconds)
         }
@@ -355,8 +373,9 @@ while milliseconds() < seconds * 1000 && Stop.requested.load(ordering: .relaxed)
     var debugFields: [String: Any] = [:]
     #if DEBUG
     debugFields["driverParked"] = engine.isDriverParked
+    debugFields["deviceClockMs"] = engine.readCore { $0.device.openDevice?.clockNanoseconds }.map { Double($0) / 1e6 } ?? NSNull()
     #endif
-    emit(debugFields.merging(["event": "tick", "tonePosition": toneVoice.withLock({ $0 }).flatMap { engine.positionInFrames(of: $0) } ?? -1, "position": engine.music().flatMap { engine.positionInFrames(of: $0) } ?? -1,
+    emit(debugFields.merging(["event": "tick", "outputPaused": statistics.isOutputPausedWhileIdle, "tonePosition": toneVoice.withLock({ $0 }).flatMap { engine.positionInFrames(of: $0) } ?? -1, "position": engine.music().flatMap { engine.positionInFrames(of: $0) } ?? -1,
           "playing": (engine.music().map { engine.isPlaying($0) } ?? false), "state": "\(engine.sessionState)",
           "sources": statistics.alSourceCount, "buffers": statistics.alBufferCount,
           "device": statistics.deviceName ?? NSNull(), "errors": statistics.internalErrorCount,

@@ -36,6 +36,14 @@ final class DeviceHost {
     /// When the running device's mixer mixes next; begun anew with ``mixerWatch``. nil without
     /// a real device, and unless the driver updates before each mix.
     @exclusivity(unchecked) private var mixerPace: MixerPace?
+    /// Pauses the open real device's output while the engine is idle (nil offline and while
+    /// no device is open).
+    @exclusivity(unchecked) private var idlePause: IdleOutputPause?
+    /// The driver asked for the output to be paused for idleness, and has not asked for it to
+    /// run again since (the pause itself happens off the lock, and may have been dropped).
+    @exclusivity(unchecked) private var isIdlePauseRequested = false
+    /// Since when the engine has been idle with its output running (nil while it is not idle).
+    @exclusivity(unchecked) private var idleSinceInstant: ContinuousClock.Instant?
     /// The wall clock's origin for ``mixerWatch`` and ``mixerPace``.
     private let createdInstant = ContinuousClock.now
 
@@ -92,6 +100,8 @@ final class DeviceHost {
     var hasReopening: Bool { reopening != nil }
     /// The open device's output has been seen running (see ``OutputStart``).
     var isOutputRunning: Bool { outputStart?.isRunning ?? false }
+    /// The driver paused the output because the engine was idle (see ``idleOutputStep(isIdle:now:)``).
+    var isOutputPausedForIdle: Bool { isIdlePauseRequested }
     /// The open real device's period in milliseconds (1000 / ALC_REFRESH): the latency setting
     /// in effect. nil offline and while no device is open.
     var outputPeriodMilliseconds: Double? {
@@ -153,7 +163,8 @@ final class DeviceHost {
     /// Reads the running real device's clock into its ``MixerStallWatch``; returns the change
     /// the reading made. nil offline, before the output runs, and without the device clock.
     func watchMixer(now: @autoclosure () -> ContinuousClock.Instant) -> MixerStallWatch.Change? {
-        guard let device, !device.isLoopback, isOutputRunning, let clock = device.clockNanoseconds else { return nil }
+        guard let device, !device.isLoopback, isOutputRunning, !isIdlePauseRequested,
+              let clock = device.clockNanoseconds else { return nil }
         let clockSeconds = Double(clock) * 1e-9, wallSeconds = (now() - createdInstant).seconds
         let change = mixerWatch.observe(clockSeconds: clockSeconds, wallSeconds: wallSeconds)
         // Only the driver's pace before each mix needs it: the default timing pays nothing.
@@ -180,7 +191,9 @@ final class DeviceHost {
     /// ``UpdateTiming/beforeEachMix``, until its clock has been read, and without a real device,
     /// its clock or a running mixer.
     func secondsUntilNextMix(now: ContinuousClock.Instant) -> Double? {
-        guard let device, !device.isLoopback, isOutputRunning, let mixerPace, !mixerWatch.isStalled else { return nil }
+        guard let device, !device.isLoopback, isOutputRunning, !isIdlePauseRequested, let mixerPace, !mixerWatch.isStalled else {
+            return nil
+        }
         let margin = min(Self.updateMarginSeconds, mixerPace.mixPeriodSeconds / 4)
         return mixerPace.secondsUntilNextMix(wallSeconds: (now - createdInstant).seconds, marginSeconds: margin)
     }
@@ -204,6 +217,9 @@ final class DeviceHost {
         }
         device = newDevice
         outputStart = start
+        idlePause = newDevice.isLoopback ? nil : IdleOutputPause(device: newDevice)
+        isIdlePauseRequested = false
+        idleSinceInstant = nil
         mixerWatch = MixerStallWatch()
         mixerPace = nil
         nextReopenInstant = nil
@@ -267,6 +283,10 @@ final class DeviceHost {
         reopenEpoch += 1
         discardReopening()
         guard let device else { return }
+        idlePause?.retire()
+        idlePause = nil
+        isIdlePauseRequested = false
+        idleSinceInstant = nil
         Self.tearDown(device, isReachable: isReachable)
         self.device = nil
         outputStart = nil
@@ -303,11 +323,12 @@ final class DeviceHost {
     func deactivate() {
         mixerWatch = MixerStallWatch()
         mixerPace = nil
+        idleSinceInstant = nil
+        if let device, device.isOpen, idlePause?.pauseForInterruption() != true {
+            logger.debug("device \(device.name) cannot pause; its paused sources keep it silent")
+        }
         ALContextLock.run {
             if let device, device.isOpen {
-                if !device.pause() {
-                    logger.debug("device \(device.name) cannot pause; its paused sources keep it silent")
-                }
                 device.context.suspend()
             }
             ALContext.clearCurrent()
@@ -323,8 +344,41 @@ final class DeviceHost {
         try ALContextLock.run {
             try device.context.makeCurrent()
             device.context.process()
-            device.resume()
         }
+        idlePause?.resumeAfterInterruption()
+        isIdlePauseRequested = false
+        idleSinceInstant = nil
+    }
+
+    // MARK: Pausing the output while idle
+
+    /// A call gave an idle engine work: an idle pause the driver decided before it is dropped.
+    func noteWork() {
+        idlePause?.noteWork()
+    }
+
+    /// The driver's step for the output, after its update with the session active: once the
+    /// engine has been idle for ``SoundEngine/Configuration/idleOutputPauseSeconds``, pause
+    /// the output; once it is not idle, run it again. The driver runs the step with the engine
+    /// lock released. nil: nothing to do (and always without a real device).
+    func idleOutputStep(isIdle: Bool, now: @autoclosure () -> ContinuousClock.Instant) -> IdleOutputPause.Step? {
+        guard let idlePause else { return nil }
+        guard isIdle else {
+            idleSinceInstant = nil
+            guard isIdlePauseRequested else { return nil }
+            isIdlePauseRequested = false
+            // The clock stood still by design: the watch and the pace begin anew.
+            mixerWatch = MixerStallWatch()
+            mixerPace = nil
+            return .resume(idlePause)
+        }
+        guard !isIdlePauseRequested, let holdSeconds = configuration.idleOutputPauseSeconds else { return nil }
+        let now = now()
+        let since = idleSinceInstant ?? now
+        idleSinceInstant = since
+        guard (now - since).seconds >= holdSeconds else { return nil }
+        isIdlePauseRequested = true
+        return .pause(idlePause, workToken: idlePause.workToken)
     }
 
     // MARK: Offline rendering

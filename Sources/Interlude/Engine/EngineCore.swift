@@ -271,18 +271,29 @@ final class EngineCore: @unchecked Sendable {
             && !world.hasChanges && !groups.isDirty && groups.isSettled(playingCounts: voiceSources.playingCountsByGroup)
     }
 
+    /// What the driver does after its update, with the engine lock released.
+    struct DriverWork {
+        /// The reopen attempt due while the device is lost.
+        var attempt: DevicePreparation?
+        /// Pausing or running the output (see ``DeviceHost/idleOutputStep(isIdle:now:)``).
+        var outputStep: IdleOutputPause.Step?
+        /// Seconds the driver sleeps before its next update, unless a call wakes it.
+        var waitSeconds: Double
+    }
+
     /// The driver thread's update: runs a real-time update, then parks the driver when the
-    /// engine is idle. Returns the reopen attempt to run off the lock, if one is due, and the
-    /// seconds the driver sleeps before the next (unless a call wakes it).
-    func driverUpdate() -> (attempt: DevicePreparation?, waitSeconds: Double) {
+    /// engine is idle, and pauses the output once it has been idle a while (runs it again once
+    /// it is not). Returns what the driver does next off the lock.
+    func driverUpdate() -> DriverWork {
         let attempt = updateNow()
         isDriverParked = attempt == nil && isIdle
+        let outputStep = session.isActive ? device.idleOutputStep(isIdle: isDriverParked, now: .now) : nil
         let interval = configuration.updateIntervalSeconds
-        if isDriverParked { return (attempt, max(interval, Self.idleCheckIntervalSeconds)) }
-        if let untilMix = device.secondsUntilNextMix(now: .now) {
-            return (attempt, untilMix)
+        if isDriverParked {
+            return DriverWork(attempt: attempt, outputStep: outputStep, waitSeconds: max(interval, Self.idleCheckIntervalSeconds))
         }
-        return (attempt, interval)
+        let untilMix = device.secondsUntilNextMix(now: .now)
+        return DriverWork(attempt: attempt, outputStep: outputStep, waitSeconds: untilMix ?? interval)
     }
 
     /// A call begins under the engine lock. While the driver is parked, the update clock
@@ -297,6 +308,7 @@ final class EngineCore: @unchecked Sendable {
     func endCall() {
         guard isDriverParked, !isIdle else { return }
         isDriverParked = false
+        device.noteWork()
         driver?.wakeUp()
     }
 

@@ -35,4 +35,7 @@ public struct EngineStatistics: Sendable, Equatable {
     /// Seconds the open device took from opening until its output ran; nil while it has not
     /// (or while no device is open), and offline.
     public var outputStartSeconds: Double?
+    /// The driver thread has paused the device's output because nothing played for
+    /// ``SoundEngine/Configuration/idleOutputPauseSeconds``; the next sound runs it again.
+    public var isOutputPausedWhileIdle = false
 }

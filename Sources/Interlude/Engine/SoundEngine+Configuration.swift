@@ -44,6 +44,12 @@ extension SoundEngine {
         /// than a stream's queue (``streamBufferCount`` x ``streamBufferSeconds``) lets the
         /// music run dry until its next update.
         public var runsDriverThread = true
+        /// After this many seconds with nothing to play (no voice, no stream, no fade), the
+        /// driver thread pauses the device's output (ALC_SOFT_pause_device), so that OpenAL
+        /// Soft's mixer stops mixing silence and the engine costs next to nothing; the next sound
+        /// runs it again from the driver, off the game's thread. nil: the output runs as long as
+        /// the engine is open. Needs ``runsDriverThread``; ignored offline.
+        public var idleOutputPauseSeconds: Double? = 1.0
         /// What an interruption's end resumes.
         public var resumePolicy: ResumePolicy = .alwaysResume
         /// Buffers in a stream's queue.
@@ -156,6 +162,9 @@ extension SoundEngine {
                 }
             }
             try logind.validate()
+            if let idleOutputPauseSeconds, !(idleOutputPauseSeconds.isFinite && (0...3600).contains(idleOutputPauseSeconds)) {
+                throw InterludeError(.invalidArgument, "\(call): idleOutputPauseSeconds must be 0...3600 or nil, got \(idleOutputPauseSeconds)")
+            }
             guard outputStartTimeoutSeconds.isFinite, (0...30).contains(outputStartTimeoutSeconds) else {
                 throw InterludeError(.invalidArgument, "\(call): outputStartTimeoutSeconds must be 0...30, got \(outputStartTimeoutSeconds)")
             }

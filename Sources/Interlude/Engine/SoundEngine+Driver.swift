@@ -1,16 +1,16 @@
 extension SoundEngine {
-    /// One tick of the driver thread: an update (and the reopen attempt it made due, run off
-    /// the lock), then the seconds until the next. That is the update interval, unless the
-    /// engine is idle: then the driver sleeps longer, checking the device between, until a
-    /// call gives the update work (see ``EngineCore/endCall()``).
+    /// One tick of the driver thread: an update, then, off the lock, the reopen attempt it made
+    /// due and the output's pause or resume; returns the seconds until the next. That is the
+    /// update interval, unless the engine is idle: then the driver sleeps longer, checking the
+    /// device between, until a call gives the update work (see ``EngineCore/endCall()``).
     func driverTick() -> Double {
-        var attempt: DevicePreparation?
-        var waitSeconds = configuration.updateIntervalSeconds
+        var work = EngineCore.DriverWork(waitSeconds: configuration.updateIntervalSeconds)
         withLiveCore { core in
-            (attempt, waitSeconds) = core.driverUpdate()
+            work = core.driverUpdate()
         }
-        if let attempt { runReopenAttempt(attempt) }
-        return waitSeconds
+        work.outputStep?.run()
+        if let attempt = work.attempt { runReopenAttempt(attempt) }
+        return work.waitSeconds
     }
 
     /// The driver thread is parked: the engine was idle at its last update (tests).

@@ -323,7 +323,8 @@ public final class SoundEngine: Sendable {
                 isDeviceReopening: core.device.isReopenInFlight,
                 outputPeriodMilliseconds: core.device.outputPeriodMilliseconds,
                 isOutputRunning: core.device.isOutputRunning,
-                outputStartSeconds: core.device.outputStartSeconds)
+                outputStartSeconds: core.device.outputStartSeconds,
+                isOutputPausedWhileIdle: core.device.isOutputPausedForIdle)
         }
     }
 }

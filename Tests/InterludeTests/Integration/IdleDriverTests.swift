@@ -4,8 +4,9 @@ import Testing
 
 extension EngineSuites {
     /// An open engine with nothing to do parks its driver thread (it wakes only to check the
-    /// device), a call that gives the update work wakes it at once, and a device lost while it
-    /// is parked is still reported. The engine runs in the PulseProbe child (OpenAL Soft picks
+    /// device) and, a second later, pauses the device's output; a call that gives the update
+    /// work wakes it at once and runs the output again, and a device lost while it is parked
+    /// and paused is still reported. The engine runs in the PulseProbe child (OpenAL Soft picks
     /// its backend once per process); its ticks say whether the driver is parked (debug builds).
     @Suite struct IdleDriverTests {
         /// The probe's tick, often enough to see a voice's position advance.
@@ -16,7 +17,12 @@ extension EngineSuites {
             line.bool("driverParked") == true
         }
 
-        @Test("on the null backend: an idle engine parks its driver; a play wakes it and the voice advances; stopping it parks it again")
+        /// The tick's `outputPaused`.
+        static func isOutputPaused(_ line: ProbeLine) -> Bool {
+            line.bool("outputPaused") == true
+        }
+
+        @Test("on the null backend: an idle engine parks its driver and pauses its output, whose clock stands still; a play wakes it and the voice advances; stopping it parks it and pauses the output again")
         func idleEngineParksAndAPlayWakesIt() throws {
             var environment = ProcessInfo.processInfo.environment
             environment["ALSOFT_DRIVERS"] = "null"
@@ -27,6 +33,14 @@ extension EngineSuites {
             try #require(firstTick.line.bool("driverParked") != nil, "the probe's ticks print driverParked only in debug builds")
             let parked = try #require(probe.waitFor("tick", from: opened.index, where: Self.isParked),
                                       "the driver never parked with nothing playing")
+            // Paused a second after the engine went idle: OpenAL Soft's mixer no longer runs, so
+            // the device's clock stands still from one tick to one 0.3 s later.
+            let paused = try #require(probe.waitFor("tick", from: parked.index, where: Self.isOutputPaused),
+                                      "the output was never paused while idle")
+            let pausedClock = try #require(paused.line.double("deviceClockMs"))
+            let laterPaused = try #require(probe.waitFor("tick", from: paused.index + 6))
+            #expect(Self.isOutputPaused(laterPaused.line))
+            #expect(laterPaused.line.double("deviceClockMs") == pausedClock, "the device's clock ran on while its output was paused")
 
             probe.send("tone")
             let started = try #require(probe.waitFor("toneStarted", from: parked.index), "\(probe.allLines.map(\.fields))")
@@ -39,14 +53,19 @@ extension EngineSuites {
             }), "the voice's position stayed at \(firstPosition)")
             let awake = probe.allLines[started.index...later.index].filter { $0.event == "tick" }
             #expect(!awake.contains(where: Self.isParked), "the driver parked while a voice played")
+            #expect(!Self.isOutputPaused(later.line))
+            #expect((later.line.double("deviceClockMs") ?? 0) > pausedClock + 100, "the device's clock did not run again")
 
             probe.send("stop-tone")
             let stopped = try #require(probe.waitFor("toneStopped", from: later.index))
-            #expect(probe.waitFor("tick", from: stopped.index, where: Self.isParked) != nil, "the driver did not park again once the voice stopped")
+            let parkedAgain = try #require(probe.waitFor("tick", from: stopped.index, where: Self.isParked),
+                                           "the driver did not park again once the voice stopped")
+            #expect(probe.waitFor("tick", from: parkedAgain.index, where: Self.isOutputPaused) != nil,
+                    "the output was not paused again once the voice stopped")
             #expect(probe.closeInputAndWait() != nil)
         }
 
-        @Test("on PulseAudio: a named device that disappears while the engine is idle is reported as lost, and the engine waits for it")
+        @Test("on PulseAudio: a named device that disappears while the engine is idle, its output paused, is reported as lost, and the engine waits for it")
         func deviceLostWhileIdleIsReported() throws {
             guard PrivatePulseServer.isInstalled else {
                 throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
@@ -61,6 +80,7 @@ extension EngineSuites {
             let opened = try #require(probe.waitFor("opened")?.line, "\(probe.stderrText)")
             #expect(opened.string("device") == "Second")
             let parked = try #require(probe.waitFor("tick", where: Self.isParked), "the driver never parked with nothing playing")
+            _ = try #require(probe.waitFor("tick", from: parked.index, where: Self.isOutputPaused), "the output was never paused while idle")
             let unloadedAt = ContinuousClock.now
             _ = try server.pactl(["unload-module", module])
             // Only the update's ALC_CONNECTED check sees this loss (the server stays up).

@@ -77,14 +77,15 @@ extension EngineSuites {
             return path
         }
 
-        /// The clicks heard on a recording: a frame above 0.1 after at least 100 ms of quiet.
-        static func onsetCount(_ recording: SweepRecording) -> Int {
+        /// The frames where clicks begin on a recording: a frame above 0.1 after at least 100 ms
+        /// of quiet.
+        static func onsetFrames(_ recording: SweepRecording) -> [Int] {
             let quietNeeded = recording.sampleRate / 10
             var quiet = quietNeeded
-            var onsets = 0
-            for sample in recording.samples {
+            var onsets: [Int] = []
+            for (frame, sample) in recording.samples.enumerated() {
                 if abs(sample) > 0.1 {
-                    if quiet >= quietNeeded { onsets += 1 }
+                    if quiet >= quietNeeded { onsets.append(frame) }
                     quiet = 0
                 } else {
                     quiet += 1
@@ -113,10 +114,10 @@ extension EngineSuites {
 
         /// Starts a private server recording its monitor, then the probe playing clicks with
         /// `extraArguments`; checks that the engine's creation (`created`: "init" or "start")
-        /// returned with the output running, runs `body` on the probe, and returns how many clicks
-        /// the recording holds.
+        /// returned with the output running, runs `body` on the probe, and returns the frames where
+        /// the recording's clicks begin, and its rate.
         static func recordedClicks(extraArguments: [String] = [], created: String,
-                                   _ body: (PulseProbeProcess, _ opened: ProbeLine) throws -> Void) throws -> Int {
+                                   _ body: (PulseProbeProcess, _ opened: ProbeLine) throws -> Void) throws -> (onsets: [Int], sampleRate: Int) {
             guard PrivatePulseServer.isInstalled else {
                 throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
             }
@@ -141,7 +142,8 @@ extension EngineSuites {
             Thread.sleep(forTimeInterval: 1)
             PrivatePulseServer.stopRecorder(recorder)
             recorderStopped = true
-            return onsetCount(try SweepRecording(contentsOf: recording))
+            let heard = try SweepRecording(contentsOf: recording)
+            return (onsetFrames(heard), heard.sampleRate)
         }
 
         @Test func clicksRightAfterInitAndAfterARebuildAreAllHeard() throws {
@@ -155,13 +157,48 @@ extension EngineSuites {
                 probe.send("clicks")
                 try #require(probe.waitFor("clicksDone", from: rebuilt.index) != nil)
             }
-            #expect(heard == 2 * Self.clickCount, "heard \(heard) of \(2 * Self.clickCount) clicks (10 after init, 10 after the rebuild)")
+            #expect(heard.onsets.count == 2 * Self.clickCount, "heard \(heard.onsets.count) of \(2 * Self.clickCount) clicks (10 after init, 10 after the rebuild)")
         }
 
         @Test func clicksRightAfterAnAsyncStartAreAllHeard() throws {
             let heard = try Self.recordedClicks(extraArguments: ["--async-start"], created: "start") { _, _ in }
-            #expect(heard == Self.clickCount, "heard \(heard) of \(Self.clickCount) clicks played right after the async start")
+            #expect(heard.onsets.count == Self.clickCount, "heard \(heard.onsets.count) of \(Self.clickCount) clicks played right after the async start")
         }
+
+        /// Pairs of clicks 150 ms apart, the pairs 2 s apart: the engine idles between pairs, so
+        /// the driver pauses the output (after ``SoundEngine/Configuration/idleOutputPauseSeconds``,
+        /// 1 s by default), and each pair's first click runs it again while its second finds it
+        /// running. Every click is heard, and a pair's two clicks stay 150 ms apart to within
+        /// what the first click may be late by after the pause.
+        @Test func clicksAfterTheOutputPausedWhileIdleAreAllHeardOnTime() throws {
+            let pairCount = 5, pairMilliseconds = 150.0
+            var pausedBefore: [Bool] = []
+            let heard = try Self.recordedClicks(extraArguments: ["--click-count", "\(pairCount)", "--click-ms", "2000",
+                                                                 "--click-pair-ms", "\(Int(pairMilliseconds))"],
+                                                created: "init") { probe, _ in
+                pausedBefore = probe.allLines.filter { $0.event == "clickPair" }.map { $0.bool("outputWasPaused") == true }
+            }
+            // The first pair plays right after init; every later one after 2 s of silence.
+            #expect(pausedBefore == [false] + Array(repeating: true, count: pairCount - 1),
+                    "the output was not paused before each later pair: \(pausedBefore)")
+            try #require(heard.onsets.count == 2 * pairCount, "heard \(heard.onsets.count) of \(2 * pairCount) clicks")
+            let spacings = stride(from: 0, to: heard.onsets.count, by: 2).map { index in
+                Double(heard.onsets[index + 1] - heard.onsets[index]) * 1000 / Double(heard.sampleRate)
+            }
+            // A pair's first click late by d after a pause shortens the pair by d.
+            let lateMilliseconds = spacings.dropFirst().map { pairMilliseconds - $0 }
+            PulseDeviceLossTests.figure("a click after the output paused while idle, later than one on the running output by "
+                                        + lateMilliseconds.map { String(format: "%.1f", $0) }.joined(separator: ", ") + " ms"
+                                        + String(format: " (the pair right after init: %.1f ms)", pairMilliseconds - spacings[0]))
+            for late in lateMilliseconds {
+                #expect(late <= Self.pauseLatenessLimitMilliseconds && late >= -Self.pauseLatenessLimitMilliseconds,
+                        "a click after the pause was \(late) ms late against the running output")
+            }
+        }
+
+        /// How much later (or earlier) a click after the idle pause may sound than one on the
+        /// running output.
+        static let pauseLatenessLimitMilliseconds = 60.0
 
         @Test func onTheNullBackendInitAndRebuildReturnWithTheOutputRunning() throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-null-start-\(getpid())")
