@@ -41,9 +41,19 @@ public enum IdleEngine {
         _ = FileHandle.standardInput.readDataToEndOfFile()
     }
 
-    /// Starts `executable --idle-engine-child` with OpenAL Soft's null backend, lets it settle for
-    /// `settleSeconds` after it is ready, then measures it for `seconds`.
-    public static func measure(executable: URL, seconds: Double, settleSeconds: Double = 1) throws -> Figures {
+    /// How long an idle engine with `configuration` is left before it is measured: a second, and
+    /// then the pause of its output once it is due (``SoundEngine/Configuration/idleOutputPauseSeconds``,
+    /// with half a second for the driver's idle check to see it), so that the figures are those of
+    /// the engine idle for good.
+    public static func settleSeconds(_ configuration: SoundEngine.Configuration) -> Double {
+        1 + (configuration.idleOutputPauseSeconds.map { $0 + 0.5 } ?? 0)
+    }
+
+    /// Starts `executable --idle-engine-child` with OpenAL Soft's null backend, lets it settle
+    /// for `settle` seconds after it is ready (by default until its idle output is paused,
+    /// ``settleSeconds(_:)``), then measures it for `seconds`.
+    public static func measure(executable: URL, seconds: Double,
+                               settle: Double = IdleEngine.settleSeconds(SoundEngine.Configuration())) throws -> Figures {
         let process = Process()
         process.executableURL = executable
         process.arguments = ["--idle-engine-child"]
@@ -62,7 +72,7 @@ public enum IdleEngine {
             guard !chunk.isEmpty else { throw BenchError("idle engine child (\(executable.path)) ended before it was ready: \(String(decoding: said, as: UTF8.self))") }
             said += chunk
         }
-        Thread.sleep(forTimeInterval: settleSeconds)
+        Thread.sleep(forTimeInterval: settle)
         let before = sample(pid: process.processIdentifier)
         let start = Measure.wallSeconds()
         Thread.sleep(forTimeInterval: seconds)

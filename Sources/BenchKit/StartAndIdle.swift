@@ -105,16 +105,16 @@ public enum StartAndIdle {
         return StartFigures(blockedMilliseconds: blockedSeconds * 1_000, readyMilliseconds: readySeconds * 1_000)
     }
 
-    /// The idle child: opens an engine on `output` with nothing playing, lets it settle (a
-    /// second, and the engine's idle pause of its output once it is due, unless
-    /// `keepsOutputRunning`), then reads every other thread's CPU time and context switches
+    /// The idle child: opens an engine on `output` with nothing playing (its output kept running
+    /// while idle with `keepsOutputRunning`), lets it settle (``IdleEngine/settleSeconds(_:)``),
+    /// then reads every other thread's CPU time and context switches
     /// from /proc before and after `seconds`.
     public static func measureIdleInChild(seconds: Double, output: Output, keepsOutputRunning: Bool) throws -> IdleFigures {
         var configuration = SoundEngine.Configuration(output: output == .null ? .null : .systemDefault)
         if keepsOutputRunning { configuration.idleOutputPauseSeconds = nil }
         let engine = try SoundEngine(configuration: configuration)
         defer { engine.shutdown() }
-        Thread.sleep(forTimeInterval: 1 + (configuration.idleOutputPauseSeconds.map { $0 + 0.5 } ?? 0))
+        Thread.sleep(forTimeInterval: IdleEngine.settleSeconds(configuration))
         let before = ThreadTimes.read()
         Thread.sleep(forTimeInterval: seconds)
         let after = ThreadTimes.read()

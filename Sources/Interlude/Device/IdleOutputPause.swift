@@ -8,7 +8,10 @@ import Synchronization
 /// resumes with the engine lock released. Every pause and resume of the device goes through
 /// the one mutex here, an interruption's included, and an idle pause decided under the engine
 /// lock is carried out only if no call gave the engine work since (``noteWork()``): a pause
-/// never lands after the play that should have kept the output running.
+/// never lands after the play that should have kept the output running. A frozen server holds
+/// the driver in its pause until the server runs again; nothing could be heard meanwhile, and
+/// the game's calls do not wait for it; only an interruption that begins meanwhile does, with
+/// the engine lock held, as its own pause of the device always did on a frozen server.
 ///
 /// One per installed device. ``retire()``, before the device closes, waits for a pause or
 /// resume under way and makes every later one do nothing.

@@ -87,7 +87,10 @@ public final class SoundEngine: Sendable {
     }
 
     /// Stops the driver, saves the snapshot (when ``Configuration/statePath`` is set), frees every
-    /// AL object and closes the device. Idempotent; later calls throw `.shutDown`. Any thread.
+    /// AL object and closes the device. A device still opening off the lock (a reconnect, a
+    /// switch, a reopen after a loss) is waited for first, up to 5 s, so that no OpenAL call is
+    /// left running when it returns and the process may exit. Idempotent; later calls throw
+    /// `.shutDown`. Any thread.
     public func shutdown() {
         let thread = driver.withLock { driver -> DriverThread? in
             defer { driver = nil }

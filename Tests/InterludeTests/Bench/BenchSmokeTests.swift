@@ -213,7 +213,7 @@ extension EngineSuites {
         /// what is read (the threads, the sums), never how much the engine costs.
         @Test func theIdleEngineIsReadThreadByThread() throws {
             let figures = try IdleEngine.measure(executable: try ProductProcess.executable("InterludeBench"), seconds: 0.5,
-                                                 settleSeconds: 0.1)
+                                                 settle: 0.1)
             // The main thread waiting on its input, and at least OpenAL Soft's mixer.
             #expect(figures.threads.count >= 2, "\(figures.threads)")
             #expect(figures.threads.filter { $0.name == "main thread" }.count == 1, "\(figures.threads)")

@@ -64,6 +64,11 @@ extension EngineSuites {
                     _ = try TestEngine.offline { $0.outputStartTimeoutSeconds = timeout }
                 }
             }
+            for hold in [-0.5, .infinity, .nan, 3_601] as [Double] {
+                Self.expectError(.invalidArgument, naming: "idleOutputPauseSeconds") {
+                    _ = try TestEngine.offline { $0.idleOutputPauseSeconds = hold }
+                }
+            }
         }
 
         @Test func aSoundFromAnotherEngineIsAForeignObject() throws {
