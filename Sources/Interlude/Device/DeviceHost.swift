@@ -39,9 +39,6 @@ final class DeviceHost {
     /// Pauses the open real device's output while the engine is idle (nil offline and while
     /// no device is open).
     @exclusivity(unchecked) private var idlePause: IdleOutputPause?
-    /// The driver asked for the output to be paused for idleness, and has not asked for it to
-    /// run again since (the pause itself happens off the lock, and may have been dropped).
-    @exclusivity(unchecked) private var isIdlePauseRequested = false
     /// Since when the engine has been idle with its output running (nil while it is not idle).
     @exclusivity(unchecked) private var idleSinceInstant: ContinuousClock.Instant?
     /// The wall clock's origin for ``mixerWatch`` and ``mixerPace``.
@@ -101,7 +98,7 @@ final class DeviceHost {
     /// The open device's output has been seen running (see ``OutputStart``).
     var isOutputRunning: Bool { outputStart?.isRunning ?? false }
     /// The driver paused the output because the engine was idle (see ``idleOutputStep(isIdle:now:)``).
-    var isOutputPausedForIdle: Bool { isIdlePauseRequested }
+    var isOutputPausedForIdle: Bool { idlePause?.isPausedForIdle ?? false }
     /// The open real device's period in milliseconds (1000 / ALC_REFRESH): the latency setting
     /// in effect. nil offline and while no device is open.
     var outputPeriodMilliseconds: Double? {
@@ -163,7 +160,7 @@ final class DeviceHost {
     /// Reads the running real device's clock into its ``MixerStallWatch``; returns the change
     /// the reading made. nil offline, before the output runs, and without the device clock.
     func watchMixer(now: @autoclosure () -> ContinuousClock.Instant) -> MixerStallWatch.Change? {
-        guard let device, !device.isLoopback, isOutputRunning, !isIdlePauseRequested,
+        guard let device, !device.isLoopback, isOutputRunning, !isOutputPausedForIdle,
               let clock = device.clockNanoseconds else { return nil }
         let clockSeconds = Double(clock) * 1e-9, wallSeconds = (now() - createdInstant).seconds
         let change = mixerWatch.observe(clockSeconds: clockSeconds, wallSeconds: wallSeconds)
@@ -191,7 +188,7 @@ final class DeviceHost {
     /// ``UpdateTiming/beforeEachMix``, until its clock has been read, and without a real device,
     /// its clock or a running mixer.
     func secondsUntilNextMix(now: ContinuousClock.Instant) -> Double? {
-        guard let device, !device.isLoopback, isOutputRunning, !isIdlePauseRequested, let mixerPace, !mixerWatch.isStalled else {
+        guard let device, !device.isLoopback, isOutputRunning, !isOutputPausedForIdle, let mixerPace, !mixerWatch.isStalled else {
             return nil
         }
         let margin = min(Self.updateMarginSeconds, mixerPace.mixPeriodSeconds / 4)
@@ -218,7 +215,6 @@ final class DeviceHost {
         device = newDevice
         outputStart = start
         idlePause = newDevice.isLoopback ? nil : IdleOutputPause(device: newDevice)
-        isIdlePauseRequested = false
         idleSinceInstant = nil
         mixerWatch = MixerStallWatch()
         mixerPace = nil
@@ -285,7 +281,6 @@ final class DeviceHost {
         guard let device else { return }
         idlePause?.retire()
         idlePause = nil
-        isIdlePauseRequested = false
         idleSinceInstant = nil
         Self.tearDown(device, isReachable: isReachable)
         self.device = nil
@@ -346,7 +341,6 @@ final class DeviceHost {
             device.context.process()
         }
         idlePause?.resumeAfterInterruption()
-        isIdlePauseRequested = false
         idleSinceInstant = nil
     }
 
@@ -360,24 +354,27 @@ final class DeviceHost {
     /// The driver's step for the output, after its update with the session active: once the
     /// engine has been idle for ``SoundEngine/Configuration/idleOutputPauseSeconds``, pause
     /// the output; once it is not idle, run it again. The driver runs the step with the engine
-    /// lock released. nil: nothing to do (and always without a real device).
+    /// lock released, before its next update, so the pause's state read here is the last step's
+    /// outcome: a pause that was dropped or failed is decided again at the next idle update.
+    /// Never while the mixer stands still: a frozen server would not answer the pause. nil:
+    /// nothing to do (and always without a real device).
     func idleOutputStep(isIdle: Bool, now: @autoclosure () -> ContinuousClock.Instant) -> IdleOutputPause.Step? {
         guard let idlePause else { return nil }
         guard isIdle else {
             idleSinceInstant = nil
-            guard isIdlePauseRequested else { return nil }
-            isIdlePauseRequested = false
+            guard idlePause.isPausedForIdle else { return nil }
             // The clock stood still by design: the watch and the pace begin anew.
             mixerWatch = MixerStallWatch()
             mixerPace = nil
             return .resume(idlePause)
         }
-        guard !isIdlePauseRequested, let holdSeconds = configuration.idleOutputPauseSeconds else { return nil }
+        guard !idlePause.isPausedForIdle, !mixerWatch.isStalled, let holdSeconds = configuration.idleOutputPauseSeconds else {
+            return nil
+        }
         let now = now()
         let since = idleSinceInstant ?? now
         idleSinceInstant = since
         guard (now - since).seconds >= holdSeconds else { return nil }
-        isIdlePauseRequested = true
         return .pause(idlePause, workToken: idlePause.workToken)
     }
 

@@ -34,6 +34,10 @@ final class ALDevice {
     let name: String
     /// The mixing rate in frames per second.
     let sampleRate: Int
+    /// ALC_REFRESH: how many times a second the mixer fills a period (48 when unknown). Read
+    /// once, at open: OpenAL Soft answers it under the device's backend lock, which a pause
+    /// waiting on a frozen server holds.
+    let updatesPerSecond: Double
     /// Entry points of the extensions this device has.
     let extensions: ALExtensions
     /// The EFX entry points, when the device has ALC_EXT_EFX.
@@ -109,6 +113,9 @@ final class ALDevice {
             sampleRate = frequency > 0 ? Int(frequency) : 48_000
         }
         _ = alcGetError(opened)
+        var refresh: ALCint = 0
+        alcGetIntegerv(opened, ALC_REFRESH, 1, &refresh)
+        updatesPerSecond = alcGetError(opened) == ALC_NO_ERROR && refresh > 0 ? Double(refresh) : 48
     }
 
     deinit {
@@ -185,13 +192,6 @@ final class ALDevice {
         return alcGetError(device) == ALC_NO_ERROR ? Int64(clock) : nil
     }
 
-    /// ALC_REFRESH: how many times a second the mixer fills a period (48 when unknown).
-    var updatesPerSecond: Double {
-        guard let device else { return 48 }
-        var refresh: ALCint = 0
-        alcGetIntegerv(device, ALC_REFRESH, 1, &refresh)
-        return alcGetError(device) == ALC_NO_ERROR && refresh > 0 ? Double(refresh) : 48
-    }
 
     /// The HRTF data sets available on this device (ALC_SOFT_HRTF).
     var hrtfNames: [String] {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Testing
 @testable import Interlude
@@ -62,6 +65,41 @@ extension EngineSuites {
                                            "the driver did not park again once the voice stopped")
             #expect(probe.waitFor("tick", from: parkedAgain.index, where: Self.isOutputPaused) != nil,
                     "the output was not paused again once the voice stopped")
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
+        @Test("on the null backend: an interruption (Ctrl-Z, then fg) while the output is paused runs it again at its end; idle, it is paused again, and a play after it is heard")
+        func interruptionWhileTheOutputIsPaused() throws {
+            var environment = ProcessInfo.processInfo.environment
+            environment["ALSOFT_DRIVERS"] = "null"
+            let probe = try PulseProbeProcess(environment: environment, arguments: ["--seconds", "60", "--tick-ms", "\(Self.tickMilliseconds)", "--job-control"])
+            defer { kill(probe.pid, SIGCONT); probe.kill() }
+            let opened = try #require(probe.waitFor("opened"), "\(probe.stderrText)")
+            let paused = try #require(probe.waitFor("tick", from: opened.index, where: Self.isOutputPaused), "the output was never paused while idle")
+            kill(probe.pid, SIGTSTP)
+            let deadline = ContinuousClock.now + .seconds(15)
+            while JobControlTests.processState(probe.pid) != "T" && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            #expect(JobControlTests.processState(probe.pid) == "T", "the probe did not stop after SIGTSTP")
+            kill(probe.pid, SIGCONT)
+            let ended = try #require(probe.waitFor("ended", from: paused.index), "the interruption did not end: \(probe.allLines.map(\.fields))")
+            // The interruption's end runs the output again: the clock moves on between two ticks.
+            let running = try #require(probe.waitFor("tick", from: ended.index, where: { !Self.isOutputPaused($0) }))
+            let runningClock = try #require(running.line.double("deviceClockMs"))
+            let moved = probe.waitFor("tick", from: running.index + 1, where: { line in
+                (line.double("deviceClockMs") ?? 0) > runningClock && !Self.isOutputPaused(line)
+            })
+            #expect(moved != nil, "the device's clock stood still after the interruption ended")
+            // Idle, it is paused again; then a play is heard: the voice advances.
+            let pausedAgain = try #require(probe.waitFor("tick", from: running.index, where: Self.isOutputPaused),
+                                           "the output was not paused again after the interruption")
+            probe.send("tone")
+            let started = try #require(probe.waitFor("toneStarted", from: pausedAgain.index))
+            let first = try #require(probe.waitFor("tick", from: started.index, where: { $0.int("tonePosition").map { $0 >= 0 } == true }))
+            let firstPosition = try #require(first.line.int("tonePosition"))
+            #expect(probe.waitFor("tick", from: first.index + 1, where: { ($0.int("tonePosition") ?? -1) > firstPosition + 48_000 / 10 }) != nil,
+                    "the voice played after the interruption stayed at \(firstPosition)")
             #expect(probe.closeInputAndWait() != nil)
         }
 
