@@ -60,15 +60,20 @@ public final class CueBankWatcher: Sendable {
         let wakeDescriptor = ends[0]
         let finished = finished
         let watchingThread = watchingThread
+        // Returns once the thread is named and known, so that it shows in /proc by its name and
+        // a stop() made at once can tell whether it runs on it.
+        let started = DispatchSemaphore(value: 0)
         let thread = Thread {
             ThreadName.set(Self.threadName)
             watchingThread.value.withLock { $0 = pthread_self() }
+            started.signal()
             Self.watch(inotify: inotify, wake: wakeDescriptor, fileName: fileName, path: path, engine: engine)
             close(inotify)
             close(wakeDescriptor)
             finished.signal()
         }
         thread.start()
+        started.wait()
     }
 
     deinit { stop() }
