@@ -81,11 +81,12 @@ sanitize: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS)
 
 # CI's sanitizer passes, each in its own scratch path. Thread sanitizer: the model-based test
-# (TSAN_MODEL_SEQUENCES of its sequences: instrumented, a sequence takes about 10 times as long)
-# and the tests that call the engine from many threads at once. Address sanitizer (+ LSan,
+# (TSAN_MODEL_SEQUENCES of its sequences: instrumented, a sequence takes about 10 times as long),
+# the tests that call the engine from many threads at once, and the idle driver's tests, whose
+# probe pauses and resumes real devices off the engine lock. Address sanitizer (+ LSan,
 # scripts/lsan.supp): the decoders, WAV reading and writing, and the scene tools.
 TSAN_MODEL_SEQUENCES ?= 500
-TSAN_TESTS = ModelBasedTests|ModelRegressionTests|LifecycleStressTests|ConcurrencyStressTests|ListenerConcurrencyTests|DriverThreadTests|StreamDecodeWorkerTests
+TSAN_TESTS = ModelBasedTests|ModelRegressionTests|LifecycleStressTests|ConcurrencyStressTests|ListenerConcurrencyTests|DriverThreadTests|StreamDecodeWorkerTests|IdleDriverTests
 # [./]Scene...: the scene suites, not PeerSceneTests, whose child is the bench executable (it runs
 # under a sanitizer since its malloc counter stands aside there, but is not part of this pass).
 ASAN_TESTS = DecoderTests|DecoderFactoryTests|LoopTagTests|FuzzRegressionTests|PCMConversionTests|WAVFileWriterTests|[./]Scene[A-Za-z0-9]*Tests|DeviceLostReasonTests|RenderPlotTests|ResamplerTests|RenderCommandTests|RenderInterruptionTests
