@@ -192,7 +192,6 @@ final class ALDevice {
         return alcGetError(device) == ALC_NO_ERROR ? Int64(clock) : nil
     }
 
-
     /// The HRTF data sets available on this device (ALC_SOFT_HRTF).
     var hrtfNames: [String] {
         guard let device, let getString = extensions.getStringi else { return [] }

@@ -1,5 +1,4 @@
 import Dispatch
-import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -83,12 +83,7 @@ extension EngineSuites {
             defer { kill(probe.pid, SIGCONT); probe.kill() }
             let opened = try #require(probe.waitFor("opened"), "\(probe.stderrText)")
             let paused = try #require(probe.waitFor("tick", from: opened.index, where: Self.isOutputPaused), "the output was never paused while idle")
-            kill(probe.pid, SIGTSTP)
-            let deadline = ContinuousClock.now + .seconds(15)
-            while JobControlTests.processState(probe.pid) != "T" && ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.01)
-            }
-            #expect(JobControlTests.processState(probe.pid) == "T", "the probe did not stop after SIGTSTP")
+            #expect(JobControlTests.stopWithSIGTSTP(probe.pid), "the probe did not stop after SIGTSTP")
             kill(probe.pid, SIGCONT)
             let ended = try #require(probe.waitFor("ended", from: paused.index), "the interruption did not end: \(probe.allLines.map(\.fields))")
             // The interruption's end runs the output again: the clock moves on between two ticks.

@@ -168,8 +168,9 @@ extension EngineSuites {
         /// Pairs of clicks 150 ms apart, the pairs 2 s apart: the engine idles between pairs, so
         /// the driver pauses the output (after ``SoundEngine/Configuration/idleOutputPauseSeconds``,
         /// 0.5 s here, so that a loaded machine's late idle checks still pause it in time), and
-        /// each pair's first click runs it again while its second finds it running. Every click is heard, and a pair's two clicks stay 150 ms apart to within
-        /// what the first click may be late by after the pause.
+        /// each pair's first click runs it again while its second finds it running. Every click
+        /// is heard, and a pair's two clicks stay 150 ms apart to within what the first click may
+        /// be late by after the pause.
         @Test func clicksAfterTheOutputPausedWhileIdleAreAllHeardOnTime() throws {
             let pairCount = 5, pairMilliseconds = 150.0
             var pausedBefore: [Bool] = []

@@ -180,12 +180,7 @@ extension EngineSuites {
             let probe = try Self.startProbe(server, extraArguments: ["--job-control"])
             defer { probe.kill() }
             let requested = try Self.rebuildUnderWay(probe)
-            kill(probe.pid, SIGTSTP)
-            let deadline = ContinuousClock.now + .seconds(15)
-            while JobControlTests.processState(probe.pid) != "T" && ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.01)
-            }
-            #expect(JobControlTests.processState(probe.pid) == "T", "the probe did not stop after SIGTSTP")
+            #expect(JobControlTests.stopWithSIGTSTP(probe.pid), "the probe did not stop after SIGTSTP")
             kill(probe.pid, SIGCONT)
 
             // Back: the rebuild finished, job control's hold ended, and the soundtrack moves.

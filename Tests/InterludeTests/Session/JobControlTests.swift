@@ -27,6 +27,17 @@ import Testing
         return stat[stat.index(close, offsetBy: 2)...].split(separator: " ").first.map(String.init)
     }
 
+    /// Sends SIGTSTP to `pid` (a child with job control on: it interrupts, then stops itself)
+    /// and waits up to 15 s for it to be stopped. Returns whether it stopped.
+    static func stopWithSIGTSTP(_ pid: Int32) -> Bool {
+        kill(pid, SIGTSTP)
+        let deadline = ContinuousClock.now + .seconds(15)
+        while processState(pid) != "T" && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return processState(pid) == "T"
+    }
+
     /// The probe's output, kept as text lines (Sendable) and parsed when read.
     final class Lines: Sendable {
         private let text = AnnotatedMutex<[String]>([])
