@@ -164,6 +164,9 @@ final class DeviceHost {
               let clock = device.clockNanoseconds else { return nil }
         let clockSeconds = Double(clock) * 1e-9, wallSeconds = (now() - createdInstant).seconds
         let change = mixerWatch.observe(clockSeconds: clockSeconds, wallSeconds: wallSeconds)
+        if mixerWatch.isStalled || change == .running {
+            logger.debug("the mixer's clock of \(device.name) reads \(clockSeconds) s at \(wallSeconds) s")
+        }
         // Only the driver's pace before each mix needs it: the default timing pays nothing.
         if configuration.updateTiming == .beforeEachMix {
             if mixerPace == nil { mixerPace = MixerPace(updatesPerSecond: device.updatesPerSecond) }

@@ -139,6 +139,7 @@ final class EngineCore: @unchecked Sendable {
             // The mixer standing still, or running again after that: sources held or played on.
             let mixerChange = device.watchMixer(now: now())
             let isHoldingForMixer = device.isMixerStalled || mixerChange == .running
+            let startsSources = !device.isMixerStalled
             clock.countUpdate()
             groups.advance(bySeconds: elapsedSeconds, playingCounts: voiceSources.playingCountsByGroup)
             for group in groups.takePausesDue() { setGroupPaused(true, index: group) }
@@ -146,7 +147,10 @@ final class EngineCore: @unchecked Sendable {
                 // One batch: every property set here reaches the mixer at once.
                 al.attempt("update: deferred updates") {
                     try device.context.deferringUpdates {
-                        al.attempt("update: voices") { try voiceSources.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode) }
+                        al.attempt("update: voices") {
+                            try voiceSources.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode,
+                                                     startsSources: startsSources)
+                        }
                         sendChanges(on: device)
                         if groups.isDirty {
                             al.attempt("update: group gains") { try applyGroupGains() }
@@ -155,7 +159,8 @@ final class EngineCore: @unchecked Sendable {
                             al.attempt("update: group low-passes") { try applyGroupLowPasses(on: device) }
                         }
                         al.attempt("update: streams") {
-                            try streams.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode)
+                            try streams.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode,
+                                                startsSources: startsSources)
                         }
                     }
                 }
@@ -176,7 +181,9 @@ final class EngineCore: @unchecked Sendable {
     /// While the mixer stands still (``MixerStallWatch``), pauses every source that should sound,
     /// again on each update so that a play made meanwhile is held too; once it runs again, plays
     /// them on in one call, from the frames they stood at. The session is not interrupted: the
-    /// game sees nothing but late sound.
+    /// game sees nothing but late sound. Meanwhile the streams' service starts no source: a held
+    /// stream played and paused again on each update would play for as long as the update was
+    /// preempted in between, and the server's catch-up mixes at a hundred times real time.
     private func holdWhileMixerStalls() throws {
         let sources = voiceSources.audibleSources + streams.audibleSources
         if device.isMixerStalled {

@@ -131,8 +131,8 @@ final class ALRenderer {
 
     /// One update of a real streamed voice's queue: refills it, restarts a source that ran dry
     /// and reads the position. With `waiting` (an offline render) it waits for the decode thread.
-    func service(_ stream: StreamQueue, of voice: Voice, waiting: Bool) throws {
-        try stream.service(mayStart: voice.state == .playing, waiting: waiting)
+    func service(_ stream: StreamQueue, of voice: Voice, waiting: Bool, startsSource: Bool) throws {
+        try stream.service(mayStart: startsSource && voice.state == .playing, waiting: waiting)
         voice.positionInFrames = stream.positionInFrames
     }
 

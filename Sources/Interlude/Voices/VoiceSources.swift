@@ -291,8 +291,9 @@ final class VoiceSources {
     /// batch of AL calls; the rest are serviced through their object.
     /// Then the pool's one walk over every entry, and its plan for the real sources. Real
     /// streamed voices refill their queues on every update; with `waitsForDecode` (an offline
-    /// render) they wait for the decode thread to fill them.
-    func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool) throws {
+    /// render) they wait for the decode thread to fill them. Without `startsSources` (the mixer
+    /// is held) a streamed voice's source that is not playing stays so.
+    func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool, startsSources: Bool) throws {
         let scoresCandidates = table.liveVoiceCount > realVoiceBudget
         var objectSlots: [Int32] = []
         var readSlots: [Int32] = []
@@ -318,7 +319,7 @@ final class VoiceSources {
             }
             guard voice.source != nil else { continue }
             if let stream = voice.stream {
-                try renderer.service(stream, of: voice, waiting: waitsForDecode)
+                try renderer.service(stream, of: voice, waiting: waitsForDecode, startsSource: startsSources)
                 // A one-shot at its end, or a stream whose decoding failed.
                 if stream.isFinished { remove(voice, reason: .ended) }
                 continue
