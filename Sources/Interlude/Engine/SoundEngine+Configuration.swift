@@ -34,10 +34,10 @@ extension SoundEngine {
         /// checks) with ``UpdateTiming/everyUpdateInterval``, and before a real device's clock
         /// has been read. Offline renders update every this many seconds of rendered audio.
         public var updateIntervalSeconds = 0.010
-        /// When the realtime driver updates on a real device: every ``updateIntervalSeconds``
-        /// (the default), or just before each of OpenAL Soft's mixes, which wakes the driver
-        /// half as often but, after a frozen audio server, lost up to 0.6 s of sound in tests.
-        public var updateTiming: UpdateTiming = .everyUpdateInterval
+        /// When the realtime driver updates on a real device: just before each of OpenAL Soft's
+        /// mixes (the default), which wakes the driver half as often as every
+        /// ``updateIntervalSeconds`` for the same latency, or at that interval.
+        public var updateTiming: UpdateTiming = .beforeEachMix
         /// Runs the realtime driver thread on a real device. Off: the game calls
         /// ``SoundEngine/update()`` from its own loop, once a frame after moving its voices,
         /// which saves a thread's wake-up every update interval; a loop that stalls for longer

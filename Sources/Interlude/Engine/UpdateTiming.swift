@@ -8,13 +8,11 @@ public enum UpdateTiming: String, Sendable, CaseIterable, Codable {
     /// the driver wakes once per mix (43 times a second on a 1,024-frame period at 44.1 kHz).
     /// Until the clock has been read, while the mixer stands still, and without the clock
     /// extension, the driver updates every ``SoundEngine/Configuration/updateIntervalSeconds``.
-    ///
-    /// Not the default: on a private PulseAudio server frozen for 5 s by SIGSTOP, the sound heard
-    /// after SIGCONT skipped 97 ms, 622 ms and -11 ms in 3 of 8 runs (1 ms with every update
-    /// interval), so its recovery from a stalled mixer is not yet right.
+    /// The default.
     case beforeEachMix
     /// Every ``SoundEngine/Configuration/updateIntervalSeconds``, whenever OpenAL Soft mixes:
     /// a change waits for the next update and then for the next mix, and the driver wakes
-    /// 100 times a second at the default 10 ms.
+    /// 100 times a second at the default 10 ms: twice as often as the mixer, for the same
+    /// latency.
     case everyUpdateInterval
 }
