@@ -167,7 +167,7 @@ final class DeviceHost {
         if mixerWatch.isStalled || change == .running {
             logger.debug("the mixer's clock of \(device.name) reads \(clockSeconds) s at \(wallSeconds) s")
         }
-        // Only the driver's pace before each mix needs it: the default timing pays nothing.
+        // Only the driver's pace before each mix needs it: `.everyUpdateInterval` pays nothing.
         if configuration.updateTiming == .beforeEachMix {
             if mixerPace == nil { mixerPace = MixerPace(updatesPerSecond: device.updatesPerSecond) }
             mixerPace?.observe(clockSeconds: clockSeconds, wallSeconds: wallSeconds)

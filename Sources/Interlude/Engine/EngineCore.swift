@@ -181,9 +181,9 @@ final class EngineCore: @unchecked Sendable {
     /// While the mixer stands still (``MixerStallWatch``), pauses every source that should sound,
     /// again on each update so that a play made meanwhile is held too; once it runs again, plays
     /// them on in one call, from the frames they stood at. The session is not interrupted: the
-    /// game sees nothing but late sound. Meanwhile the streams' service starts no source: a held
+    /// game sees nothing but late sound. Meanwhile the update's refills start no source: a held
     /// stream played and paused again on each update would play for as long as the update was
-    /// preempted in between, and the server's catch-up mixes at a hundred times real time.
+    /// preempted in between, and the server's catch-up mixes at about 200 times real time.
     private func holdWhileMixerStalls() throws {
         let sources = voiceSources.audibleSources + streams.audibleSources
         if device.isMixerStalled {

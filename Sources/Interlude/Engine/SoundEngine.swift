@@ -6,7 +6,7 @@ import Synchronization
 /// audio session that keeps all of it right through interruptions and device loss.
 ///
 /// Every method is synchronous and may be called from any thread: each takes the engine's lock.
-/// On a real device a driver thread updates every 10 ms (or once per mix, ``Configuration/updateTiming``); offline, ``render(frameCount:)``
+/// On a real device a driver thread updates once per mix (or every 10 ms, ``Configuration/updateTiming``); offline, ``render(frameCount:)``
 /// drives everything and is deterministic.
 ///
 /// Setters (a voice's position, velocity, gain, pitch and other parameters, the listener, the
