@@ -21,6 +21,12 @@ final class ALGate {
     /// AL calls may be made: a device is open and the session is active.
     var isOpen: Bool { host.isOpen && session.isActive }
 
+    /// Sources may be started: the mixer is not held (``DeviceHost/isMixerStalled``). While it
+    /// is, a play leaves its source where it stands, and the hold's end starts it: a source
+    /// played and paused again would sound for as long as the thread was preempted in between,
+    /// and a server catching up mixes at about 200 times real time.
+    var startsSources: Bool { !host.isMixerStalled }
+
     /// AL errors counted so far.
     var internalErrorCount: Int { errorCount }
 

@@ -67,7 +67,7 @@ final class EngineCore: @unchecked Sendable {
         clock = UpdateClock(isOffline: configuration.output.isOffline)
         world = SpatialWorld(configuration: configuration)
         voiceTable = VoiceTable(engineID: engineID)
-        alRenderer = ALRenderer(sounds: sounds, mixer: groups)
+        alRenderer = ALRenderer(sounds: sounds, mixer: groups, gate: al)
         // Started once nothing before it can throw; the one later failure stops it.
         decodeWorker = try DecodeWorker(logger: logger)
         voiceSources = VoiceSources(configuration: configuration, table: voiceTable, renderer: alRenderer, mixer: groups,
@@ -139,7 +139,7 @@ final class EngineCore: @unchecked Sendable {
             // The mixer standing still, or running again after that: sources held or played on.
             let mixerChange = device.watchMixer(now: now())
             let isHoldingForMixer = device.isMixerStalled || mixerChange == .running
-            let startsSources = !device.isMixerStalled
+            let startsSources = al.startsSources
             clock.countUpdate()
             groups.advance(bySeconds: elapsedSeconds, playingCounts: voiceSources.playingCountsByGroup)
             for group in groups.takePausesDue() { setGroupPaused(true, index: group) }
@@ -178,18 +178,20 @@ final class EngineCore: @unchecked Sendable {
         return nil
     }
 
-    /// While the mixer stands still (``MixerStallWatch``), pauses every source that should sound,
-    /// again on each update so that a play made meanwhile is held too; once it runs again, plays
-    /// them on in one call, from the frames they stood at. The session is not interrupted: the
-    /// game sees nothing but late sound. Meanwhile the update's refills start no source: a held
-    /// stream played and paused again on each update would play for as long as the update was
-    /// preempted in between, and the server's catch-up mixes at about 200 times real time.
+    /// While the mixer stands still (``MixerStallWatch``), pauses every source that should sound
+    /// (again on each update, which costs nothing for a paused one); once it runs again, plays
+    /// them on in one call, from the frames they stood at, with every source a play kept from
+    /// starting meanwhile. The session is not interrupted: the game sees nothing but late sound.
+    /// Meanwhile nothing starts a source, neither a call nor the update's refills
+    /// (``ALGate/startsSources``): a source played and paused again would play for as long as
+    /// the thread was preempted in between, and the server's catch-up mixes at about 200 times
+    /// real time.
     private func holdWhileMixerStalls() throws {
         let sources = voiceSources.audibleSources + streams.audibleSources
         if device.isMixerStalled {
             try alRenderer.pause(sources)
         } else {
-            try alRenderer.playPaused(sources)
+            try alRenderer.playHeld(sources)
         }
     }
 

@@ -124,7 +124,7 @@ final class StreamSet {
         if isActive {
             gate.run(call) { device in
                 try groupMix.attach(stream, on: device)
-                if stream.state == .playing { try stream.play() }
+                if stream.state == .playing { try start(stream) }
             }
         } else if !startsPaused {
             events.emit(.commandDeferred(crossfadeSeconds == nil ? .playMusic(channel) : .crossfadeMusic(channel)))
@@ -204,7 +204,7 @@ final class StreamSet {
                     } else if stream.fade != nil {
                         try groupMix.applyGain(to: stream)
                     }
-                    try stream.play()
+                    try start(stream)
                 }
             }
         } else if stream.state != .pendingStart {
@@ -347,11 +347,18 @@ final class StreamSet {
         for stream in outgoing { try groupMix.applyGain(to: stream) }
     }
 
+    /// Starts a stream's source, unless the mixer is held (``ALGate/startsSources``): then the
+    /// hold's end, or the first refill after it, starts it from the frame it stands at.
+    private func start(_ stream: MusicStream) throws {
+        guard gate.startsSources else { return }
+        try stream.play()
+    }
+
     /// Pauses or resumes the streams of a group (every stream, for master).
     func setGroupPaused(_ paused: Bool, group: Int) throws {
         for stream in allStreams where stream.state == .playing
             && (stream.channel.groupIndex == group || group == GroupTable.masterIndex) {
-            if paused { try stream.pause() } else if !mixer.pauses(stream.channel.groupIndex) { try stream.play() }
+            if paused { try stream.pause() } else if !mixer.pauses(stream.channel.groupIndex) { try start(stream) }
         }
     }
 

@@ -129,4 +129,6 @@ struct ALSource: Hashable {
 
     /// AL_BUFFERS_PROCESSED.
     func processedBufferCount() throws -> Int { Int(try integer(AL_BUFFERS_PROCESSED)) }
+    /// AL_BUFFERS_QUEUED: buffers queued, played or not (1 for a source with a static buffer).
+    func queuedBufferCount() throws -> Int { Int(try integer(AL_BUFFERS_QUEUED)) }
 }

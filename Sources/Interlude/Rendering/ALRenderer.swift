@@ -20,9 +20,13 @@ final class ALRenderer {
     /// The shared occlusion filter on the current device.
     @exclusivity(unchecked) private var lowPassFilter: UInt32?
 
-    init(sounds: SoundBank, mixer: GroupMixer) {
+    /// Says whether a source may start now (not while the mixer is held).
+    private let gate: ALGate
+
+    init(sounds: SoundBank, mixer: GroupMixer, gate: ALGate) {
         self.sounds = sounds
         self.mixer = mixer
+        self.gate = gate
     }
 
     /// Voices holding a source.
@@ -138,7 +142,14 @@ final class ALRenderer {
 
     func pause(_ voice: Voice) throws { try voice.source?.pause() }
     /// Plays a real voice; a stream with nothing queued yet starts on the update that queues.
+    /// While the mixer is held its source stays where it is, and the hold's end starts it
+    /// (``playHeld(_:)``). A source reused from the pool reads AL_STOPPED, which would count its
+    /// new one-shot as ended: rewound, it reads AL_INITIAL until then.
     func play(_ voice: Voice) throws {
+        guard gate.startsSources else {
+            if voice.stream == nil, let source = voice.source, try source.state() == .stopped { try source.rewind() }
+            return
+        }
         if let stream = voice.stream {
             try stream.play()
         } else {
@@ -148,13 +159,25 @@ final class ALRenderer {
 
     /// Pauses many sources in one call, so they all stop on the same mix.
     func pause(_ sources: [ALSource]) throws { try ALSource.pause(sources) }
-    /// Plays many sources in one call, so they all start on the same mix.
-    func play(_ sources: [ALSource]) throws { try ALSource.play(sources) }
-    /// Plays on, in one call, those of `sources` that are paused (a playing one would start over).
-    func playPaused(_ sources: [ALSource]) throws {
-        var paused: [ALSource] = []
-        for source in sources where try source.state() == .paused { paused.append(source) }
-        try ALSource.play(paused)
+    /// Plays many sources in one call, so they all start on the same mix; while the mixer is
+    /// held, none (the hold's end starts them).
+    func play(_ sources: [ALSource]) throws {
+        guard gate.startsSources else { return }
+        try ALSource.play(sources)
+    }
+    /// The end of a mixer hold: plays, in one call, those of `sources` that the hold paused or
+    /// kept from starting (never played, with something queued). A playing one would start
+    /// over; a stream's source with nothing queued yet is started by its refill.
+    func playHeld(_ sources: [ALSource]) throws {
+        var held: [ALSource] = []
+        for source in sources {
+            switch try source.state() {
+            case .paused: held.append(source)
+            case .initial where try source.queuedBufferCount() > 0: held.append(source)
+            default: break
+            }
+        }
+        try ALSource.play(held)
     }
 
     // MARK: Parameters

@@ -95,6 +95,10 @@ final class VoiceSources {
     /// important real voice; otherwise it stays virtual until an update finds it room.
     func admit(_ voice: Voice, on device: ALDevice) throws {
         if mixer.pauses(voice.groupIndex) { return }
+        guard mayGetSourceNow(voice) else {
+            startVirtualClock(of: voice)
+            return
+        }
         if renderer.realVoiceCount >= realVoiceBudget {
             guard let weakest = weakestRealVoice(), score(of: voice) > score(of: weakest) else {
                 startVirtualClock(of: voice)
@@ -359,8 +363,17 @@ final class VoiceSources {
             if let voice = table.voice(inSlot: Int(slot)) { try makeVirtual(voice, on: device) }
         }
         for slot in pool.promotedSlots {
-            if let voice = table.voice(inSlot: Int(slot)), voice.source == nil { try renderer.start(voice, on: device) }
+            if let voice = table.voice(inSlot: Int(slot)), voice.source == nil, mayGetSourceNow(voice) {
+                try renderer.start(voice, on: device)
+            }
         }
+    }
+
+    /// While the mixer is held a source is not played (``ALGate/startsSources``), and one never
+    /// played reads its offset as 0: a sound that would start past its first frame waits as a
+    /// virtual voice, keeping its place, until the hold ends. A stream keeps its own position.
+    private func mayGetSourceNow(_ voice: Voice) -> Bool {
+        gate.startsSources || voice.positionInFrames == 0 || voice.stream != nil
     }
 
     /// Releases the one-shots the pool found ended while virtual.

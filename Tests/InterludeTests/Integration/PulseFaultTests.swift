@@ -119,6 +119,104 @@ extension EngineSuites {
             #expect(probe.closeInputAndWait() != nil)
         }
 
+        /// What the sink's monitor recorded across a freeze: the music is paused (so that what
+        /// the server holds when it stops is silence), the server frozen by SIGSTOP for 2 s, and
+        /// `command` sent to the probe the moment SIGCONT is: the server's catch-up then mixes at
+        /// about 200 times real time for some 25 ms, and the engine's hold lasts until it has
+        /// caught up. A source started then and paused by the next update would lose seconds of
+        /// its sound into that burst, or sound a fragment. The recording ends once `heard` returns.
+        static func recordCommandAsServerContinues(_ command: String, server: PrivatePulseServer, probe: PulseProbeProcess,
+                                                   heard: (_ pausedAt: Int) throws -> Void) throws -> FreezeRecording {
+            let recording = server.folder.appendingPathComponent("\(command)-as-server-continues.wav")
+            let recorder = try server.record(to: recording)
+            var recorderStopped = false
+            defer { if !recorderStopped { PrivatePulseServer.stopRecorder(recorder) } }
+            Thread.sleep(forTimeInterval: 0.6)
+            probe.send("pause")
+            Thread.sleep(forTimeInterval: 1.5)
+            let pausedAt = try #require(probe.allLines.last { $0.event == "tick" }?.int("position"))
+            let serverPID = try #require(server.pid)
+            kill(serverPID, SIGSTOP)
+            var continued = false
+            defer { if !continued { kill(serverPID, SIGCONT) } }
+            // The engine sees the mixer stand still a quarter second in, and holds its sources.
+            Thread.sleep(forTimeInterval: 2)
+            let continuedAt = probe.lineCount
+            kill(serverPID, SIGCONT)
+            continued = true
+            probe.send(command)
+            try heard(pausedAt)
+            Thread.sleep(forTimeInterval: 0.5)
+            PrivatePulseServer.stopRecorder(recorder)
+            recorderStopped = true
+            let log = probe.stderrText.split(separator: "\n").filter { $0.contains("mixer") }.joined(separator: "\n")
+                + "\nmusic paused at frame \(pausedAt); after SIGCONT the engine read \(Self.positions(probe.allLines[continuedAt...]))"
+            return FreezeRecording(sweep: try SweepRecording(contentsOf: recording), log: log)
+        }
+
+        /// ``recordCommandAsServerContinues(_:server:probe:heard:)``'s recording, and the probe's
+        /// account of the mixer and the positions it read, for a failure message.
+        struct FreezeRecording {
+            let sweep: SweepRecording
+            let log: String
+        }
+
+        @Test("Music resumed the moment a frozen server runs again, while its mixer catches up: nothing plays until the hold ends, then the player hears it go on from the frame it was paused at, in one piece")
+        func resumeWhileMixerCatchesUp() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Self.startProbe(server, extraArguments: ["--log-debug"])
+            defer { probe.kill() }
+            let recorded = try Self.recordCommandAsServerContinues("resume", server: server, probe: probe) { pausedAt in
+                try PulseDeviceLossTests.waitForProgress(probe, from: pausedAt, frames: Int(Self.trackRate * 1.0), timeoutSeconds: 10)
+            }
+            let sweep = recorded.sweep
+            // The pause (1.5 s) and the hold: one silence, then the sweep again.
+            let gap = try #require(sweep.silence(minimumSeconds: 1), "no silence of 1 s in the recording: \(recorded.log)")
+            let soundAfter = try #require(gap.end, "the sweep was not heard again after the pause: \(recorded.log)")
+            let stoodAt = try #require(sweep.sweepPosition(at: gap.start - sweep.sampleRate * 60 / 1000)) + 0.060
+            let wentOnFrom = sweep.sweepPosition(atSoundStart: soundAfter)
+            let heardSkip = wentOnFrom.map { $0 - stoodAt }
+            // In one piece: no break of 20 ms or more in the half second after it went on.
+            let broken = sweep.silence(after: soundAfter, minimumSeconds: 0.02).map { $0.start < soundAfter + sweep.sampleRate / 2 } ?? false
+            PulseDeviceLossTests.figure(String(format: "resumed during the catch-up: the sweep stood at %.3f s and went on from %@ (heard skip %@)%@",
+                                               stoodAt, wentOnFrom.map { String(format: "%.3f s", $0) } ?? "nowhere",
+                                               heardSkip.map { String(format: "%.0f ms", $0 * 1000) } ?? "none", broken ? ", broken" : ""))
+            let heard = sweep.describe(expectedStartSeconds: stoodAt, soundStart: soundAfter)
+            #expect(heardSkip.map { abs($0) < 0.03 } ?? false, "the sweep stood at \(stoodAt) s and went on from \(String(describing: wentOnFrom)) s: \(heard)\n\(recorded.log)")
+            #expect(!broken, "the sweep broke off within half a second of going on: \(heard)\n\(recorded.log)")
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
+        @Test("A sound played the moment a frozen server runs again, while its mixer catches up: heard whole once the hold ends, not lost into the catch-up or broken off")
+        func playWhileMixerCatchesUp() throws {
+            let server = try PrivatePulseServer()
+            let probe = try Self.startProbe(server, extraArguments: ["--clicks", Self.beepPath, "--click-count", "1", "--click-ms", "0",
+                                                                     "--log-debug"])
+            defer { probe.kill() }
+            guard let firstClick = probe.waitFor("clicksDone", timeoutSeconds: 10) else {
+                throw TestFailure("the first click did not finish: \(probe.stderrText)")
+            }
+            let recorded = try Self.recordCommandAsServerContinues("clicks", server: server, probe: probe) { _ in
+                guard probe.waitFor("clicksDone", from: firstClick.index + 1, timeoutSeconds: 10) != nil else {
+                    throw TestFailure("the click did not play: \(probe.stderrText)")
+                }
+                // The beep is 0.25 s long, and waits for the hold's end (under half a second).
+                Thread.sleep(forTimeInterval: 1.5)
+            }
+            let sweep = recorded.sweep
+            // The pause (1.5 s) and the hold: one silence, then the beep (0.25 s of 880 Hz at 0.5,
+            // 5 ms fades) and silence again: the music is still paused.
+            let gap = try #require(sweep.silence(minimumSeconds: 1), "no silence of 1 s in the recording: \(recorded.log)")
+            let beepStart = try #require(gap.end, "the beep was not heard after the pause: \(recorded.log)")
+            let beepEnd = sweep.silence(after: beepStart, minimumSeconds: 0.02)?.start ?? sweep.samples.count
+            let heardSeconds = Double(beepEnd - beepStart) / Double(sweep.sampleRate)
+            let frequency = sweep.frequency(from: beepStart, count: beepEnd - beepStart)
+            PulseDeviceLossTests.figure(String(format: "played during the catch-up: a 0.25 s beep heard for %.3f s at %.0f Hz", heardSeconds, frequency ?? 0))
+            #expect(heardSeconds > 0.23 && heardSeconds < 0.26, "the beep was heard for \(heardSeconds) s: \(recorded.log)")
+            #expect(frequency.map { abs($0 - 880) < 10 } ?? false, "the sound after the pause was at \(String(describing: frequency)) Hz")
+            #expect(probe.closeInputAndWait() != nil)
+        }
+
         @Test("The device open failing 3 times after a loss: the engine's own retries back off, then rebuild, and the soundtrack resumes on the frame it was lost at")
         func reopenFailsThenRebuilds() throws {
             let server = try PrivatePulseServer()
