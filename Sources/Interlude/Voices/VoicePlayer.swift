@@ -238,17 +238,20 @@ final class VoicePlayer {
         guard positions.count == handles.count else {
             throw InterludeError(.invalidArgument, "setPositions: \(positions.count) positions for \(handles.count) voices")
         }
+        // Checked in full before anything moves, by slot: taking each voice would cost a retain
+        // and a release per position.
         for index in handles.indices {
-            guard let voice = table.voice(for: handles[index]) else { continue }
+            guard let slot = table.liveSlot(for: handles[index]) else { continue }
             try Validate.vector(positions[index], "position", in: "setPositions")
-            guard voice.isPositional else {
+            guard table.isPositional(slot) else {
                 throw InterludeError(.invalidArgument, "setPositions: a voice cannot switch between positional and unpositioned while playing")
             }
         }
+        let tracksDeferredChanges = !isActive
         for index in handles.indices {
             guard let slot = table.liveSlot(for: handles[index]) else { continue }
             _ = table.movePositional(slot, to: positions[index])
-            if !isActive { events.emitDeferredChange(of: handles[index], .position) }
+            if tracksDeferredChanges { events.emitDeferredChange(of: handles[index], .position) }
         }
     }
 

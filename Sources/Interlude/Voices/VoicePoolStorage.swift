@@ -8,39 +8,80 @@
 /// And it keeps the list of changed slots: voices whose parameters a setter changed while they
 /// held a source, which the update sends to OpenAL (``drainChanges(_:)``) without walking the pool.
 final class VoicePoolStorage {
-    @exclusivity(unchecked) private var entries: [VoicePoolEntry] = []
+    /// The entries, in memory this storage alone owns (entries 0..<entryCount initialized, room
+    /// for `capacity`): the setters and the update reach an entry without the uniqueness check
+    /// an array's mutable access calls into the runtime for, once per `setPosition` and per
+    /// loop of the update (10 M instructions in the 60 s reference scene).
+    @exclusivity(unchecked) private var base: UnsafeMutablePointer<VoicePoolEntry>?
+    @exclusivity(unchecked) private var capacity = 0
+    @exclusivity(unchecked) private var entryCount = 0
     /// Slots whose entry is playing and real or fading, in no particular order.
     @exclusivity(unchecked) private var serviced: [Int32] = []
     /// Slots with changes to send, each listed once, in the order they first changed. Emptied
     /// keeping its capacity, so steady state allocates nothing.
     @exclusivity(unchecked) private var changed: [Int32] = []
 
+    deinit {
+        base?.deinitialize(count: entryCount)
+        base?.deallocate()
+    }
+
     /// How many slots have an entry.
-    var count: Int { entries.count }
+    var count: Int { entryCount }
 
     /// The serviced slots (see the type's comment).
     var servicedSlots: [Int32] { serviced }
 
     /// One slot's entry.
     subscript(slot: Int) -> VoicePoolEntry {
-        @inline(__always) get { entries[slot] }
-        @inline(__always) _modify { yield &entries[slot] }
+        @inline(__always) get { entry(slot).pointee }
+        @inline(__always) _modify { yield &entry(slot).pointee }
     }
 
     /// Runs `body` over every entry through a raw buffer: the update's hot loops.
     func withEntries<Result>(_ body: (UnsafeMutableBufferPointer<VoicePoolEntry>) throws -> Result) rethrows -> Result {
-        try entries.withUnsafeMutableBufferPointer { try body($0) }
+        try body(entries)
+    }
+
+    /// Every entry, as a buffer (unchecked in release builds: the update's loops index it by
+    /// slots the table gave out).
+    private var entries: UnsafeMutableBufferPointer<VoicePoolEntry> {
+        UnsafeMutableBufferPointer(start: base, count: entryCount)
+    }
+
+    /// The entry at `slot`, which must have one.
+    @inline(__always)
+    private func entry(_ slot: Int) -> UnsafeMutablePointer<VoicePoolEntry> {
+        precondition(slot >= 0 && slot < entryCount, "voice pool slot \(slot) of \(entryCount)")
+        return base.unsafelyUnwrapped + slot
+    }
+
+    /// Makes room for `count` entries, doubling the buffer.
+    private func reserve(_ count: Int) {
+        guard count > capacity else { return }
+        let newCapacity = max(count, capacity * 2, 16)
+        let newBase = UnsafeMutablePointer<VoicePoolEntry>.allocate(capacity: newCapacity)
+        if let base {
+            newBase.moveInitialize(from: base, count: entryCount)
+            base.deallocate()
+        }
+        base = newBase
+        capacity = newCapacity
     }
 
     /// Gives `slot` a fresh entry, growing the pool when the slot is new. A new voice has no
     /// changes to send (starting sends all its parameters), but the slot stays listed if it was.
     func resetEntry(at slot: Int) {
-        while entries.count <= slot { entries.append(VoicePoolEntry()) }
-        entries[slot].state = nil
+        if slot >= entryCount {
+            reserve(slot + 1)
+            (base.unsafelyUnwrapped + entryCount).initialize(repeating: VoicePoolEntry(), count: slot + 1 - entryCount)
+            entryCount = slot + 1
+        }
+        self[slot].state = nil
         refreshServiced(slot)
-        let isListed = entries[slot].isListedChanged
-        entries[slot] = VoicePoolEntry()
-        entries[slot].isListedChanged = isListed
+        let isListed = self[slot].isListedChanged
+        self[slot] = VoicePoolEntry()
+        self[slot].isListedChanged = isListed
     }
 
     /// There are changes to send.
@@ -57,17 +98,16 @@ final class VoicePoolStorage {
                        reads: inout [Int32], others: inout [Int32]) {
         reads.removeAll(keepingCapacity: true)
         others.removeAll(keepingCapacity: true)
-        entries.withUnsafeMutableBufferPointer { buffer in
-            for slot in serviced {
-                let index = Int(slot)
-                guard buffer[index].isLooping, !buffer[index].hasFade, !buffer[index].isStreamed,
-                      buffer[index].isReal, !groups.pauses(buffer[index].groupIndex) else {
-                    others.append(slot)
-                    continue
-                }
-                _ = buffer[index].advance(bySeconds: seconds)
-                if readsPositions { reads.append(slot) }
+        let buffer = entries
+        for slot in serviced {
+            let index = Int(slot)
+            guard buffer[index].isLooping, !buffer[index].hasFade, !buffer[index].isStreamed,
+                  buffer[index].isReal, !groups.pauses(buffer[index].groupIndex) else {
+                others.append(slot)
+                continue
             }
+            _ = buffer[index].advance(bySeconds: seconds)
+            if readsPositions { reads.append(slot) }
         }
     }
 
@@ -75,12 +115,11 @@ final class VoicePoolStorage {
     /// source name and tracked position in frames, dropping the clock's fraction of a frame: the
     /// update's batch of OpenAL offset reads, in one access to the entries.
     func readPositions(ofSlots slots: [Int32], _ read: (_ sourceName: UInt32, _ trackedFrames: Int) -> Int) {
-        entries.withUnsafeMutableBufferPointer { buffer in
-            for slot in slots {
-                let index = Int(slot)
-                buffer[index].positionInFrames = read(buffer[index].sourceName, buffer[index].positionInFrames)
-                buffer[index].frameRemainder = 0
-            }
+        let buffer = entries
+        for slot in slots {
+            let index = Int(slot)
+            buffer[index].positionInFrames = read(buffer[index].sourceName, buffer[index].positionInFrames)
+            buffer[index].frameRemainder = 0
         }
     }
 
@@ -88,36 +127,40 @@ final class VoicePoolStorage {
     /// without its object; nil for any other entry.
     @inline(__always)
     func realPosition(ofSlot slot: Int) -> (sourceName: UInt32, position: Vector3)? {
-        entries.withUnsafeBufferPointer { buffer in
-            guard buffer[slot].isReal, buffer[slot].hasPosition, buffer[slot].state != nil else { return nil }
-            return (buffer[slot].sourceName, buffer[slot].position)
-        }
+        let entry = entry(slot)
+        guard entry.pointee.isReal, entry.pointee.hasPosition, entry.pointee.state != nil else { return nil }
+        return (entry.pointee.sourceName, entry.pointee.position)
     }
 
     /// Records that `changes` of the voice in `slot` must reach its source.
     func markChanged(_ slot: Int, _ changes: VoiceChanges) {
-        entries[slot].changes.formUnion(changes)
-        if !entries[slot].isListedChanged {
-            entries[slot].isListedChanged = true
+        let entry = entry(slot)
+        entry.pointee.changes.formUnion(changes)
+        if !entry.pointee.isListedChanged {
+            entry.pointee.isListedChanged = true
             changed.append(Int32(slot))
         }
     }
 
+    /// The voice in `slot` has a position.
+    @inline(__always)
+    func hasPosition(_ slot: Int) -> Bool {
+        entry(slot).pointee.hasPosition
+    }
+
     /// Moves the positional voice in `slot` and, when it holds a source, records the move for the
-    /// update: `setPosition`'s hot path, in one pass over the entry's storage (one bounds
-    /// check, no copy of the array). False, moving nothing, when the voice is unpositioned. The slot must hold a live voice.
+    /// update: `setPosition`'s hot path, one bounds check and no copy. False, moving nothing,
+    /// when the voice is unpositioned. The slot must hold a live voice.
     func movePositional(_ slot: Int, to position: Vector3) -> Bool {
-        let needsListing = entries.withUnsafeMutableBufferPointer { buffer -> Bool? in
-            guard buffer[slot].hasPosition else { return nil }
-            buffer[slot].position = position
-            guard buffer[slot].isReal else { return false }
-            buffer[slot].changes.insert(.position)
-            guard !buffer[slot].isListedChanged else { return false }
-            buffer[slot].isListedChanged = true
-            return true
+        let entry = entry(slot)
+        guard entry.pointee.hasPosition else { return false }
+        entry.pointee.position = position
+        guard entry.pointee.isReal else { return true }
+        entry.pointee.changes.insert(.position)
+        if !entry.pointee.isListedChanged {
+            entry.pointee.isListedChanged = true
+            changed.append(Int32(slot))
         }
-        guard let needsListing else { return false }
-        if needsListing { changed.append(Int32(slot)) }
         return true
     }
 
@@ -132,9 +175,10 @@ final class VoicePoolStorage {
         while index < changed.count {
             let slot = Int(changed[index])
             index += 1
-            let changes = entries[slot].changes
-            entries[slot].changes = []
-            entries[slot].isListedChanged = false
+            let entry = entry(slot)
+            let changes = entry.pointee.changes
+            entry.pointee.changes = []
+            entry.pointee.isListedChanged = false
             guard !changes.isEmpty else { continue }
             do {
                 try body(slot, changes)
@@ -149,19 +193,19 @@ final class VoicePoolStorage {
     /// Brings ``servicedSlots`` in line with the entry at `slot`, after its playing, real or
     /// fading state may have changed.
     func refreshServiced(_ slot: Int) {
-        let entry = entries[slot]
+        let entry = self[slot]
         let isWanted = entry.isPlaying && (entry.isReal || entry.hasFade)
         let index = Int(entry.servicedIndex)
         if isWanted && index < 0 {
-            entries[slot].servicedIndex = Int32(serviced.count)
+            self[slot].servicedIndex = Int32(serviced.count)
             serviced.append(Int32(slot))
         } else if !isWanted && index >= 0 {
             let last = serviced.removeLast()
             if Int(last) != slot {
                 serviced[index] = last
-                entries[Int(last)].servicedIndex = Int32(index)
+                self[Int(last)].servicedIndex = Int32(index)
             }
-            entries[slot].servicedIndex = -1
+            self[slot].servicedIndex = -1
         }
     }
 }

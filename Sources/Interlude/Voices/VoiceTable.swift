@@ -48,6 +48,13 @@ final class VoiceTable {
         storage.movePositional(slot, to: position)
     }
 
+    /// The voice in `slot` (a live one) has a position: read from the entries, without taking
+    /// the voice.
+    @inline(__always)
+    func isPositional(_ slot: Int) -> Bool {
+        storage.hasPosition(slot)
+    }
+
     /// The live voice in `slot`, if any.
     func voice(inSlot slot: Int) -> Voice? {
         voiceSlots[slot]
