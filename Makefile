@@ -100,10 +100,9 @@ sanitize-address: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp TEST_LOG=.build-asan/test-output.log \
 		bash scripts/run-tests.sh $(SWIFT) --sanitize=address --scratch-path .build-asan $(SWIFT_FLAGS) --filter '$(ASAN_TESTS)'
 
-# A full engine lifecycle under valgrind memcheck; suppressions in scripts/valgrind.supp. Only this
-# target needs valgrind, so it installs it (when missing) rather than `make deps`.
+# A full engine lifecycle under valgrind memcheck (`make deps` installs valgrind); suppressions in
+# scripts/valgrind.supp.
 leaks: deps
-	@bash scripts/apt-install-missing.sh leaks valgrind
 	$(SWIFT) build --product LeakProbe --scratch-path .build-leaks $(SWIFT_FLAGS)
 	valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible \
 		--error-exitcode=1 --suppressions=scripts/valgrind.supp .build-leaks/debug/LeakProbe

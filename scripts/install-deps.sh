@@ -28,6 +28,7 @@ packages=(
   tmux                # drives the terminal game prototype in tests
   sox                 # reads the float WAVs renders write, as a third-party check of their header
   libsystemd-dev      # sd-bus: logind's sleep and session-switch sources over the system D-Bus
+  valgrind            # callgrind counts the bench's reference scene (a smoke test runs it); make leaks runs memcheck
 )
 
 exec bash "$(dirname "$0")/apt-install-missing.sh" install-deps "${packages[@]}"

@@ -127,6 +127,11 @@ public struct BenchTables: Sendable {
                      "| --- | ---: | ---: | ---: |"]
         let reference = row("reference/cpu")
         lines.append("| raw C (OpenAL Soft + libvorbisfile; the reference scene, offline) | \(value(reference?.ratio)) | \(value(reference?.minRatio)) | – (same process) |")
+        // Instructions do not vary between runs; a run with valgrind has them (scenario 1).
+        for (key, moves) in [("reference/instructions", "a setPosition per voice"), ("reference/instructions-batch", "setPositions")] {
+            guard let instructions = row(key) else { continue }
+            lines.append("| raw C, in instructions (callgrind, \(moves); the reference scene, offline) | \(value(instructions.ratio)) | – | – (same process) |")
+        }
         for peer in peerNames {
             let cpu = row("peers/vs/Interlude/\(peer)/cpu")
             let memory = row("peers/vs/Interlude/\(peer)/rss-above-floor")

@@ -134,10 +134,12 @@ if arguments.first == "--idle-engine-child" {
 }
 
 /// One side of the reference scene, for a profiler: `--scene-side engine|c|engine-batch ROUNDS`
-/// renders the 60 s reference scene ROUNDS times on that side only (`perf record` it); with
-/// `-silent` after the side (`c-silent`), without the soundtrack.
-if arguments.first == "--scene-side", arguments.count == 3, let rounds = Int(arguments[2]) {
-    let bench = try Bench(sizes: .full)
+/// renders the 60 s reference scene ROUNDS times on that side only (`perf record` it, or
+/// callgrind, as scenario 1's instruction rows do); with `-silent` after the side (`c-silent`),
+/// without the soundtrack; with `quick` after ROUNDS, at `make test`'s sizes (a 1 s scene).
+if arguments.first == "--scene-side", arguments.count == 3 || (arguments.count == 4 && arguments[3] == "quick"),
+   let rounds = Int(arguments[2]) {
+    let bench = try Bench(sizes: arguments.count == 4 ? .quick : .full)
     var spec = SceneSpec(emitterCount: bench.sizes.referenceEmitterCount, seconds: bench.sizes.sceneSeconds,
                          musicPath: arguments[1].hasSuffix("-silent") ? nil : bench.sceneTrack)
     spec.movesInBatches = arguments[1].hasPrefix("engine-batch")
@@ -200,7 +202,17 @@ func memoryChild(_ mode: String, _ path: String) throws -> Int {
 }
 
 var rows: [BenchRow] = []
-if runs(1) { rows += try bench.referenceScene() }
+if runs(1) {
+    rows += try bench.referenceScene()
+    if let valgrind = ReferenceInstructions.valgrind() {
+        FileHandle.standardError.write(Data("[bench] 1. reference scene under callgrind\n".utf8))
+        rows += try ReferenceInstructions.rows(bench: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), valgrind: valgrind,
+                                               quick: isQuick, emitterCount: bench.sizes.referenceEmitterCount,
+                                               sceneSeconds: bench.sizes.sceneSeconds)
+    } else {
+        FileHandle.standardError.write(Data("[bench] 1. no valgrind: the instruction rows are left out (make bench-deps installs it)\n".utf8))
+    }
+}
 if runs(2) { rows += try bench.scaling() }
 if runs(3) { rows += try bench.vorbisDecode() }
 if runs(4) { rows += try bench.updateCost() }

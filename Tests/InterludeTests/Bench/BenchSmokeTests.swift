@@ -192,6 +192,25 @@ extension EngineSuites {
             return run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
         }()
 
+        /// Scenario 1's instruction rows at `make test`'s size (a 1 s scene): callgrind runs each
+        /// side in its own child, and the engine, which makes the C side's AL calls and more,
+        /// counts more instructions than C for the same scene. Not under a sanitizer, whose
+        /// runtime valgrind cannot run.
+        @Test(.enabled(if: benchCountsAllocations, "valgrind cannot run the bench built with a sanitizer"))
+        func referenceSceneInstructionsAreCountedPerSide() throws {
+            let valgrind = try #require(ReferenceInstructions.valgrind(), "valgrind is not installed; `make deps` installs it")
+            let rows = try ReferenceInstructions.rows(bench: try Self.benchExecutable(), valgrind: valgrind, quick: true,
+                                                      emitterCount: BenchSizes.quick.referenceEmitterCount,
+                                                      sceneSeconds: BenchSizes.quick.sceneSeconds)
+            #expect(rows.map(\.key) == ["reference/instructions", "reference/instructions-batch"])
+            for row in rows {
+                let engine = try #require(row.engine), c = try #require(row.baseline), ratio = try #require(row.ratio)
+                #expect(c > 0.01 && engine > c, "\(row.measure): engine \(engine) G, C \(c) G")
+                #expect(abs(ratio - engine / c) < 1e-9)
+                #expect(row.isGoalMet == (ratio <= 1.02))
+            }
+        }
+
         /// Scenario 7's stream rows in the bench executable, whose malloc counter is live: the
         /// soundtrack's heap holds at least its queued PCM (4 x 200 ms of 48 kHz stereo, kept by
         /// OpenAL Soft as 16-bit at the least), and each streamed voice adds heap of its own.
