@@ -11,7 +11,7 @@ public enum ReferenceInstructions {
     /// The child's sides: C, the engine with one `setPosition` per voice, and with `setPositions`.
     static let sides = ["c", "engine", "engine-batch"]
 
-    /// valgrind on the PATH, or nil (`make bench-deps` installs it).
+    /// valgrind on the PATH, or nil (`make deps` installs it).
     public static func valgrind() -> URL? {
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         return folders.map { URL(fileURLWithPath: String($0)).appendingPathComponent("valgrind") }

@@ -210,7 +210,7 @@ if runs(1) {
                                                quick: isQuick, emitterCount: bench.sizes.referenceEmitterCount,
                                                sceneSeconds: bench.sizes.sceneSeconds)
     } else {
-        FileHandle.standardError.write(Data("[bench] 1. no valgrind: the instruction rows are left out (make bench-deps installs it)\n".utf8))
+        FileHandle.standardError.write(Data("[bench] 1. no valgrind: the instruction rows are left out (make deps installs it)\n".utf8))
     }
 }
 if runs(2) { rows += try bench.scaling() }

@@ -139,7 +139,6 @@ final class EngineCore: @unchecked Sendable {
             // The mixer standing still, or running again after that: sources held or played on.
             let mixerChange = device.watchMixer(now: now())
             let isHoldingForMixer = device.isMixerStalled || mixerChange == .running
-            let startsSources = al.startsSources
             clock.countUpdate()
             groups.advance(bySeconds: elapsedSeconds, playingCounts: voiceSources.playingCountsByGroup)
             for group in groups.takePausesDue() { setGroupPaused(true, index: group) }
@@ -148,8 +147,7 @@ final class EngineCore: @unchecked Sendable {
                 al.attempt("update: deferred updates") {
                     try device.context.deferringUpdates {
                         al.attempt("update: voices") {
-                            try voiceSources.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode,
-                                                     startsSources: startsSources)
+                            try voiceSources.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode)
                         }
                         sendChanges(on: device)
                         if groups.isDirty {
@@ -159,8 +157,7 @@ final class EngineCore: @unchecked Sendable {
                             al.attempt("update: group low-passes") { try applyGroupLowPasses(on: device) }
                         }
                         al.attempt("update: streams") {
-                            try streams.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode,
-                                                startsSources: startsSources)
+                            try streams.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode)
                         }
                     }
                 }

@@ -278,7 +278,7 @@ final class StreamSet {
     // MARK: The update
 
     /// One stream's fade, gain and refill.
-    private func service(_ stream: MusicStream, elapsedSeconds: Double, waitsForDecode: Bool, startsSources: Bool) throws {
+    private func service(_ stream: MusicStream, elapsedSeconds: Double, waitsForDecode: Bool) throws {
         guard stream.isAttached else { return }
         if stream.state == .playing, var change = stream.gainFade {
             change.advance(bySeconds: elapsedSeconds)
@@ -300,7 +300,7 @@ final class StreamSet {
             try groupMix.applyGain(to: stream)
         }
         if stream.state == .playing {
-            try stream.service(mayStart: startsSources && !mixer.pauses(stream.channel.groupIndex), waiting: waitsForDecode)
+            try stream.service(mayStart: gate.startsSources && !mixer.pauses(stream.channel.groupIndex), waiting: waitsForDecode)
         }
         if let damage = stream.takeSkippedDamage() {
             events.emit(MusicEvent.damageSkipped(path: stream.path, startFrame: damage.startFrame, skippedFrames: damage.frameCount))
@@ -312,22 +312,22 @@ final class StreamSet {
 
     /// Refills every stream from its decoded chunks, applies fades and releases streams whose
     /// fade-out ended. With `waitsForDecode` (an offline render) it waits for the decode worker
-    /// to fill every free buffer; otherwise it queues only what is ready. Without
-    /// `startsSources` (the mixer is held) a source that is not playing stays so.
-    func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool, startsSources: Bool) throws {
+    /// to fill every free buffer; otherwise it queues only what is ready. While the mixer is
+    /// held (``ALGate/startsSources``) a source that is not playing stays so.
+    func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool) throws {
         // Two loops rather than one over `allStreams`: that array would be a heap allocation on
         // every update.
         for stream in streams.values where stream.state == .playing && !stream.isAttached {
             // Its attach failed (no source or buffer could be made): try again, as a voice
             // without a source waits for one.
             try groupMix.attach(stream, on: device)
-            if startsSources && !mixer.pauses(stream.channel.groupIndex) { try stream.play() }
+            if !mixer.pauses(stream.channel.groupIndex) { try start(stream) }
         }
         for stream in streams.values {
-            try service(stream, elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode, startsSources: startsSources)
+            try service(stream, elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode)
         }
         for stream in outgoing {
-            try service(stream, elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode, startsSources: startsSources)
+            try service(stream, elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode)
         }
         for (index, stream) in outgoing.enumerated().reversed()
         where stream.stopsWhenFadeEnds && (stream.fade?.isFinished ?? true) {

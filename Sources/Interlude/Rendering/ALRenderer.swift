@@ -134,9 +134,10 @@ final class ALRenderer {
     }
 
     /// One update of a real streamed voice's queue: refills it, restarts a source that ran dry
-    /// and reads the position. With `waiting` (an offline render) it waits for the decode thread.
-    func service(_ stream: StreamQueue, of voice: Voice, waiting: Bool, startsSource: Bool) throws {
-        try stream.service(mayStart: startsSource && voice.state == .playing, waiting: waiting)
+    /// and reads the position (restarting none while the mixer is held). With `waiting` (an
+    /// offline render) it waits for the decode thread.
+    func service(_ stream: StreamQueue, of voice: Voice, waiting: Bool) throws {
+        try stream.service(mayStart: gate.startsSources && voice.state == .playing, waiting: waiting)
         voice.positionInFrames = stream.positionInFrames
     }
 

@@ -295,9 +295,9 @@ final class VoiceSources {
     /// batch of AL calls; the rest are serviced through their object.
     /// Then the pool's one walk over every entry, and its plan for the real sources. Real
     /// streamed voices refill their queues on every update; with `waitsForDecode` (an offline
-    /// render) they wait for the decode thread to fill them. Without `startsSources` (the mixer
-    /// is held) a streamed voice's source that is not playing stays so.
-    func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool, startsSources: Bool) throws {
+    /// render) they wait for the decode thread to fill them; while the mixer is held
+    /// (``ALGate/startsSources``) a streamed voice's source that is not playing stays so.
+    func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool) throws {
         let scoresCandidates = table.liveVoiceCount > realVoiceBudget
         var objectSlots: [Int32] = []
         var readSlots: [Int32] = []
@@ -323,7 +323,7 @@ final class VoiceSources {
             }
             guard voice.source != nil else { continue }
             if let stream = voice.stream {
-                try renderer.service(stream, of: voice, waiting: waitsForDecode, startsSource: startsSources)
+                try renderer.service(stream, of: voice, waiting: waitsForDecode)
                 // A one-shot at its end, or a stream whose decoding failed.
                 if stream.isFinished { remove(voice, reason: .ended) }
                 continue
