@@ -7,15 +7,19 @@ import Glibc
 /// Job control as an interruption source (opt-in, ``SoundEngine/Configuration/handlesJobControl``).
 ///
 /// Ctrl-Z sends SIGTSTP: the engines it watches save state and interrupt (reason
-/// `jobControl`), then the process really stops with SIGSTOP. `fg` sends SIGCONT: the
-/// interruption ends with shouldResume, and the soundtrack resumes where it was.
+/// `jobControl`), then the handler's own thread stops the process with SIGSTOP. `fg` sends
+/// SIGCONT, which lets that thread go on: it ends the interruption with shouldResume, and the
+/// soundtrack resumes where it was. Ending there, not in a SIGCONT handler, does not depend on
+/// which thread the kernel hands SIGCONT to (a thread that cannot run its handler soon, or a
+/// game's own SIGCONT handler, would otherwise leave the game silent).
 final class JobControlSource: Sendable {
     /// Signals are process-wide, so there is one source for the process.
     static let shared = JobControlSource()
 
     private struct State {
         var engines: [ObjectIdentifier: WeakEngine] = [:]
-        var sources: [any DispatchSourceSignal] = []
+        /// SIGTSTP's source, made on first use and kept for the process's life.
+        var stopSource: (any DispatchSourceSignal)?
     }
 
     private struct WeakEngine {
@@ -25,21 +29,20 @@ final class JobControlSource: Sendable {
     private let state = AnnotatedMutex(State())
     private let queue = DispatchQueue(label: "Interlude job control")
 
-    /// Starts watching for `engine`, installing the signal handlers on first use.
+    /// Starts watching for `engine`, installing the SIGTSTP handler on first use.
     func attach(_ engine: SoundEngine) {
         state.withLock { state in
             state.engines[ObjectIdentifier(engine)] = WeakEngine(engine: engine)
-            guard state.sources.isEmpty else { return }
+            guard state.stopSource == nil else { return }
             // SIGTSTP is ignored at the kernel level so that only the dispatch source sees it;
             // the process is then stopped by SIGSTOP once state is saved.
             signal(SIGTSTP, SIG_IGN)
             let stopSource = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
             stopSource.setEventHandler { [self] in
                 for engine in liveEngines() { engine.beginOwnInterruption(reason: .jobControl, source: .jobControl) }
-                kill(getpid(), SIGSTOP)
-            }
-            let continueSource = DispatchSource.makeSignalSource(signal: SIGCONT, queue: queue)
-            continueSource.setEventHandler { [self] in
+                // Sent to this thread, SIGSTOP stops the process before raise returns; it
+                // returns once SIGCONT has continued it.
+                raise(SIGSTOP)
                 // Job control's own hold, whoever else holds too: a Ctrl-Z during a device loss
                 // leaves the session's reason at deviceLost, and the hold must still go on fg.
                 for engine in liveEngines() where engine.interruptionHolders.contains(.jobControl) {
@@ -47,12 +50,11 @@ final class JobControlSource: Sendable {
                 }
             }
             stopSource.resume()
-            continueSource.resume()
-            state.sources = [stopSource, continueSource]
+            state.stopSource = stopSource
         }
     }
 
-    /// Stops watching for `engine`; the handlers stay for the process's other engines.
+    /// Stops watching for `engine`; the handler stays for the process's other engines.
     func detach(_ engine: SoundEngine) {
         state.withLock { state in
             state.engines[ObjectIdentifier(engine)] = nil
