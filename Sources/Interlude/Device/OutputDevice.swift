@@ -1,5 +1,5 @@
 /// Where the engine's mix goes.
-public enum OutputDevice: Sendable, Equatable, Hashable {
+public enum OutputDevice: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// The system's default playback device (PulseAudio, PipeWire's PulseAudio service or ALSA,
     /// through OpenAL Soft's backends).
     case systemDefault
@@ -27,5 +27,17 @@ public enum OutputDevice: Sendable, Equatable, Hashable {
     public var isOffline: Bool {
         if case .offline = self { return true }
         return false
+    }
+
+    /// The case as Swift writes it, `offline(sampleRate: 48000, channelCount: 2)`: for logs,
+    /// written out since reflection costs an engine's start about 6 million instructions.
+    public var description: String {
+        switch self {
+        case .systemDefault: "systemDefault"
+        case .named(let name): "named(\(name.debugDescription))"
+        case .null: "null"
+        case .systemDefaultOrNull: "systemDefaultOrNull"
+        case .offline(let sampleRate, let channelCount): "offline(sampleRate: \(sampleRate), channelCount: \(channelCount))"
+        }
     }
 }
