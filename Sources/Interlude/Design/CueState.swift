@@ -18,13 +18,16 @@ final class CueState {
     /// The engine time of the last play that was not dropped (``UpdateClock/ticks()``).
     @exclusivity(unchecked) private var lastPlayTicks: Int64?
 
-    init(id: CueID, definition: CueDefinition, curves: [CurveFollower.Resolved]) {
+    /// `variantLoudnessLUFS`: each variant's integrated loudness, measured before the engine's
+    /// lock was taken; nil without a loudness target.
+    init(id: CueID, definition: CueDefinition, curves: [CurveFollower.Resolved], variantLoudnessLUFS: [Double]?) {
         self.id = id
         self.definition = definition
         self.curves = curves
-        variantGains = definition.variants.map { sound in
-            guard let target = definition.loudnessLUFS else { return 1 }
-            return Loudness(integratedLUFS: sound.integratedLoudnessLUFS).gain(toTarget: Double(target))
+        if let target = definition.loudnessLUFS, let variantLoudnessLUFS {
+            variantGains = variantLoudnessLUFS.map { Loudness(integratedLUFS: $0).gain(toTarget: Double(target)) }
+        } else {
+            variantGains = definition.variants.map { _ in 1 }
         }
     }
 

@@ -42,8 +42,9 @@ final class SoundDesign {
     // MARK: Cues
 
     /// Makes a cue, or replaces the one of that name (its voices play on; the next play
-    /// follows the new definition).
-    func makeCue(named name: String, _ definition: CueDefinition, call: String) throws -> CueID {
+    /// follows the new definition). `variantLoudnessLUFS`: each variant's integrated loudness,
+    /// for a loudness target (measured off the engine's lock by the caller).
+    func makeCue(named name: String, _ definition: CueDefinition, variantLoudnessLUFS: [Double]?, call: String) throws -> CueID {
         guard !name.isEmpty else { throw InterludeError(.invalidArgument, "\(call): a cue needs a name") }
         try definition.validate(in: call)
         for sound in definition.variants where !(table.isOwnEngine(sound.engineID) && sounds.contains(sound)) {
@@ -57,7 +58,7 @@ final class SoundDesign {
             return CurveFollower.Resolved(curve: curve, parameterIndex: index)
         }
         let id = CueID(name: name)
-        cues[name] = CueState(id: id, definition: definition, curves: curves)
+        cues[name] = CueState(id: id, definition: definition, curves: curves, variantLoudnessLUFS: variantLoudnessLUFS)
         return id
     }
 

@@ -7,7 +7,11 @@ extension SoundEngine {
     @discardableResult
     public func makeCue(named name: String, _ definition: CueDefinition) throws -> CueID {
         let call = "makeCue(named: \(name))"
-        return try withCore(call) { core in try core.soundDesign.makeCue(named: name, definition, call: call) }
+        // Measured here, not under the lock: a made sound measures its loudness when first asked.
+        let loudness = definition.loudnessLUFS == nil ? nil : definition.variants.map(\.integratedLoudnessLUFS)
+        return try withCore(call) { core in
+            try core.soundDesign.makeCue(named: name, definition, variantLoudnessLUFS: loudness, call: call)
+        }
     }
 
     /// The cue made with `name`, or nil. Any thread.

@@ -19,10 +19,20 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// The frames a looping voice of it repeats, end exclusive, from the file's loop tags
     /// (``AudioDecoder/loopRegion``); nil: the whole sound. The first pass plays from frame 0.
     public let loopRegion: Range<Int>?
-    /// Its integrated loudness in LUFS (ITU-R BS.1770-4 / EBU R128, gated; see ``Loudness``),
-    /// measured once as it was decoded at load, off the engine's lock; -infinity for silence.
-    /// What a loudness target brings it to.
-    public let integratedLoudnessLUFS: Double
+    /// Its integrated loudness in LUFS (ITU-R BS.1770-4 / EBU R128, gated; see ``Loudness``);
+    /// -infinity for silence. What a loudness target brings it to. Measured once, never under
+    /// the engine's lock: a file sound's as it is decoded at load; a sound made from samples or
+    /// a game's decoder, whose samples are kept, when first asked for (by this property, or by
+    /// ``SoundEngine/makeCue(named:_:)`` for a cue with a loudness target), so that a game that
+    /// never asks does not pay for it.
+    public var integratedLoudnessLUFS: Double {
+        loudness.withLock { measured in
+            if let measured { return measured }
+            let value = kept.current.map { Self.integratedLoudness(of: $0, format: format) } ?? -.infinity
+            measured = value
+            return value
+        }
+    }
 
     /// Its samples are 32-bit float; 16-bit otherwise (a source of 16 bits or fewer).
     let isFloat: Bool
@@ -35,21 +45,29 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// The engine that loaded it.
     let engineID: Int
     private let levels: SoundLevels
+    /// The integrated loudness once measured; nil until then.
+    private let loudness: AnnotatedMutex<Double?>
 
-    /// A sound whose samples are given: kept in Swift, always (`file` nil) or until its first
-    /// upload (a file sound that could not go straight into OpenAL's buffer).
+    /// A sound whose samples are given: kept in Swift, always (`file` nil: its loudness is
+    /// measured when first asked for) or until its first upload (a file sound that could not go
+    /// straight into OpenAL's buffer: measured now, while the samples are here).
     convenience init(name: String, format: AudioFormat, samples: SoundSamples, file: SoundFile?, loopRegion: Range<Int>?, id: Int, engineID: Int) {
         var levels = SoundLevels(sampleRate: format.sampleRate)
-        levels.add(count: samples.count, channelCount: max(1, format.channelCount)) { samples[$0] }
+        switch samples {
+        case .int16(let values): values.withUnsafeBufferPointer { levels.add($0, channelCount: max(1, format.channelCount)) }
+        case .float32(let values): values.withUnsafeBufferPointer { levels.add($0, channelCount: max(1, format.channelCount)) }
+        }
         levels.finish()
         self.init(name: name, format: format, frameCount: samples.count / max(1, format.channelCount), isFloat: samples.isFloat,
-                  kept: samples, file: file, levels: levels, integratedLoudnessLUFS: Self.integratedLoudness(of: samples, format: format),
+                  kept: samples, file: file, levels: levels,
+                  integratedLoudnessLUFS: file == nil ? nil : Self.integratedLoudness(of: samples, format: format),
                   loopRegion: loopRegion, id: id, engineID: engineID)
     }
 
     /// A sound of `frameCount` frames, its samples kept in Swift (`kept`) or only in OpenAL.
+    /// `integratedLoudnessLUFS` nil: measured from the kept samples when first asked for.
     init(name: String, format: AudioFormat, frameCount: Int, isFloat: Bool, kept: SoundSamples?, file: SoundFile?,
-         levels: SoundLevels, integratedLoudnessLUFS: Double, loopRegion: Range<Int>?, id: Int, engineID: Int) {
+         levels: SoundLevels, integratedLoudnessLUFS: Double?, loopRegion: Range<Int>?, id: Int, engineID: Int) {
         self.name = name
         self.format = format
         self.frameCount = frameCount
@@ -57,7 +75,7 @@ public final class Sound: Sendable, CustomStringConvertible {
         self.kept = KeptSamples(kept)
         self.file = file
         self.levels = levels
-        self.integratedLoudnessLUFS = integratedLoudnessLUFS
+        self.loudness = AnnotatedMutex(integratedLoudnessLUFS)
         // A damaged file can decode to fewer frames than its header promised its tags against.
         self.loopRegion = loopRegion.flatMap { $0.upperBound <= frameCount ? $0 : nil }
         self.id = id

@@ -49,7 +49,7 @@ struct SoundFileReader {
                     for index in 0..<count { shorts[index] = DecoderFactory.int16(floats[index]) }
                     let chunk = UnsafeBufferPointer(rebasing: shorts[0..<count])
                     result.checksum.add(chunk)
-                    result.levels.add(count: count, channelCount: channelCount) { Float(chunk[$0]) * (1 / 32768) }
+                    result.levels.add(chunk, channelCount: channelCount)
                     try sink(UnsafeRawBufferPointer(chunk), byteOffset)
                     byteOffset += count * MemoryLayout<Int16>.size
                 }
@@ -57,7 +57,7 @@ struct SoundFileReader {
                 try floats.withUnsafeBufferPointer { floats in
                     let chunk = UnsafeBufferPointer(rebasing: floats[0..<count])
                     result.checksum.add(chunk)
-                    result.levels.add(count: count, channelCount: channelCount) { chunk[$0] }
+                    result.levels.add(chunk, channelCount: channelCount)
                     try sink(UnsafeRawBufferPointer(chunk), byteOffset)
                     byteOffset += count * MemoryLayout<Float>.size
                 }

@@ -13,16 +13,29 @@ struct SoundLevels: Sendable {
         blockFrames = max(1, sampleRate / 1000)
     }
 
-    /// Adds the next interleaved `samples` (whole frames of `channelCount`), whose value at an
-    /// index `value` gives.
-    mutating func add(count: Int, channelCount: Int, value: (Int) -> Float) {
+    /// Adds the next interleaved float `samples`, whole frames of `channelCount`.
+    mutating func add(_ samples: UnsafeBufferPointer<Float>, channelCount: Int) {
+        add(samples, channelCount: channelCount) { abs($0) }
+    }
+
+    /// Adds the next interleaved 16-bit `samples`, whole frames of `channelCount`, read as
+    /// float (v / 32768).
+    mutating func add(_ samples: UnsafeBufferPointer<Int16>, channelCount: Int) {
+        add(samples, channelCount: channelCount) { abs(Float($0)) * (1 / 32768) }
+    }
+
+    /// A block's worth of samples at a time, in one plain loop: a sound's levels are made as
+    /// it loads, so this runs over every sample loaded.
+    @inline(__always)
+    private mutating func add<Sample>(_ samples: UnsafeBufferPointer<Sample>, channelCount: Int, magnitude: (Sample) -> Float) {
         var index = 0
-        while index < count {
+        while index < samples.count {
+            let end = min(samples.count, index + (blockFrames - openFrames) * channelCount)
             var peak = openPeak
-            for channel in 0..<channelCount { peak = max(peak, abs(value(index + channel))) }
+            for sample in index..<end { peak = max(peak, magnitude(samples[sample])) }
             openPeak = peak
-            openFrames += 1
-            index += channelCount
+            openFrames += (end - index) / channelCount
+            index = end
             if openFrames == blockFrames {
                 peaks.append(openPeak)
                 openPeak = 0

@@ -133,6 +133,20 @@ extension EngineSuites {
             #expect(silent.integratedLoudnessLUFS == -.infinity)
         }
 
+        @Test("a made sound's loudness, measured when first asked for, is its samples', and stays")
+        func aMadeSoundIsMeasuredWhenAsked() throws {
+            let engine = try TestEngine.offline()
+            defer { engine.shutdown() }
+            let format = AudioFormat(sampleRate: Self.rate, channelCount: 2)
+            let samples = StreamTone.stereo(440, amplitude: 0.3, frameCount: Self.rate)
+            let reference = try Loudness.measure(samples: samples, format: format).integratedLUFS
+            let made = try engine.makeSound(name: "tone", format: format, samples: samples)
+            #expect(abs(made.integratedLoudnessLUFS - reference) < 0.01, "\(made.integratedLoudnessLUFS) vs \(reference)")
+            #expect(made.integratedLoudnessLUFS == made.integratedLoudnessLUFS)
+            let halfAsLoud = try engine.makeSound(name: "quieter", format: format, samples: samples.map { $0 * 0.5 })
+            #expect(abs(halfAsLoud.integratedLoudnessLUFS - (reference - 6.02)) < 0.05, "\(halfAsLoud.integratedLoudnessLUFS) vs \(reference - 6.02)")
+        }
+
         @Test func aSilentTrackGetsNoGain() throws {
             let folder = try StreamFixtureFolder()
             let wav = try folder.writeWAV("quiet.wav", StreamTone.stereo(440, amplitude: 0.0001, frameCount: 2 * Self.rate))
