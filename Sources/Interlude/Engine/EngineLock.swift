@@ -16,14 +16,14 @@ final class EngineLock: Sendable {
     /// - Parameter call: names the call in the `.shutDown` error; built only then.
     func withCore<Result>(_ call: @autoclosure () -> String, _ body: (EngineCore) throws -> Result) throws -> Result {
         let (result, raised) = try callCore(call(), body)
-        sinks.deliver(raised)
+        if let raised { sinks.deliver(raised) }
         return result
     }
 
-    /// Runs `body` on the live core under the lock; returns its result and the events it raised,
-    /// for a caller that delivers them later (``deliver(_:)``).
-    func callCore<Result>(_ call: @autoclosure () -> String, _ body: (EngineCore) throws -> Result) throws -> (Result, [EngineEvent]) {
-        try core.withLock { core throws -> (Result, [EngineEvent]) in
+    /// Runs `body` on the live core under the lock; returns its result and the events it raised
+    /// (nil: none), for a caller that delivers them later (``deliver(_:)``).
+    func callCore<Result>(_ call: @autoclosure () -> String, _ body: (EngineCore) throws -> Result) throws -> (Result, [EngineEvent]?) {
+        try core.withLock { core throws -> (Result, [EngineEvent]?) in
             try core.checkAlive(call())
             // A call that throws drops the events it raised with it.
             defer { core.events.discard() }
@@ -35,14 +35,14 @@ final class EngineLock: Sendable {
 
     /// Like ``withCore(_:_:)`` for calls that cannot fail: after shutdown they do nothing.
     func withLiveCore(_ body: (EngineCore) -> Void) {
-        let raised = core.withLock { core -> [EngineEvent] in
-            guard !core.hasShutDown else { return [] }
+        let raised = core.withLock { core -> [EngineEvent]? in
+            guard !core.hasShutDown else { return nil }
             core.beginCall()
             body(core)
             core.endCall()
             return core.events.take()
         }
-        sinks.deliver(raised)
+        if let raised { sinks.deliver(raised) }
     }
 
     /// Hands the core its driver thread, which a call that gives a parked driver work wakes.

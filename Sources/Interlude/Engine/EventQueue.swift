@@ -37,10 +37,12 @@ final class EventQueue {
     /// Raises a sound-design event.
     func emit(_ event: DesignEvent) { emit(.design(event)) }
 
-    /// The events raised since the last take, leaving none. Most calls raise none, and then
-    /// this allocates nothing (returning the array while also clearing it would copy it).
-    func take() -> [EngineEvent] {
-        guard !pending.isEmpty else { return [] }
+    /// The events raised since the last take, leaving none; nil when there are none. Most calls
+    /// raise none, and nil then costs the caller no retain and release of an empty array, as
+    /// `[]` would on a setter called for every voice in every frame (returning the array while
+    /// also clearing it would copy it).
+    func take() -> [EngineEvent]? {
+        guard !pending.isEmpty else { return nil }
         var taken: [EngineEvent] = []
         swap(&taken, &pending)
         return taken

@@ -78,7 +78,7 @@ final class OfflineRenderer: Sendable {
     private func withRenderingCore<Result>(_ call: @autoclosure () -> String, gathering raised: inout [EngineEvent],
                                            _ body: (EngineCore) throws -> Result) throws -> Result {
         let (result, stretchEvents) = try lock.callCore(call(), body)
-        raised += stretchEvents
+        if let stretchEvents { raised += stretchEvents }
         return result
     }
 }
