@@ -46,7 +46,7 @@ final class VoicePool {
     /// (listing one-shots that end while virtual in ``endedSlots``), counts playing voices per
     /// group and, with `scoresCandidates`, scores them into the candidates: every real voice,
     /// and the others that score at least the floor. Returns how many voices are playing.
-    func scan(_ storage: VoicePoolStorage, groups: GroupTable, scoring: VoiceScoring,
+    func scan(_ storage: VoicePoolStorage, groups: GroupMixer, scoring: VoiceScoring,
               elapsedSeconds: Double, scoresCandidates: Bool) -> Int {
         walk(storage, groups: groups, listener: scoring.listener, model: scoring.model, realBonus: scoring.realBonus,
              elapsedSeconds: elapsedSeconds, scoresCandidates: scoresCandidates)
@@ -58,9 +58,9 @@ final class VoicePool {
     /// for every voice, behind the loop's stores to the entries, and an update at 10k voices took
     /// twice as long (0.23 against 0.11 ms). Not inlined, so that it keeps its own arguments.
     @inline(never)
-    private func walk(_ storage: VoicePoolStorage, groups: GroupTable, listener: Vector3, model: DistanceModel,
+    private func walk(_ storage: VoicePoolStorage, groups: GroupMixer, listener: Vector3, model: DistanceModel,
                       realBonus: Float, elapsedSeconds: Double, scoresCandidates: Bool) -> Int {
-        let isPaused = groups.isPaused
+        let isPaused = groups.pausedGroups
         if playingCounts.count < isPaused.count {
             playingCounts.append(contentsOf: repeatElement(0, count: isPaused.count - playingCounts.count))
         }
@@ -80,7 +80,7 @@ final class VoicePool {
         swap(&ended, &self.ended)
         defer { swap(&ended, &self.ended) }
         isPaused.withUnsafeBufferPointer { isPaused in
-        groups.effective.withUnsafeBufferPointer { gains in
+        groups.effectiveGains.withUnsafeBufferPointer { gains in
         playingCounts.withUnsafeMutableBufferPointer { counts in
         candidates.withUnsafeMutableBufferPointer { scored in
             storage.withEntries { entries in
@@ -124,7 +124,7 @@ final class VoicePool {
     /// - Parameters:
     ///   - knownPlayingCount: the count from a walk just made, if any.
     ///   - candidatesAreScored: that walk scored the candidates.
-    func plan(budget: Int, storage: VoicePoolStorage, groups: GroupTable, scoring: VoiceScoring,
+    func plan(budget: Int, storage: VoicePoolStorage, groups: GroupMixer, scoring: VoiceScoring,
               knownPlayingCount: Int? = nil, candidatesAreScored: Bool = false) {
         demoted.removeAll(keepingCapacity: true)
         promoted.removeAll(keepingCapacity: true)
@@ -133,7 +133,7 @@ final class VoicePool {
         if playingCount <= budget {
             // Everything fits: no scores to compute, only voices still without a source to start
             // (none when the walk just made found every playing voice real: the steady state).
-            let isPaused = groups.isPaused
+            let isPaused = groups.pausedGroups
             guard !isPaused[GroupTable.masterIndex], knownPlayingCount == nil || virtualPlayingCount > 0 else { return }
             storage.withEntries { entries in
                 for slot in entries.indices where entries[slot].isPlaying && !entries[slot].isReal

@@ -263,7 +263,7 @@ final class VoiceSources {
     /// How much a voice matters (see ``VoiceScoring``).
     private func score(of voice: Voice) -> Double {
         let scoring = world.scoring(realBonus: 1)
-        return mixer.groups.effective.withUnsafeBufferPointer { scoring.score(of: table.entries[voice.handle.slot], groupGains: $0) }
+        return mixer.effectiveGains.withUnsafeBufferPointer { scoring.score(of: table.entries[voice.handle.slot], groupGains: $0) }
     }
 
     /// The least important voice holding a source that may be made virtual. Real voices are
@@ -273,7 +273,7 @@ final class VoiceSources {
         var weakestScore = Double.infinity
         let scoring = world.scoring(realBonus: 1)
         let entries = table.entries
-        mixer.groups.effective.withUnsafeBufferPointer { gains in
+        mixer.effectiveGains.withUnsafeBufferPointer { gains in
             for slot in entries.servicedSlots.lazy.map(Int.init) {
                 let entry = entries[slot]
                 guard entry.isReal && !entry.isProtected else { continue }
@@ -339,7 +339,7 @@ final class VoiceSources {
             }
         }
         let scoring = world.scoring(realBonus: VoiceScoring.selectionRealBonus)
-        let playingCount = pool.scan(table.entries, groups: mixer.groups, scoring: scoring,
+        let playingCount = pool.scan(table.entries, groups: mixer, scoring: scoring,
                                      elapsedSeconds: elapsedSeconds, scoresCandidates: scoresCandidates)
         releaseEnded()
         try carryOutPlan(on: device, knownPlayingCount: playingCount, candidatesAreScored: scoresCandidates)
@@ -355,7 +355,7 @@ final class VoiceSources {
     }
 
     private func carryOutPlan(on device: ALDevice, knownPlayingCount: Int?, candidatesAreScored: Bool) throws {
-        pool.plan(budget: realVoiceBudget, storage: table.entries, groups: mixer.groups,
+        pool.plan(budget: realVoiceBudget, storage: table.entries, groups: mixer,
                   scoring: world.scoring(realBonus: VoiceScoring.selectionRealBonus),
                   knownPlayingCount: knownPlayingCount, candidatesAreScored: candidatesAreScored)
         releaseEnded()

@@ -81,7 +81,7 @@ extension EngineSuites {
             // as the update scores them (the real ones with their 1% bonus).
             let scoring = core.world.scoring(realBonus: VoiceScoring.selectionRealBonus)
             let heard = entries.indices.filter { entries[$0].isPlaying && !core.groups.pauses(entries[$0].groupIndex) }
-            let scores = core.groups.groups.effective.withUnsafeBufferPointer { gains in
+            let scores = core.groups.effectiveGains.withUnsafeBufferPointer { gains in
                 heard.map { (slot: $0, score: scoring.score(of: entries[$0], groupGains: gains), isReal: entries[$0].isReal) }
             }
             let weakestReal = scores.filter(\.isReal).map(\.score).min() ?? .infinity
