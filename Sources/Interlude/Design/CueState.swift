@@ -27,7 +27,7 @@ final class CueState {
         if let target = definition.loudnessLUFS, let variantLoudnessLUFS {
             variantGains = variantLoudnessLUFS.map { Loudness(integratedLUFS: $0).gain(toTarget: Double(target)) }
         } else {
-            variantGains = definition.variants.map { _ in 1 }
+            variantGains = Array(repeating: 1, count: definition.variants.count)
         }
     }
 

@@ -101,15 +101,7 @@ enum OpenALConfigFile {
     /// instructions as Characters.
     static func keys(in text: [UInt8]) -> Set<String> {
         text.withUnsafeBufferPointer { bytes in
-            var keys: Set<String> = []
-            var lineStart = 0
-            while lineStart < bytes.count {
-                var lineEnd = lineStart
-                while lineEnd < bytes.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-                if let key = Self.key(in: UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])) { keys.insert(key) }
-                lineStart = lineEnd + 1
-            }
-            return keys
+            Set(bytes.split(separator: UInt8(ascii: "\n")).compactMap { Self.key(in: UnsafeBufferPointer(rebasing: $0)) })
         }
     }
 

@@ -133,6 +133,7 @@ final class VoicePoolStorage {
     }
 
     /// Records that `changes` of the voice in `slot` must reach its source.
+    @inline(__always)
     func markChanged(_ slot: Int, _ changes: VoiceChanges) {
         let entry = entry(slot)
         entry.pointee.changes.formUnion(changes)
@@ -155,12 +156,7 @@ final class VoicePoolStorage {
         let entry = entry(slot)
         guard entry.pointee.hasPosition else { return false }
         entry.pointee.position = position
-        guard entry.pointee.isReal else { return true }
-        entry.pointee.changes.insert(.position)
-        if !entry.pointee.isListedChanged {
-            entry.pointee.isListedChanged = true
-            changed.append(Int32(slot))
-        }
+        if entry.pointee.isReal { markChanged(slot, .position) }
         return true
     }
 
