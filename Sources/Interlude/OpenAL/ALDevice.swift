@@ -18,7 +18,7 @@ final class ALDevice {
     }
 
     /// Context attributes: source counts, HRTF, the output limiter (ALC_OUTPUT_LIMITER_SOFT),
-    /// and for a playback device the periods per second asked for (ALC_REFRESH; OpenAL Soft
+    /// one auxiliary send per source (ALC_MAX_AUXILIARY_SENDS), and for a playback device the periods per second asked for (ALC_REFRESH; OpenAL Soft
     /// 1.19 keeps its configured period regardless).
     struct Attributes: Equatable {
         var monoSourceCount: Int
@@ -62,6 +62,9 @@ final class ALDevice {
             ALC_STEREO_SOURCES, ALCint(attributes.stereoSourceCount),
             ALC_HRTF_SOFT, attributes.hrtf ? ALC_TRUE : ALC_FALSE,
             ALC_OUTPUT_LIMITER_SOFT, attributes.limiter ? ALC_TRUE : ALC_FALSE,
+            // The engine feeds effects through send 0 alone. OpenAL Soft's default of two
+            // sends costs every one of its 256 preallocated voices a second send's state: 380 KiB.
+            ALC_MAX_AUXILIARY_SENDS, 1,
         ]
         let opened: OpaquePointer?
         switch kind {
