@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FoundationEssentials
 
 /// Gives OpenAL Soft 1.19 an ``OutputLatency``'s period size and count, and lets the audio server
 /// move our stream (`allow-moves`), through a configuration file of the process's own.
@@ -47,8 +46,8 @@ enum OpenALConfigFile {
         written.periods = latency != nil && userKeys.isDisjoint(with: ["period_size", "periods"])
         written.allowsMoves = allowsMoves && !userKeys.contains("allow-moves")
         guard written.periods || written.allowsMoves else { return Written() }
-        let user = getenv("ALSOFT_CONF").map { String(cString: $0) }
-        let userText = user.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
+        let user = environment("ALSOFT_CONF")
+        let userText = user.flatMap(contents(of:)) ?? []
         var lines = ["# Written by Interlude for process \(getpid())."]
         if written.allowsMoves {
             lines += ["[pulse]", "allow-moves = true"]
@@ -57,9 +56,7 @@ enum OpenALConfigFile {
         if written.periods, let latency {
             lines += ["# OutputLatency.\(latency.rawValue)", "period_size = \(latency.periodFrames)", "periods = \(latency.periodCount)"]
         }
-        let text = lines.joined(separator: "\n") + "\n\n" + userText
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-alsoft-\(getpid()).conf").path
-        guard (try? text.write(toFile: path, atomically: true, encoding: .utf8)) != nil else { return Written() }
+        guard let path = writeTemporaryFile(Array((lines.joined(separator: "\n") + "\n\n").utf8) + userText) else { return Written() }
         userValue.withLock { $0 = user }
         generatedPath.withLock { $0 = path }
         setenv("ALSOFT_CONF", path, 1)
@@ -80,17 +77,16 @@ enum OpenALConfigFile {
 
     /// The keys set in the configuration files OpenAL Soft 1.19 reads, in any section.
     static func userConfigurationKeys() -> Set<String> {
-        let environment = ProcessInfo.processInfo.environment
-        let home = environment["HOME"] ?? ""
-        let configDirectories = (environment["XDG_CONFIG_DIRS"] ?? "/etc/xdg").split(separator: ":").map(String.init)
+        let home = environment("HOME") ?? ""
+        let configDirectories = (environment("XDG_CONFIG_DIRS") ?? "/etc/xdg").split(separator: ":").map(String.init)
         var files = ["/etc/openal/alsoft.conf"] + configDirectories.map { "\($0)/alsoft.conf" }
         files.append("\(home)/.alsoftrc")
-        files.append("\(environment["XDG_CONFIG_HOME"] ?? "\(home)/.config")/alsoft.conf")
-        if let user = environment["ALSOFT_CONF"] { files.append(user) }
+        files.append("\(environment("XDG_CONFIG_HOME") ?? "\(home)/.config")/alsoft.conf")
+        if let user = environment("ALSOFT_CONF") { files.append(user) }
         var keys: Set<String> = []
         for path in files {
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            keys.formUnion(Self.keys(in: [UInt8](data)))
+            guard let bytes = contents(of: path) else { continue }
+            keys.formUnion(Self.keys(in: bytes))
         }
         return keys
     }
@@ -115,5 +111,52 @@ enum OpenALConfigFile {
         while end > first && isBlank(line[end - 1]) { end -= 1 }
         guard first < end, line[first] != UInt8(ascii: "#") else { return nil }
         return String(decoding: UnsafeBufferPointer(rebasing: line[first..<end]), as: UTF8.self)
+    }
+
+    // POSIX calls, not FoundationEssentials: this runs at every engine's start, and ProcessInfo's
+    // copy of the environment, URL parsing and Data cost more code and time than what they do here.
+
+    /// An environment variable, or nil when unset.
+    private static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// The bytes of the file at `path`, or nil when it cannot be read.
+    private static func contents(of path: String) -> [UInt8]? {
+        let fileDescriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard fileDescriptor >= 0 else { return nil }
+        defer { close(fileDescriptor) }
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = block.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return bytes }
+            bytes += block[..<count]
+        }
+    }
+
+    /// Writes `bytes` to a new file of this process's own in TMPDIR (or /tmp), readable by it
+    /// alone, and returns its path; nil when it cannot be written.
+    private static func writeTemporaryFile(_ bytes: [UInt8]) -> String? {
+        let folder = environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(folder.hasSuffix("/") ? folder : folder + "/")interlude-alsoft-\(getpid())-XXXXXX".utf8CString)
+        let fileDescriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fileDescriptor >= 0 else { return nil }
+        _ = fcntl(fileDescriptor, F_SETFD, FD_CLOEXEC)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fileDescriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            written += count
+        }
+        guard close(fileDescriptor) == 0, written == bytes.count else {
+            unlink(path)
+            return nil
+        }
+        return path
     }
 }

@@ -5,7 +5,6 @@ import Musl
 #endif
 import CEBUR128
 import Dispatch
-import FoundationEssentials
 
 /// One measurement of a sound's loudness with libebur128 (ITU-R BS.1770-4 / EBU R128): the
 /// samples are added as they are decoded, a chunk at a time, so the whole PCM never has to be
@@ -43,7 +42,10 @@ final class LoudnessMeter {
     private var segments: [LoudnessSegment] = []
     private let workers = DispatchGroup()
     /// Bounds the segments in flight, and so the samples held, to a few.
-    private let slots = DispatchSemaphore(value: max(2, ProcessInfo.processInfo.activeProcessorCount + 1))
+    private let slots = DispatchSemaphore(value: LoudnessMeter.segmentsInFlight)
+    /// One more segment than the processors online (sysconf, not ProcessInfo, which reads the
+    /// cgroup's files and parses URLs on every engine's first load), and at least two.
+    private static let segmentsInFlight = max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)) + 1)
 
     /// A meter for interleaved samples of `format`; `truePeak` also keeps each channel's true
     /// peak (4x oversampled), which costs several times the loudness alone.
