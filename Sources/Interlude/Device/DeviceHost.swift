@@ -16,7 +16,7 @@ final class DeviceHost {
     @exclusivity(unchecked) private var output: OutputDevice
     /// When the next reopen attempt is due while the device is lost (nil offline, where only an
     /// explicit reconnect reopens, and while a device is open).
-    @exclusivity(unchecked) private var nextReopenInstant: ContinuousClock.Instant?
+    @exclusivity(unchecked) private var nextReopenInstant: BootInstant?
     @exclusivity(unchecked) private var reopenBackoffSeconds = DeviceHost.firstReopenBackoffSeconds
     @exclusivity(unchecked) private var reopenAttempts = 0
     /// The open device's start: kept until its output is seen running, and after, for its
@@ -40,9 +40,9 @@ final class DeviceHost {
     /// no device is open).
     @exclusivity(unchecked) private var idlePause: IdleOutputPause?
     /// Since when the engine has been idle with its output running (nil while it is not idle).
-    @exclusivity(unchecked) private var idleSinceInstant: ContinuousClock.Instant?
+    @exclusivity(unchecked) private var idleSinceInstant: BootInstant?
     /// The wall clock's origin for ``mixerWatch`` and ``mixerPace``.
-    private let createdInstant = ContinuousClock.now
+    private let createdInstant = BootInstant.now
 
     /// The first wait before reopening a lost device; it doubles after each failure.
     static let firstReopenBackoffSeconds = 0.1
@@ -152,17 +152,17 @@ final class DeviceHost {
 
     /// Reads the open device's clock while its output has not been seen running; returns its
     /// start time in seconds when it is seen running now, nil otherwise.
-    func pollOutputStart(now: @autoclosure () -> ContinuousClock.Instant) -> Double? {
+    func pollOutputStart(now: @autoclosure () -> BootInstant) -> Double? {
         guard let outputStart, !outputStart.isRunning, outputStart.poll(now: now()) else { return nil }
         return outputStart.startSeconds
     }
 
     /// Reads the running real device's clock into its ``MixerStallWatch``; returns the change
     /// the reading made. nil offline, before the output runs, and without the device clock.
-    func watchMixer(now: @autoclosure () -> ContinuousClock.Instant) -> MixerStallWatch.Change? {
+    func watchMixer(now: @autoclosure () -> BootInstant) -> MixerStallWatch.Change? {
         guard let device, !device.isLoopback, isOutputRunning, !isOutputPausedForIdle,
               let clock = device.clockNanoseconds else { return nil }
-        let clockSeconds = Double(clock) * 1e-9, wallSeconds = (now() - createdInstant).seconds
+        let clockSeconds = Double(clock) * 1e-9, wallSeconds = now().seconds(since: createdInstant)
         let change = mixerWatch.observe(clockSeconds: clockSeconds, wallSeconds: wallSeconds)
         if mixerWatch.isStalled || change == .running {
             logger.debug("the mixer's clock of \(device.name) reads \(clockSeconds) s at \(wallSeconds) s")
@@ -190,12 +190,12 @@ final class DeviceHost {
     /// period away (see ``MixerPace``): when the driver's next update is best made. nil unless
     /// ``UpdateTiming/beforeEachMix``, until its clock has been read, and without a real device,
     /// its clock or a running mixer.
-    func secondsUntilNextMix(now: ContinuousClock.Instant) -> Double? {
+    func secondsUntilNextMix(now: BootInstant) -> Double? {
         guard let device, !device.isLoopback, isOutputRunning, !isOutputPausedForIdle, let mixerPace, !mixerWatch.isStalled else {
             return nil
         }
         let margin = min(Self.updateMarginSeconds, mixerPace.mixPeriodSeconds / 4)
-        return mixerPace.secondsUntilNextMix(wallSeconds: (now - createdInstant).seconds, marginSeconds: margin)
+        return mixerPace.secondsUntilNextMix(wallSeconds: now.seconds(since: createdInstant), marginSeconds: margin)
     }
 
     /// How long before a mix the driver's update is aimed: its own work (about 0.1 ms) and a
@@ -228,7 +228,7 @@ final class DeviceHost {
     /// Starts a reopen attempt when one is due and none of this epoch is under way: counts it
     /// and returns its epoch. The caller opens the device off the lock and hands it to
     /// ``adoptReopened(_:epoch:)`` or ``reopenAttemptFailed(epoch:now:error:)``.
-    func beginReopenAttempt(now: ContinuousClock.Instant) -> Int? {
+    func beginReopenAttempt(now: BootInstant) -> Int? {
         guard device == nil, reopening == nil, attemptEpoch != reopenEpoch else { return nil }
         guard let due = nextReopenInstant, now >= due else { return nil }
         reopenAttempts += 1
@@ -246,7 +246,7 @@ final class DeviceHost {
     }
 
     /// A reopen attempt of `epoch` failed: the backoff doubles, unless the attempt is stale.
-    func reopenAttemptFailed(epoch: Int, now: ContinuousClock.Instant, error: any Error) {
+    func reopenAttemptFailed(epoch: Int, now: BootInstant, error: any Error) {
         if attemptEpoch == epoch { attemptEpoch = nil }
         guard epoch == reopenEpoch else { return }
         reopenFailed(now: now, error: error)
@@ -361,7 +361,7 @@ final class DeviceHost {
     /// outcome: a pause that was dropped or failed is decided again at the next idle update.
     /// Never while the mixer stands still: a frozen server would not answer the pause. nil:
     /// nothing to do (and always without a real device).
-    func idleOutputStep(isIdle: Bool, now: @autoclosure () -> ContinuousClock.Instant) -> IdleOutputPause.Step? {
+    func idleOutputStep(isIdle: Bool, now: @autoclosure () -> BootInstant) -> IdleOutputPause.Step? {
         guard let idlePause else { return nil }
         guard isIdle else {
             idleSinceInstant = nil
@@ -377,7 +377,7 @@ final class DeviceHost {
         let now = now()
         let since = idleSinceInstant ?? now
         idleSinceInstant = since
-        guard (now - since).seconds >= holdSeconds else { return nil }
+        guard now.seconds(since: since) >= holdSeconds else { return nil }
         return .pause(idlePause, workToken: idlePause.workToken)
     }
 
@@ -393,20 +393,20 @@ final class DeviceHost {
     /// The device was lost: the first reopen is due after the shortest backoff. Offline, only
     /// an explicit reconnect reopens: a retry timed by the wall clock would end the loss at a
     /// frame that depends on how fast the machine renders.
-    func scheduleReopen(now: ContinuousClock.Instant) {
+    func scheduleReopen(now: BootInstant) {
         reopenBackoffSeconds = Self.firstReopenBackoffSeconds
-        nextReopenInstant = configuration.output.isOffline ? nil : now.advanced(by: .seconds(reopenBackoffSeconds))
+        nextReopenInstant = configuration.output.isOffline ? nil : now.advanced(bySeconds: reopenBackoffSeconds)
     }
 
     /// Makes a reopen due at once (a switch while the device is lost).
-    func reopenNow(_ now: ContinuousClock.Instant) {
+    func reopenNow(_ now: BootInstant) {
         nextReopenInstant = now
     }
 
     /// A retry failed: the backoff doubles, up to its longest.
-    func reopenFailed(now: ContinuousClock.Instant, error: any Error) {
+    func reopenFailed(now: BootInstant, error: any Error) {
         reopenBackoffSeconds = min(Self.longestReopenBackoffSeconds, reopenBackoffSeconds * 2)
-        nextReopenInstant = now.advanced(by: .seconds(reopenBackoffSeconds))
+        nextReopenInstant = now.advanced(bySeconds: reopenBackoffSeconds)
         logger.debug("reopen failed (\(error)); next try in \(reopenBackoffSeconds) s")
     }
 }

@@ -12,7 +12,7 @@ import Glibc
 final class OutputStart: @unchecked Sendable {
     private let device: ALDevice
     private var watch: OutputStartWatch
-    private let openedInstant: ContinuousClock.Instant
+    private let openedInstant: BootInstant
     /// Seconds from opening to a running output, once seen running.
     private var runningAfterSeconds: Double?
 
@@ -21,7 +21,7 @@ final class OutputStart: @unchecked Sendable {
 
     /// Starts watching `device`, whose backend buffer is `periodCount` periods of its refresh.
     /// A loopback device, or one without ALC_SOFT_device_clock, counts as running at once.
-    init(device: ALDevice, periodCount: Int, now: ContinuousClock.Instant = .now) {
+    init(device: ALDevice, periodCount: Int, now: BootInstant = .now) {
         self.device = device
         openedInstant = now
         watch = OutputStartWatch(bufferSeconds: Double(periodCount) / device.updatesPerSecond)
@@ -39,13 +39,13 @@ final class OutputStart: @unchecked Sendable {
 
     /// Reads the device clock once; returns true when the output runs (now or before).
     @discardableResult
-    func poll(now: ContinuousClock.Instant = .now) -> Bool {
+    func poll(now: BootInstant = .now) -> Bool {
         if runningAfterSeconds != nil { return true }
         guard let clock = device.clockNanoseconds else {
-            runningAfterSeconds = (now - openedInstant).seconds
+            runningAfterSeconds = now.seconds(since: openedInstant)
             return true
         }
-        let wallSeconds = (now - openedInstant).seconds
+        let wallSeconds = now.seconds(since: openedInstant)
         if watch.observe(clockSeconds: Double(clock) * 1e-9, wallSeconds: wallSeconds) {
             runningAfterSeconds = wallSeconds
         }
@@ -56,14 +56,14 @@ final class OutputStart: @unchecked Sendable {
     /// returns whether it runs.
     func wait(timeoutSeconds: Double) -> Bool {
         while !poll() {
-            if (ContinuousClock.now - openedInstant).seconds >= timeoutSeconds { return false }
+            if BootInstant.now.seconds(since: openedInstant) >= timeoutSeconds { return false }
             usleep(useconds_t(Self.pollIntervalSeconds * 1e6))
         }
         return true
     }
 
     /// Seconds since the device opened.
-    func elapsedSeconds(now: ContinuousClock.Instant = .now) -> Double {
-        (now - openedInstant).seconds
+    func elapsedSeconds(now: BootInstant = .now) -> Double {
+        now.seconds(since: openedInstant)
     }
 }

@@ -121,7 +121,7 @@ final class EngineCore: @unchecked Sendable {
     /// `now` is read only when something needs the wall clock: a real device's output start and
     /// its mixer's pace, or a reopen step.
     @discardableResult
-    func update(elapsedSeconds: Double, now: @autoclosure () -> ContinuousClock.Instant,
+    func update(elapsedSeconds: Double, now: @autoclosure () -> BootInstant,
                 waitsForDecode: Bool = false) -> DevicePreparation? {
         guard !isShutDown else { return nil }
         // Parameters and snapshots are state, not sound: they move while interrupted too.

@@ -242,7 +242,7 @@ final class OutputRouter {
     /// A reopen step now, whatever the backoff, on a lost device (nil on one that is not).
     private func reopenNow() -> DevicePreparation? {
         guard !host.isOpen, session.isDeviceLost else { return nil }
-        let now = ContinuousClock.now
+        let now = BootInstant.now
         host.reopenNow(now)
         return reopenStep(now: now)
     }
@@ -303,7 +303,7 @@ final class OutputRouter {
 
     /// Polls the device reopened after a loss (its output not running yet) and installs it,
     /// rebuilding every audio object on it, once its output runs or its start timeout passed.
-    private func installReopenedIfRunning(now: ContinuousClock.Instant) {
+    private func installReopenedIfRunning(now: BootInstant) {
         guard host.hasReopening else { return }
         do {
             try rebuildDevice(waitSeconds: 0)
@@ -317,7 +317,7 @@ final class OutputRouter {
     /// the loss, then backing off, doubling to 2 s), returns the attempt the caller runs with
     /// the engine lock released (open, upload every sound) and hands back to
     /// ``finishReopen(_:now:)``.
-    func reopenStep(now: ContinuousClock.Instant) -> DevicePreparation? {
+    func reopenStep(now: BootInstant) -> DevicePreparation? {
         // Offline, only reconnectDevice() gets here (the update never reopens a loopback device).
         guard !host.isOpen, session.isDeviceLost else { return nil }
         if host.hasReopening {
@@ -343,7 +343,7 @@ final class OutputRouter {
     /// after the loss, with its sounds (sounds loaded meanwhile are uploaded when it is
     /// installed, those unloaded meanwhile deleted); it is installed now if its output already
     /// runs. Returns the preparation when it is stale: the caller discards it off the lock.
-    func finishReopen(_ attempt: DevicePreparation, now: ContinuousClock.Instant) -> DevicePreparation? {
+    func finishReopen(_ attempt: DevicePreparation, now: BootInstant) -> DevicePreparation? {
         guard let opened = attempt.opened else {
             host.reopenAttemptFailed(epoch: attempt.epoch, now: now, error: attempt.failure ?? InterludeError(.deviceUnavailable, "reopen: no device"))
             return nil

@@ -20,8 +20,8 @@ enum AudioServerProbe {
             pa.context_unref(context)
         }
         guard pa.context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else { return false }
-        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
-        while ContinuousClock.now < deadline {
+        let deadline = BootInstant.now.advanced(bySeconds: timeoutSeconds)
+        while BootInstant.now < deadline {
             switch pa.context_get_state(context) {
             case PA_CONTEXT_READY: return true
             case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: return false
