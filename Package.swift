@@ -32,16 +32,11 @@ let package = Package(
             pkgConfig: "vorbisfile",
             providers: [.apt(["libvorbis-dev"])]
         ),
-        .systemLibrary(
-            name: "CFLAC",
-            pkgConfig: "flac",
-            providers: [.apt(["libflac-dev"])]
-        ),
-        .systemLibrary(
-            name: "CMPG123",
-            pkgConfig: "libmpg123",
-            providers: [.apt(["libmpg123-dev"])]
-        ),
+        // libFLAC and libmpg123: headers only (libflac-dev, libmpg123-dev; no pkgConfig, whose
+        // libraries SwiftPM would link): the engine loads them itself (CDecoderLibraries), as it
+        // does libopusfile, whose module is the bench's alone.
+        .systemLibrary(name: "CFLAC"),
+        .systemLibrary(name: "CMPG123"),
         .systemLibrary(
             name: "COpusFile",
             pkgConfig: "opusfile",
@@ -57,6 +52,9 @@ let package = Package(
         // (libpulse-dev, libsystemd-dev), and the libraries loaded with dlopen when a source
         // first needs them, never linked (see its header).
         .target(name: "CDesktopLibraries"),
+        // The decoders' libraries, loaded with dlopen when a file of theirs is first opened,
+        // never linked by the engine (see its header).
+        .target(name: "CDecoderLibraries", dependencies: ["CFLAC", "CMPG123"]),
         // libebur128: integrated loudness (ITU-R BS.1770-4 / EBU R128) and true peak.
         .systemLibrary(
             name: "CEBUR128",
@@ -71,10 +69,10 @@ let package = Package(
                 "COpenAL",
                 "CStdioCookie",
                 "CDesktopLibraries",
+                "CDecoderLibraries",
                 "CVorbisFile",
                 "CFLAC",
                 "CMPG123",
-                "COpusFile",
                 "CEBUR128",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -101,7 +99,9 @@ let package = Package(
             name: "BenchBaseline",
             dependencies: ["COpenAL", "CVorbisFile", "CFLAC", "CMPG123", "COpusFile"],
             // libpulse-simple (libpulse-dev): the click-latency recorder on a private sink's monitor.
-            linkerSettings: [.linkedLibrary("pulse-simple"), .linkedLibrary("pulse")]
+            // The codec baselines call libFLAC, libmpg123 and libopusfile directly.
+            linkerSettings: [.linkedLibrary("pulse-simple"), .linkedLibrary("pulse"), .linkedLibrary("FLAC"),
+                             .linkedLibrary("mpg123"), .linkedLibrary("opusfile"), .linkedLibrary("opus")]
         ),
         // Counts malloc calls by interposition; linked into the bench executable only.
         .target(

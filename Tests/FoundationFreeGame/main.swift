@@ -2,7 +2,9 @@
 // nothing else: an engine on OpenAL Soft's null backend plays eight looping positional voices
 // and a streamed soundtrack for a second, then prints, one per line, `playing N` (the voices
 // still playing), `music_frames N` (the soundtrack's position), `mapped NAME` for each shared
-// library in /proc/self/maps whose name holds "Foundation" or "ICU", and `peak_rss_kib N`.
+// library in /proc/self/maps whose name holds "Foundation", "ICU" or a decoder's library
+// (FLAC, mpg123, opus), and `peak_rss_kib N`. Then it loads each LATER file as a sound and
+// prints `loaded FRAMES` for it, and the decoders' libraries mapped after as `mapped_after NAME`.
 // Exits 1 with a message on standard error when the engine fails.
 import Interlude
 #if canImport(Glibc)
@@ -28,8 +30,20 @@ func printError(_ text: String) {
     _ = text.withCString { write(2, $0, strlen($0)) }
 }
 
-guard CommandLine.arguments.count == 3 else {
-    printError("usage: FoundationFreeGame SOUND.wav MUSIC.ogg\n")
+/// The shared libraries in /proc/self/maps whose file names hold one of `parts`.
+func mappedLibraries(_ parts: [String]) -> [String] {
+    var mapped: Set<String> = []
+    for line in lines(of: "/proc/self/maps") {
+        guard let path = line.split(separator: " ", omittingEmptySubsequences: true).last else { continue }
+        let name = String(path.split(separator: "/").last ?? "").filter { $0 != "\n" }
+        if name.hasPrefix("lib"), parts.contains(where: { name.contains($0) }) { mapped.insert(name) }
+    }
+    return mapped.sorted()
+}
+
+let decoderLibraries = ["FLAC", "mpg123", "opus"]
+guard CommandLine.arguments.count >= 3 else {
+    printError("usage: FoundationFreeGame SOUND.wav MUSIC.ogg [LATER...]\n")
     exit(2)
 }
 do {
@@ -45,16 +59,14 @@ do {
     sleep(1)
     print("playing \(voices.filter { engine.isPlaying($0) }.count)")
     print("music_frames \(engine.music().flatMap { engine.positionInFrames(of: $0) } ?? -1)")
-    var mapped: Set<String> = []
-    for line in lines(of: "/proc/self/maps") {
-        guard let path = line.split(separator: " ", omittingEmptySubsequences: true).last else { continue }
-        let name = String(path.split(separator: "/").last ?? "").filter { $0 != "\n" }
-        if name.hasPrefix("lib"), name.contains("Foundation") || name.contains("ICU") { mapped.insert(name) }
-    }
-    for name in mapped.sorted() { print("mapped \(name)") }
+    for name in mappedLibraries(["Foundation", "ICU"] + decoderLibraries) { print("mapped \(name)") }
     for line in lines(of: "/proc/self/status") where line.hasPrefix("VmHWM:") {
         print("peak_rss_kib \(line.split(separator: " ", omittingEmptySubsequences: true)[1])")
     }
+    for path in CommandLine.arguments.dropFirst(3) {
+        print("loaded \(try engine.loadSound(path: path).frameCount)")
+    }
+    for name in mappedLibraries(decoderLibraries) { print("mapped_after \(name)") }
     engine.shutdown()
 } catch {
     printError("FoundationFreeGame: \(error)\n")

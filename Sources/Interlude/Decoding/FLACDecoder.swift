@@ -1,3 +1,4 @@
+import CDecoderLibraries
 import CFLAC
 import Logging
 #if canImport(Glibc)
@@ -41,6 +42,8 @@ public final class FLACDecoder: AudioDecoder {
     public let integerBitsPerSample: Int?
 
     private let file: DecoderFile
+    /// libFLAC, loaded when the first FLAC file is opened.
+    private let flac: ILFLACFunctions
     /// The libFLAC decoder; deleted once, in deinit.
     private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
     /// What the callbacks share with this decoder: the file, the current block, the last error.
@@ -64,28 +67,30 @@ public final class FLACDecoder: AudioDecoder {
     init(file: DecoderFile) throws {
         let path = file.path
         try file.seek(toByte: 0)
-        guard let decoder = FLAC__stream_decoder_new() else {
+        let flac = try DecoderLibraries.flac(for: path)
+        guard let decoder = flac.FLAC__stream_decoder_new() else {
             throw InterludeError(.corruptData, "\(path): libFLAC could not allocate a decoder")
         }
         let sink = FLACSink(file: file)
         do {
-            let info = try Self.openStream(decoder, sink: sink, path: path)
+            let info = try Self.openStream(decoder, flac: flac, sink: sink, path: path)
             self.format = info.format
             self.frameCount = info.frameCount
             self.integerBitsPerSample = info.bitsPerSample
             self.loopRegion = LoopTags.vorbisRegion(comments: sink.comments, frameCount: info.frameCount, path: path)
         } catch {
-            FLAC__stream_decoder_delete(decoder)
+            flac.FLAC__stream_decoder_delete(decoder)
             throw error
         }
         self.file = file
         self.path = path
+        self.flac = flac
         self.decoder = decoder
         self.sink = sink
     }
 
     deinit {
-        FLAC__stream_decoder_delete(decoder)
+        flac.FLAC__stream_decoder_delete(decoder)
     }
 
     /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples.
@@ -109,11 +114,11 @@ public final class FLACDecoder: AudioDecoder {
                 positionInFrames += frames
                 continue
             }
-            if FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
+            if flac.FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
                 if let failure = file.failure(atFrame: positionInFrames, of: frameCount) { throw failure }
                 throw InterludeError(.corruptData, "\(path): FLAC stream ends at frame \(positionInFrames) of \(frameCount) (file truncated)")
             }
-            guard FLAC__stream_decoder_process_single(decoder) != 0 else {
+            guard flac.FLAC__stream_decoder_process_single(decoder) != 0 else {
                 if let failure = file.failure(atFrame: positionInFrames, of: frameCount) { throw failure }
                 try throwFatalError()
                 throw InterludeError(.corruptData, "\(path): FLAC decode failed at frame \(positionInFrames) (\(stateName))")
@@ -147,17 +152,17 @@ public final class FLACDecoder: AudioDecoder {
         positionInFrames = frame
         // Reads stop at frameCount without asking libFLAC, which refuses a seek to the very end.
         if frame == frameCount { return }
-        guard FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
+        guard flac.FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
             let reason = sink.takeFatal() ?? sink.takeDamage() ?? stateName
             // A failed seek leaves libFLAC in SEEK_ERROR until flushed.
-            FLAC__stream_decoder_flush(decoder)
+            _ = flac.FLAC__stream_decoder_flush(decoder)
             sink.discardBlock()
             throw InterludeError(.corruptData, "\(path): seek to frame \(frame) failed (\(reason))")
         }
     }
 
     private var stateName: String {
-        String(cString: interlude_flac_state_name(FLAC__stream_decoder_get_state(decoder)))
+        DecoderLibraries.flacName(flac.FLAC__StreamDecoderStateString, flac.FLAC__stream_decoder_get_state(decoder).rawValue)
     }
 
     /// Throws when a frame stopped the decode (it did not fit STREAMINFO): a file that failed
@@ -179,17 +184,17 @@ extension FLACDecoder {
 
     /// Starts libFLAC over the sink's file, reads the metadata and validates STREAMINFO. The
     /// caller deletes `decoder` if this throws.
-    private static func openStream(_ decoder: UnsafeMutablePointer<FLAC__StreamDecoder>, sink: FLACSink, path: String) throws -> StreamInfo {
+    private static func openStream(_ decoder: UnsafeMutablePointer<FLAC__StreamDecoder>, flac: ILFLACFunctions, sink: FLACSink, path: String) throws -> StreamInfo {
         let clientData = Unmanaged.passUnretained(sink).toOpaque()
         // Loop tags live in the VORBIS_COMMENT block, which libFLAC passes on only when asked.
-        FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_VORBIS_COMMENT)
-        let status = FLAC__stream_decoder_init_stream(
+        _ = flac.FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_VORBIS_COMMENT)
+        let status = flac.FLAC__stream_decoder_init_stream(
             decoder, readCallback, seekCallback, tellCallback, lengthCallback, eofCallback,
             writeCallback, metadataCallback, errorCallback, clientData)
         guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK else {
-            throw InterludeError(.corruptData, "\(path): libFLAC could not start decoding (\(String(cString: interlude_flac_init_status_name(status))))")
+            throw InterludeError(.corruptData, "\(path): libFLAC could not start decoding (\(DecoderLibraries.flacName(flac.FLAC__StreamDecoderInitStatusString, status.rawValue)))")
         }
-        guard FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, let info = sink.streamInfo else {
+        guard flac.FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, let info = sink.streamInfo else {
             throw InterludeError(.corruptData, "\(path): FLAC metadata damaged or truncated (no STREAMINFO)")
         }
         let channelCount = Int(info.channels)
@@ -205,7 +210,7 @@ extension FLACDecoder {
         sink.prepare(channelCount: channelCount, maximumBlockFrames: Int(info.max_blocksize))
         var frameCount = Int(info.total_samples)
         if frameCount == 0 {
-            frameCount = try countFrames(decoder, sink: sink, path: path)
+            frameCount = try countFrames(decoder, flac: flac, sink: sink, path: path)
         }
         return StreamInfo(format: AudioFormat(sampleRate: Int(info.sample_rate), channelCount: channelCount), frameCount: frameCount,
                           bitsPerSample: Int(info.bits_per_sample))
@@ -213,10 +218,10 @@ extension FLACDecoder {
 
     /// Decodes the whole stream once to count its frames, for a STREAMINFO that leaves the total
     /// unknown, then rewinds to the first frame.
-    private static func countFrames(_ decoder: UnsafeMutablePointer<FLAC__StreamDecoder>, sink: FLACSink, path: String) throws -> Int {
+    private static func countFrames(_ decoder: UnsafeMutablePointer<FLAC__StreamDecoder>, flac: ILFLACFunctions, sink: FLACSink, path: String) throws -> Int {
         var frames = 0
-        while FLAC__stream_decoder_get_state(decoder) != FLAC__STREAM_DECODER_END_OF_STREAM {
-            guard FLAC__stream_decoder_process_single(decoder) != 0 else {
+        while flac.FLAC__stream_decoder_get_state(decoder) != FLAC__STREAM_DECODER_END_OF_STREAM {
+            guard flac.FLAC__stream_decoder_process_single(decoder) != 0 else {
                 throw InterludeError(.corruptData, "\(path): FLAC stream of unknown length fails to decode at frame \(frames)")
             }
             frames += sink.discardBlock()
@@ -224,7 +229,7 @@ extension FLACDecoder {
                 throw InterludeError(.corruptData, "\(path): damaged FLAC data near frame \(frames) (\(reason))")
             }
         }
-        guard FLAC__stream_decoder_reset(decoder) != 0, FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0 else {
+        guard flac.FLAC__stream_decoder_reset(decoder) != 0, flac.FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0 else {
             throw InterludeError(.corruptData, "\(path): cannot rewind the FLAC stream after counting its frames")
         }
         return frames
@@ -263,6 +268,8 @@ extension FLACDecoder {
     }
 
     private static let errorCallback: FLAC__StreamDecoderErrorCallback = { _, status, clientData in
-        sink(clientData).record(String(cString: interlude_flac_error_name(status)))
+        // Called only by a decoder made from the loaded library.
+        let name = il_flac_functions().map { DecoderLibraries.flacName($0.pointee.FLAC__StreamDecoderErrorStatusString, status.rawValue) }
+        sink(clientData).record(name ?? "status \(status.rawValue)")
     }
 }

@@ -1,3 +1,4 @@
+import CDecoderLibraries
 import CFLAC
 #if canImport(Glibc)
 import Glibc

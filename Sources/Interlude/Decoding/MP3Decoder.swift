@@ -1,3 +1,4 @@
+import CDecoderLibraries
 import CMPG123
 #if canImport(Glibc)
 import Glibc
@@ -34,6 +35,8 @@ public final class MP3Decoder: AudioDecoder {
     public let frameCount: Int
 
     private let file: DecoderFile
+    /// libmpg123, loaded when the first MPEG file is opened.
+    private let mpg123: ILMPG123Functions
     /// The libmpg123 handle; closed and deleted once, in deinit.
     private let handle: OpaquePointer
     private var positionInFrames = 0
@@ -52,27 +55,28 @@ public final class MP3Decoder: AudioDecoder {
     init(file: DecoderFile) throws {
         let path = file.path
         try file.seek(toByte: 0)
-        _ = Self.libraryReady
+        let mpg123 = try DecoderLibraries.mpg123(for: path)
         var code: Int32 = 0
-        guard let handle = mpg123_new(nil, &code) else {
-            throw InterludeError(.corruptData, "\(path): libmpg123 could not create a decoder (\(String(cString: mpg123_plain_strerror(code))))")
+        guard let handle = mpg123.mpg123_new(nil, &code) else {
+            throw InterludeError(.corruptData, "\(path): libmpg123 could not create a decoder (\(Self.text(mpg123.mpg123_plain_strerror(code))))")
         }
         do {
-            let stream = try Self.openStream(handle, file: file)
+            let stream = try Self.openStream(handle, mpg123: mpg123, file: file)
             self.format = stream.format
             self.frameCount = stream.frameCount
         } catch {
-            mpg123_delete(handle)
+            mpg123.mpg123_delete(handle)
             throw error
         }
         self.file = file
         self.path = path
+        self.mpg123 = mpg123
         self.handle = handle
     }
 
     deinit {
-        mpg123_close(handle)
-        mpg123_delete(handle)
+        _ = mpg123.mpg123_close(handle)
+        mpg123.mpg123_delete(handle)
     }
 
     /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples.
@@ -92,7 +96,7 @@ public final class MP3Decoder: AudioDecoder {
         var bytesDone = 0
         while bytesDone < framesWanted * bytesPerFrame {
             var byteCount = 0
-            let result = mpg123_read(handle, output + bytesDone, framesWanted * bytesPerFrame - bytesDone, &byteCount)
+            let result = mpg123.mpg123_read(handle, output + bytesDone, framesWanted * bytesPerFrame - bytesDone, &byteCount)
             bytesDone += byteCount
             switch result {
             case MPG123_OK.rawValue:
@@ -120,7 +124,7 @@ public final class MP3Decoder: AudioDecoder {
         guard (0...frameCount).contains(frame) else {
             throw InterludeError(.invalidArgument, "\(path): seek to frame \(frame) outside 0...\(frameCount)")
         }
-        let result = mpg123_seek(handle, off_t(frame), SEEK_SET)
+        let result = mpg123.mpg123_seek(handle, off_t(frame), SEEK_SET)
         guard result == off_t(frame) else {
             throw InterludeError(.corruptData, "\(path): seek to frame \(frame) failed (\(result < 0 ? errorText(Int32(result)) : "landed on frame \(result)"))")
         }
@@ -131,14 +135,19 @@ public final class MP3Decoder: AudioDecoder {
         var rate = 0
         var channels: Int32 = 0
         var encoding: Int32 = 0
-        guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue,
+        guard mpg123.mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue,
               rate == format.sampleRate, Int(channels) == format.channelCount else {
             throw InterludeError(.corruptData, "\(path): MP3 stream changes format at frame \(positionInFrames) to \(rate) Hz, \(channels) channels (a damaged frame header, or files glued together)")
         }
     }
 
+    /// libmpg123's error text, which it always gives (an unknown code has one too).
+    private static func text(_ message: UnsafePointer<CChar>?) -> String {
+        message.map { String(cString: $0) } ?? "unknown error"
+    }
+
     private func errorText(_ code: Int32) -> String {
-        code == MPG123_ERR.rawValue ? String(cString: mpg123_strerror(handle)) : String(cString: mpg123_plain_strerror(code))
+        code == MPG123_ERR.rawValue ? Self.text(mpg123.mpg123_strerror(handle)) : Self.text(mpg123.mpg123_plain_strerror(code))
     }
 }
 
@@ -153,49 +162,46 @@ extension MP3Decoder {
     /// 11 at 8 kbit/s, plus one frame for the overlap-add.
     private static let preframeCount = 12
 
-    /// mpg123_init is a no-op from libmpg123 1.27 on, but older versions need it once per process.
-    private static let libraryReady: Bool = mpg123_init() == MPG123_OK.rawValue
-
     /// Sets the handle up for gapless float output over `file`, reads the first frame's format
     /// and scans for the length. The caller deletes the handle if this throws.
-    private static func openStream(_ handle: OpaquePointer, file: DecoderFile) throws -> Stream {
+    private static func openStream(_ handle: OpaquePointer, mpg123: ILMPG123Functions, file: DecoderFile) throws -> Stream {
         let path = file.path
         let flags = MPG123_GAPLESS.rawValue | MPG123_FORCE_SEEKABLE.rawValue | MPG123_QUIET.rawValue
         // A negative index size lets the frame index grow to hold every frame, for direct seeks.
-        guard mpg123_param2(handle, Int32(MPG123_FLAGS.rawValue), Int(flags), 0) == MPG123_OK.rawValue,
-              mpg123_param2(handle, Int32(MPG123_INDEX_SIZE.rawValue), -1000, 0) == MPG123_OK.rawValue,
-              mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), preframeCount, 0) == MPG123_OK.rawValue,
-              mpg123_format_none(handle) == MPG123_OK.rawValue else {
-            throw InterludeError(.corruptData, "\(path): libmpg123 refused its setup (\(String(cString: mpg123_strerror(handle))))")
+        guard mpg123.mpg123_param2(handle, Int32(MPG123_FLAGS.rawValue), Int(flags), 0) == MPG123_OK.rawValue,
+              mpg123.mpg123_param2(handle, Int32(MPG123_INDEX_SIZE.rawValue), -1000, 0) == MPG123_OK.rawValue,
+              mpg123.mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), preframeCount, 0) == MPG123_OK.rawValue,
+              mpg123.mpg123_format_none(handle) == MPG123_OK.rawValue else {
+            throw InterludeError(.corruptData, "\(path): libmpg123 refused its setup (\(Self.text(mpg123.mpg123_strerror(handle))))")
         }
         var rates: UnsafePointer<Int>?
         var rateCount = 0
-        mpg123_rates(&rates, &rateCount)
+        mpg123.mpg123_rates(&rates, &rateCount)
         for index in 0..<rateCount {
-            _ = mpg123_format(handle, rates![index], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue), Int32(MPG123_ENC_FLOAT_32.rawValue))
+            _ = mpg123.mpg123_format(handle, rates![index], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue), Int32(MPG123_ENC_FLOAT_32.rawValue))
         }
-        guard mpg123_replace_reader_handle(handle, readCallback, seekCallback, nil) == MPG123_OK.rawValue,
-              mpg123_open_handle(handle, UnsafeMutableRawPointer(file.handle)) == MPG123_OK.rawValue else {
-            throw InterludeError(.corruptData, "\(path): libmpg123 could not open the stream (\(String(cString: mpg123_strerror(handle))))")
+        guard mpg123.mpg123_replace_reader_handle(handle, readCallback, seekCallback, nil) == MPG123_OK.rawValue,
+              mpg123.mpg123_open_handle(handle, UnsafeMutableRawPointer(file.handle)) == MPG123_OK.rawValue else {
+            throw InterludeError(.corruptData, "\(path): libmpg123 could not open the stream (\(Self.text(mpg123.mpg123_strerror(handle))))")
         }
         var rate = 0
         var channels: Int32 = 0
         var encoding: Int32 = 0
-        guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue else {
+        guard mpg123.mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue else {
             if ferror(file.handle) != 0 {
                 throw file.shortReadError("MPEG audio frames")
             }
-            throw InterludeError(.corruptData, "\(path): no decodable MPEG audio frame (\(String(cString: mpg123_strerror(handle))))")
+            throw InterludeError(.corruptData, "\(path): no decodable MPEG audio frame (\(Self.text(mpg123.mpg123_strerror(handle))))")
         }
         guard AudioFormat.supportedChannelCounts.contains(Int(channels)), rate > 0 else {
             throw InterludeError(.unsupportedFormat, "\(path): \(channels) MP3 channels at \(rate) Hz are not supported (mono or stereo only)")
         }
-        guard mpg123_scan(handle) == MPG123_OK.rawValue else {
-            throw InterludeError(.corruptData, "\(path): MP3 scan failed (\(String(cString: mpg123_strerror(handle))))")
+        guard mpg123.mpg123_scan(handle) == MPG123_OK.rawValue else {
+            throw InterludeError(.corruptData, "\(path): MP3 scan failed (\(Self.text(mpg123.mpg123_strerror(handle))))")
         }
-        let length = mpg123_length(handle)
+        let length = mpg123.mpg123_length(handle)
         guard length >= 0 else {
-            throw InterludeError(.corruptData, "\(path): cannot determine the MP3 length (\(String(cString: mpg123_strerror(handle))))")
+            throw InterludeError(.corruptData, "\(path): cannot determine the MP3 length (\(Self.text(mpg123.mpg123_strerror(handle))))")
         }
         // The scan leaves the read position at the first sample.
         return Stream(format: AudioFormat(sampleRate: rate, channelCount: Int(channels)), frameCount: Int(length))

@@ -1,4 +1,4 @@
-import COpusFile
+import CDecoderLibraries
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -39,6 +39,8 @@ public final class OpusDecoder: AudioDecoder {
 
     private let file: DecoderFile
     /// The libopusfile handle; freed once, in deinit.
+    /// libopusfile, loaded when the first Opus file is opened.
+    private let library: ILOpusFileFunctions
     private let opusFile: OpaquePointer
 
     /// How far before a seek target decoding starts, so the decoder's state matches reading through.
@@ -69,27 +71,29 @@ public final class OpusDecoder: AudioDecoder {
     init(file: DecoderFile) throws {
         let path = file.path
         try file.seek(toByte: 0)
+        let library = try DecoderLibraries.opusFile(for: path)
         var callbacks = Self.callbacks
         var code: Int32 = 0
-        guard let opusFile = op_open_callbacks(UnsafeMutableRawPointer(file.handle), &callbacks, nil, 0, &code) else {
+        guard let opusFile = library.op_open_callbacks(UnsafeMutableRawPointer(file.handle), &callbacks, nil, 0, &code) else {
             throw Self.openError(code: code, file: file)
         }
         do {
-            let stream = try Self.validate(opusFile, path: path)
+            let stream = try Self.validate(opusFile, library: library, path: path)
             self.format = stream.format
             self.frameCount = stream.frameCount
-            self.loopRegion = LoopTags.vorbisRegion(comments: Self.comments(of: opusFile), frameCount: stream.frameCount, path: path)
+            self.loopRegion = LoopTags.vorbisRegion(comments: Self.comments(of: opusFile, library: library), frameCount: stream.frameCount, path: path)
         } catch {
-            op_free(opusFile)
+            library.op_free(opusFile)
             throw error
         }
         self.file = file
         self.path = path
+        self.library = library
         self.opusFile = opusFile
     }
 
     deinit {
-        op_free(opusFile)
+        library.op_free(opusFile)
     }
 
     /// Reads up to `buffer.count / format.channelCount` frames of interleaved float samples
@@ -115,9 +119,9 @@ public final class OpusDecoder: AudioDecoder {
                 continue
             }
             let sampleCount = Int32(clamping: (framesWanted - framesDone) * channelCount)
-            let result = op_read_float(opusFile, output + framesDone * channelCount, sampleCount, nil)
+            let result = library.op_read_float(opusFile, output + framesDone * channelCount, sampleCount, nil)
             if result == 0 { break }
-            if result == OP_HOLE {
+            if result == IL_OP_HOLE {
                 try stepOverHole(atFrame: nextFrame + framesDone)
                 continue
             }
@@ -125,7 +129,7 @@ public final class OpusDecoder: AudioDecoder {
                 // A file truncated while open, inside a page or at a page boundary, fails as a
                 // bad link (libopusfile misses the end-of-stream page and looks for the next
                 // link): reported as the truncation.
-                throw file.failure(atFrame: Int(op_pcm_tell(opusFile)), of: frameCount) ?? Self.readError(code: result, path: path)
+                throw file.failure(atFrame: Int(library.op_pcm_tell(opusFile)), of: frameCount) ?? Self.readError(code: result, path: path)
             }
             framesDone += Int(result)
         }
@@ -141,14 +145,14 @@ public final class OpusDecoder: AudioDecoder {
     private func stepOverHole(atFrame holeFrame: Int) throws {
         let channelCount = format.channelCount
         var block = [Float](repeating: 0, count: 5_760 * channelCount)
-        var frames: Int32 = OP_HOLE
-        while frames == OP_HOLE {
-            frames = block.withUnsafeMutableBufferPointer { op_read_float(opusFile, $0.baseAddress!, Int32($0.count), nil) }
+        var frames: Int32 = IL_OP_HOLE
+        while frames == IL_OP_HOLE {
+            frames = block.withUnsafeMutableBufferPointer { library.op_read_float(opusFile, $0.baseAddress!, Int32($0.count), nil) }
         }
         guard frames >= 0 else {
             throw file.failure(atFrame: holeFrame, of: frameCount) ?? Self.readError(code: frames, path: path)
         }
-        let blockStart = frames > 0 ? Int(op_pcm_tell(opusFile)) - Int(frames) : frameCount
+        let blockStart = frames > 0 ? Int(library.op_pcm_tell(opusFile)) - Int(frames) : frameCount
         let lostFrames = max(0, min(blockStart, frameCount) - holeFrame)
         Self.logger.warning("\(path): damaged Ogg data skipped: \(lostFrames) frames from frame \(holeFrame) read as silence")
         skippedFrameCount += lostFrames
@@ -164,11 +168,11 @@ public final class OpusDecoder: AudioDecoder {
             throw InterludeError(.invalidArgument, "\(path): seek to frame \(frame) outside 0...\(frameCount)")
         }
         var start = max(0, frame - Self.seekPrerollFrames)
-        var result = op_pcm_seek(opusFile, ogg_int64_t(start))
+        var result = library.op_pcm_seek(opusFile, Int64(start))
         if result != 0 && start < frame {
             // The pre-roll's start fell in a stretch lost to damage: from the target itself.
             start = frame
-            result = op_pcm_seek(opusFile, ogg_int64_t(start))
+            result = library.op_pcm_seek(opusFile, Int64(start))
         }
         guard result == 0 else {
             throw InterludeError(.corruptData, "\(path): seek to frame \(frame) failed (libopusfile error \(result))")
@@ -191,8 +195,8 @@ public final class OpusDecoder: AudioDecoder {
 
 extension OpusDecoder {
     /// The first link's OpusTags comments ("KEY=value", `op_tags`); undecodable UTF-8 is repaired.
-    private static func comments(of opusFile: OpaquePointer) -> [String] {
-        guard let tags = op_tags(opusFile, -1)?.pointee, let lengths = tags.comment_lengths else { return [] }
+    private static func comments(of opusFile: OpaquePointer, library: ILOpusFileFunctions) -> [String] {
+        guard let tags = library.op_tags(opusFile, -1)?.pointee, let lengths = tags.comment_lengths else { return [] }
         return LoopTags.comments(tags.user_comments, lengths: lengths, count: tags.comments)
     }
 
@@ -201,16 +205,16 @@ extension OpusDecoder {
         var frameCount: Int
     }
 
-    private static func validate(_ opusFile: OpaquePointer, path: String) throws -> Stream {
-        let channelCount = Int(op_channel_count(opusFile, -1))
+    private static func validate(_ opusFile: OpaquePointer, library: ILOpusFileFunctions, path: String) throws -> Stream {
+        let channelCount = Int(library.op_channel_count(opusFile, -1))
         guard AudioFormat.supportedChannelCounts.contains(channelCount) else {
             throw InterludeError(.unsupportedFormat, "\(path): \(channelCount) Opus channels are not supported (mono or stereo only)")
         }
         // op_read_float changes its channel count between links; one AudioFormat cannot describe that.
-        for link in 1..<max(1, Int(op_link_count(opusFile))) where Int(op_channel_count(opusFile, Int32(link))) != channelCount {
+        for link in 1..<max(1, Int(library.op_link_count(opusFile))) where Int(library.op_channel_count(opusFile, Int32(link))) != channelCount {
             throw InterludeError(.unsupportedFormat, "\(path): chained Opus stream changes its channel count at link \(link)")
         }
-        let total = op_pcm_total(opusFile, -1)
+        let total = library.op_pcm_total(opusFile, -1)
         guard total >= 0 else {
             throw InterludeError(.corruptData, "\(path): cannot determine the Opus stream length (libopusfile error \(total))")
         }
@@ -219,8 +223,8 @@ extension OpusDecoder {
 
     /// Callbacks over the `FILE*` passed as the stream. No close function: the decoder's
     /// `DecoderFile` owns and closes the file, so it is closed once whether or not the open succeeds.
-    private static var callbacks: OpusFileCallbacks {
-        OpusFileCallbacks(
+    private static var callbacks: ILOpusFileCallbacks {
+        ILOpusFileCallbacks(
             read: { source, destination, byteCount in
                 let stream = source!.assumingMemoryBound(to: FILE.self)
                 let count = fread(destination, 1, Int(max(0, byteCount)), stream)
@@ -230,7 +234,7 @@ extension OpusDecoder {
                 fseeko(source!.assumingMemoryBound(to: FILE.self), off_t(offset), whence)
             },
             tell: { source in
-                opus_int64(ftello(source!.assumingMemoryBound(to: FILE.self)))
+                Int64(ftello(source!.assumingMemoryBound(to: FILE.self)))
             },
             close: nil)
     }
@@ -238,17 +242,17 @@ extension OpusDecoder {
     private static func openError(code: Int32, file: DecoderFile) -> InterludeError {
         let path = file.path
         switch code {
-        case OP_ENOTFORMAT:
+        case IL_OP_ENOTFORMAT:
             return InterludeError(.unsupportedFormat, "\(path): not an Ogg Opus stream")
-        case OP_EVERSION:
+        case IL_OP_EVERSION:
             return InterludeError(.unsupportedFormat, "\(path): unsupported Opus version")
-        case OP_EIMPL:
+        case IL_OP_EIMPL:
             return InterludeError(.unsupportedFormat, "\(path): uses an Opus feature libopusfile does not implement")
-        case OP_EBADHEADER:
+        case IL_OP_EBADHEADER:
             return InterludeError(.corruptData, "\(path): invalid Opus headers")
-        case OP_EBADLINK, OP_EBADTIMESTAMP:
+        case IL_OP_EBADLINK, IL_OP_EBADTIMESTAMP:
             return InterludeError(.corruptData, "\(path): damaged Ogg Opus stream (bad link or timestamp, libopusfile error \(code))")
-        case OP_EREAD:
+        case IL_OP_EREAD:
             return file.shortReadError("Opus headers")
         default:
             return InterludeError(.corruptData, "\(path): libopusfile could not open the stream (error \(code))")
@@ -257,9 +261,9 @@ extension OpusDecoder {
 
     private static func readError(code: Int32, path: String) -> InterludeError {
         switch code {
-        case OP_HOLE:
+        case IL_OP_HOLE:
             return InterludeError(.corruptData, "\(path): gap in the Ogg stream (a damaged or missing page)")
-        case OP_EBADPACKET:
+        case IL_OP_EBADPACKET:
             return InterludeError(.corruptData, "\(path): an Opus packet failed to decode")
         default:
             return InterludeError(.corruptData, "\(path): Opus decode failed (libopusfile error \(code))")
