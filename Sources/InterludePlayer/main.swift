@@ -24,7 +24,11 @@ do {
     configuration.runsDriverThread = !updatesOnGameThread
     let engine = try SoundEngine(configuration: configuration)
     defer { engine.shutdown() }
-    let sounds = try scene.soundPaths.map { try engine.loadSound(path: $0) }
+    // Plain loops, not closures: top-level code runs on the main actor, and each closure it
+    // makes checks that at run time, mapping pages of the Swift Concurrency library that the
+    // floor program does not touch.
+    var sounds: [Sound] = []
+    for path in scene.soundPaths { sounds.append(try engine.loadSound(path: path)) }
     try engine.playMusic(path: scene.musicPath)
     var voices: [VoiceHandle] = []
     for index in 0..<scene.emitterCount {
@@ -39,11 +43,14 @@ do {
         if updatesOnGameThread { engine.update() }
     })
     let statistics = engine.statistics
+    var voicesPlaying = 0
+    for voice in voices where engine.isPlaying(voice) { voicesPlaying += 1 }
+    let music = engine.music()
+    let isMusicPlaying = music != nil && engine.isPlaying(music!)
+    let musicFrames = music.flatMap(engine.positionInFrames(of:)) ?? -1
     print(try figures.report(samplesPath: scene.samplesPath, startResidentKiB: startResidentKiB, sampleRate: statistics.sampleRate,
-                             voicesPlaying: voices.filter { engine.isPlaying($0) }.count,
-                             isMusicPlaying: engine.music().map { engine.isPlaying($0) } ?? false,
-                             extras: ["real_voices \(statistics.realVoiceCount)",
-                                      "music_frames \(engine.music().flatMap { engine.positionInFrames(of: $0) } ?? -1)"]))
+                             voicesPlaying: voicesPlaying, isMusicPlaying: isMusicPlaying,
+                             extras: ["real_voices \(statistics.realVoiceCount)", "music_frames \(musicFrames)"]))
 } catch {
     FileHandle.standardError.write(Data("InterludePlayer: \(error)\n".utf8))
     exit(1)
