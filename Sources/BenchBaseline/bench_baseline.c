@@ -31,6 +31,7 @@ static int loopback_open(loopback *out, int sample_rate, int mono_sources, int s
         ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
         ALC_FREQUENCY, sample_rate,
         ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE,
+        ALC_MAX_AUXILIARY_SENDS, 1,
         0,
     };
     out->context = alcCreateContext(out->device, attributes);
