@@ -35,13 +35,14 @@ build() {
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -g
   local debug="$SCRATCH/debug"
   local objects=("$debug"/Interlude.build/*.o "$debug"/InterludeScene.build/*.o "$debug"/Logging.build/*.o
-                 "$debug"/CDesktopLibraries.build/*.o)
+                 "$debug"/CDesktopLibraries.build/*.o "$debug"/CDecoderLibraries.build/*.o)
   mkdir -p "$SCRATCH/bin"
   for harness in "${HARNESSES[@]}"; do
     swiftc -sanitize=fuzzer,address -parse-as-library -g -swift-version 6 \
       -I "$debug/Modules" -I Sources/COpenAL -I Sources/CVorbisFile \
       -I Sources/CFLAC -I Sources/CMPG123 -I Sources/COpusFile -I Sources/CStdioCookie -I Sources/CEBUR128 -Xcc -I/usr/include/opus \
       -Xcc -fmodule-map-file="$debug/CDesktopLibraries.build/module.modulemap" -Xcc -I -Xcc Sources/CDesktopLibraries/include \
+      -Xcc -fmodule-map-file="$debug/CDecoderLibraries.build/module.modulemap" -Xcc -I -Xcc Sources/CDecoderLibraries/include \
       Fuzz/Support/*.swift "Fuzz/$harness/main.swift" "${objects[@]}" \
       -lopenal -lvorbisfile -lvorbis -logg -lFLAC -lmpg123 -lopusfile -lopus -lebur128 \
       -use-ld=lld -o "$SCRATCH/bin/$harness"
