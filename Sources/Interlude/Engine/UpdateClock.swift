@@ -1,8 +1,8 @@
 /// The engine's sense of time between updates: the system clock on a real device, rendered
 /// frames offline (so a render never depends on how fast the machine is).
 ///
-/// Real time is read as ``BootInstant`` nanoseconds: the update runs a hundred times a second
-/// on the game's thread.
+/// Real time is ``BootInstant``'s nanoseconds, read without `ContinuousClock`'s instants: the
+/// update runs a hundred times a second on the game's thread.
 final class UpdateClock {
     private let isOffline: Bool
     /// Updates run while active, for work done every so many updates.
@@ -27,7 +27,7 @@ final class UpdateClock {
 
     /// Seconds since the last real-time update, and marks now as the latest.
     func advanceRealTime() -> Double {
-        let now = Self.bootNanoseconds()
+        let now = BootInstant.now.nanoseconds
         let elapsed = lastUpdateNanoseconds.map { Double(now - $0) * 1e-9 } ?? 0
         lastUpdateNanoseconds = now
         return elapsed
@@ -36,30 +36,25 @@ final class UpdateClock {
     /// Marks now as the latest real-time update without one running: a parked driver's next
     /// update, or a voice made virtual before it, counts its time from here.
     func restartRealTime() {
-        lastUpdateNanoseconds = Self.bootNanoseconds()
+        lastUpdateNanoseconds = BootInstant.now.nanoseconds
     }
 
     /// Time since the last update: rendered frames offline, the clock on a real device.
     func secondsSinceUpdate(sampleRate: Int) -> Double {
         if isOffline { return Double(framesSinceUpdate) / Double(sampleRate) }
-        return lastUpdateNanoseconds.map { Double(Self.bootNanoseconds() - $0) * 1e-9 } ?? 0
+        return lastUpdateNanoseconds.map { Double(BootInstant.now.nanoseconds - $0) * 1e-9 } ?? 0
     }
 
     /// The engine's own time now, in ticks: frames rendered so far offline (so a render never
     /// depends on the machine), `CLOCK_BOOTTIME` nanoseconds on a real device. For spans such
     /// as a cue's cooldown, through ``seconds(fromTicks:to:sampleRate:)``.
     func ticks() -> Int64 {
-        isOffline ? renderedFrames : Self.bootNanoseconds()
+        isOffline ? renderedFrames : BootInstant.now.nanoseconds
     }
 
     /// The seconds from one ``ticks()`` reading to a later one.
     func seconds(fromTicks start: Int64, to end: Int64, sampleRate: Int) -> Double {
         Double(end - start) / (isOffline ? Double(sampleRate) : 1e9)
-    }
-
-    /// `CLOCK_BOOTTIME` in nanoseconds.
-    private static func bootNanoseconds() -> Int64 {
-        BootInstant.now.nanoseconds
     }
 
     /// Offline: renders up to `frameCount` frames, no further than the next update after this
