@@ -209,7 +209,7 @@ final class DeviceHost {
         do {
             try ALContextLock.run {
                 try newDevice.context.makeCurrent()
-                try newDevice.useResampler(configuration.resampler)
+                try newDevice.prepareContext(resampler: configuration.resampler)
             }
         } catch {
             Self.tearDown(newDevice, isReachable: true)
@@ -324,6 +324,7 @@ final class DeviceHost {
         idleSinceInstant = nil
         if let device, device.isOpen, idlePause?.pauseForInterruption() != true {
             logger.debug("device \(device.name) cannot pause; its paused sources keep it silent")
+            device.mixPendingFadeOuts()
         }
         ALContextLock.run {
             if let device, device.isOpen {

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// Gives OpenAL Soft 1.19 an ``OutputLatency``'s period size and count, and lets the audio server
-/// move our stream (`allow-moves`), through a configuration file of the process's own.
+/// Gives OpenAL Soft 1.19 an ``OutputLatency``'s period size and count, lets the audio server
+/// move our stream (`allow-moves`), and keeps 1.22 and later from trying a PipeWire server that
+/// is not there (`drivers`), through a configuration file of the process's own.
 ///
 /// 1.19 ignores ALC_REFRESH on a playback device (measured: asked for 100 or 25 updates a
 /// second, the PulseAudio device kept 46); only `period_size` and `periods` in its
@@ -28,7 +29,14 @@ enum OpenALConfigFile {
         var periods = false
         /// `[pulse] allow-moves = true`.
         var allowsMoves = false
+        /// A `drivers` list without the native PipeWire backend.
+        var skipsPipeWire = false
     }
+
+    /// The backends of OpenAL Soft 1.22 and later in their own order (1.24.2's alc.cpp), less
+    /// `pipewire` and the two that never play to a listener (`null`, `wave`): a name the
+    /// library was built without is passed over.
+    static let driversWithoutPipeWire = "pulse,wasapi,core,oboe,opensl,alsa,solaris,sndio,oss,dsound,winmm,port,sdl3,sdl2,jack,otherio"
 
     // AnnotatedMutex, not Mutex: engines are made from many threads at once, and ThreadSanitizer
     // cannot see Mutex synchronize (CI's TSan pass reported these two as races).
@@ -45,7 +53,8 @@ enum OpenALConfigFile {
         var written = Written()
         written.periods = latency != nil && userKeys.isDisjoint(with: ["period_size", "periods"])
         written.allowsMoves = allowsMoves && !userKeys.contains("allow-moves")
-        guard written.periods || written.allowsMoves else { return Written() }
+        written.skipsPipeWire = skipsPipeWire(userKeys: userKeys)
+        guard written.periods || written.allowsMoves || written.skipsPipeWire else { return Written() }
         let user = environment("ALSOFT_CONF")
         let userText = user.flatMap(contents(of:)) ?? []
         var lines = ["# Written by Interlude for process \(getpid())."]
@@ -53,6 +62,9 @@ enum OpenALConfigFile {
             lines += ["[pulse]", "allow-moves = true"]
         }
         lines.append("[general]")
+        if written.skipsPipeWire {
+            lines += ["# No PipeWire server to connect to.", "drivers = \(driversWithoutPipeWire)"]
+        }
         if written.periods, let latency {
             lines += ["# OutputLatency.\(latency.rawValue)", "period_size = \(latency.periodFrames)", "periods = \(latency.periodCount)"]
         }
@@ -61,6 +73,16 @@ enum OpenALConfigFile {
         generatedPath.withLock { $0 = path }
         setenv("ALSOFT_CONF", path, 1)
         return written
+    }
+
+    /// Whether to leave the native PipeWire backend out (OpenAL Soft 1.22 and later): only when
+    /// no PipeWire server's socket exists, so the backend could not connect anyway, and neither
+    /// ALSOFT_DRIVERS nor a configuration file of the user's names the drivers. Left in, its
+    /// failed connection prints "Failed to connect PipeWire event context" on stderr at the
+    /// process's first OpenAL call, a line no player can act on.
+    private static func skipsPipeWire(userKeys: Set<String>) -> Bool {
+        ALLibrary.hasPipeWireBackend && getenv("ALSOFT_DRIVERS") == nil && !userKeys.contains("drivers")
+            && !AudioServerPresence.pipeWireMayAnswer()
     }
 
     /// Call once a device has opened: OpenAL has read its configuration. Puts ALSOFT_CONF back

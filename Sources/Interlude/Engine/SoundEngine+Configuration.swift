@@ -24,7 +24,7 @@ extension SoundEngine {
         /// sum of their voices. A rebuilt or switched device gets the same setting.
         public var limiter: Bool?
         /// How every source resamples (AL_SOFT_source_resampler). nil: OpenAL Soft's own default
-        /// (linear in 1.19, or what alsoft.conf says), with no call made. A resampler the
+        /// (linear in 1.19, cubic spline from 1.23, or what alsoft.conf says), with no call made. A resampler the
         /// library lacks makes the engine's creation throw `.unsupportedFormat`.
         public var resampler: Resampler?
         /// Seeds the engine's random choices (a cue's variants, its drawn gains and pitches):

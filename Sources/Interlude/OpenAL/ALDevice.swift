@@ -50,6 +50,9 @@ final class ALDevice {
     private let names = ALNames()
     /// The resampler every new source gets (AL_SOURCE_RESAMPLER_SOFT); nil leaves OpenAL Soft's default.
     @exclusivity(unchecked) private var sourceResamplerIndex: Int32?
+    /// The library's release, read by ``prepareContext(resampler:)`` (nil until then, or when
+    /// AL_VERSION names none).
+    @exclusivity(unchecked) private(set) var release: ALRelease?
 
     /// Opens the device and creates its context (`alcOpenDevice` or `alcLoopbackOpenDeviceSOFT`,
     /// then `alcCreateContext`). The context is not made current here.
@@ -251,16 +254,39 @@ final class ALDevice {
     // MARK: Names (context must be current)
 
     /// `alGenSources` for one source, owned by this device until ``deleteSource(_:)`` or
-    /// ``close()``, with the resampler set by ``useResampler(_:)``.
+    /// ``close()``, with the resampler set by ``prepareContext(resampler:)``.
     func makeSource() throws -> ALSource {
         try names.makeSource(resamplerIndex: sourceResamplerIndex)
     }
 
-    /// Makes every source made from now on use `resampler` (nil: OpenAL Soft's default, no call
-    /// made). Throws `.unsupportedFormat` when the context lacks AL_SOFT_source_resampler or a
-    /// resampler by that name.
-    func useResampler(_ resampler: Resampler?) throws {
+    /// Reads the library's release (`alGetString(AL_VERSION)`) and makes every source made from
+    /// now on use `resampler` (nil: OpenAL Soft's default, no call made), with this device's
+    /// context current. Throws `.unsupportedFormat` when the context lacks
+    /// AL_SOFT_source_resampler or a resampler by that name.
+    func prepareContext(resampler: Resampler?) throws {
+        release = alGetString(AL_VERSION).flatMap { ALRelease(versionString: String(cString: $0)) }
+        try ALCheck.al("alGetString(AL_VERSION)")
         sourceResamplerIndex = try ALResamplers.index(of: resampler, using: extensions)
+    }
+
+    /// Whether a paused or stopped voice fades out over the next mix (1.20 and later), rather
+    /// than falling silent at once (1.19).
+    var fadesPausedVoices: Bool {
+        release.map { $0 >= .deClickRamps } ?? false
+    }
+
+    /// On a loopback device whose library fades paused voices out (1.20 and later), mixes that
+    /// fade into a discarded buffer now, with the sources just paused: a mixer that will not
+    /// run again until the sources play (an interruption renders silence itself) would
+    /// otherwise play the fade-out of the old audio at its next mix, after the interruption.
+    /// One mix of at least the ramp's 64 frames takes every paused voice to its stopped state.
+    func mixPendingFadeOuts() {
+        guard fadesPausedVoices, case .loopback(let format) = kind else { return }
+        let frameCount = 64
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: frameCount * format.channelCount) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            render(into: base, frameCount: frameCount)
+        }
     }
 
     /// `alDeleteSources` for one source made here.

@@ -6,7 +6,7 @@ public enum Resampler: String, CaseIterable, Sendable {
     case point
     /// Linear interpolation: OpenAL Soft 1.19's own default.
     case linear
-    /// Cubic (4-point) interpolation.
+    /// Cubic (4-point) interpolation: "Cubic" in 1.19, "Cubic Spline" (the default) from 1.23.
     case cubic
     /// Band-limited sinc, 12 points.
     case bsinc12
@@ -14,12 +14,14 @@ public enum Resampler: String, CaseIterable, Sendable {
     case bsinc24
 
     /// The names OpenAL Soft reports for it (`alGetStringiSOFT(AL_RESAMPLER_NAME_SOFT, i)`):
-    /// 1.19.1 reports "Nearest", "Linear", "Cubic", "11th order Sinc" and "23rd order Sinc".
+    /// 1.19.1 reports "Nearest", "Linear", "Cubic", "11th order Sinc" and "23rd order Sinc";
+    /// 1.24 calls its cubic one "Cubic Spline" and adds "4-point Gaussian" and the two
+    /// "(fast)" sincs, which Interlude does not offer.
     var openALNames: [String] {
         switch self {
         case .point: ["Nearest", "Point"]
         case .linear: ["Linear"]
-        case .cubic: ["Cubic"]
+        case .cubic: ["Cubic", "Cubic Spline"]
         case .bsinc12: ["11th order Sinc"]
         case .bsinc24: ["23rd order Sinc"]
         }

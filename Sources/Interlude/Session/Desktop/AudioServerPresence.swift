@@ -36,6 +36,18 @@ enum AudioServerPresence {
         return clientConfigPaths().contains(where: namesDefaultServer)
     }
 
+    /// True when a PipeWire server's own socket may answer: the one PIPEWIRE_REMOTE names (a
+    /// path, or a name in the runtime folder), or `pipewire-0` in PIPEWIRE_RUNTIME_DIR,
+    /// XDG_RUNTIME_DIR or USERPROFILE, the first of them set, as libpipewire looks.
+    static func pipeWireMayAnswer() -> Bool {
+        let remote = environment("PIPEWIRE_REMOTE") ?? "pipewire-0"
+        if remote.hasPrefix("/") { return access(remote, F_OK) == 0 }
+        guard let folder = environment("PIPEWIRE_RUNTIME_DIR") ?? environment("XDG_RUNTIME_DIR") ?? environment("USERPROFILE") else {
+            return false
+        }
+        return access(folder + "/" + remote, F_OK) == 0
+    }
+
     /// Whether the client.conf at `path` sets `default-server` (a missing file does not).
     static func namesDefaultServer(_ path: String) -> Bool {
         guard let file = fopen(path, "r") else { return false }
