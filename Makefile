@@ -2,6 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
+# `make test` runs the suite on the system's OpenAL Soft; `make test-matrix` runs it again on 1.24.2.
 .PHONY: deps build release demo test assets bench clean fuzz sanitize sanitize-thread sanitize-address leaks soak check-model docs
 
 deps:
@@ -20,6 +21,18 @@ demo: deps
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	bash scripts/run-tests.sh $(SWIFT) $(SWIFT_FLAGS)
+
+# OpenAL Soft 1.24.2 (Debian 13's), fetched through a private apt list and built into
+# .build/openal-1.24.2; nothing of the machine's own is changed.
+.PHONY: openal-1.24 test-matrix
+openal-1.24: deps
+	bash scripts/build-openal.sh
+
+# The whole suite again on OpenAL Soft 1.24.2, private servers included, then each pinned
+# scene's render on 1.24.2 against 1.19.1's, in dB (scripts/test-matrix.sh).
+test-matrix: deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	bash scripts/test-matrix.sh $(SWIFT) $(SWIFT_FLAGS)
 
 # The model-based test (Tests/InterludeTests/Model) as a long campaign from a fresh seed, which it
 # prints; `make test` runs 2,000 sequences from a fixed one. MODEL_SEED=N replays a campaign.

@@ -50,12 +50,12 @@ static void loopback_close(loopback *device) {
 }
 
 // The AL_SOFT_source_resampler index OpenAL Soft gives the resampler Interlude calls `name`,
-// found by the names 1.19 reports, as the engine finds it; -1 when it has none of them.
+// found by the names 1.19 and 1.24 report, as the engine finds it; -1 when it has none of them.
 static ALint resampler_index(const char *name) {
     static const char *const table[][3] = {
         {"point", "Nearest", "Point"},
         {"linear", "Linear", NULL},
-        {"cubic", "Cubic", NULL},
+        {"cubic", "Cubic", "Cubic Spline"},
         {"bsinc12", "11th order Sinc", NULL},
         {"bsinc24", "23rd order Sinc", NULL},
     };

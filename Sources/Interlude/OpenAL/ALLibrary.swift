@@ -6,10 +6,11 @@ import Glibc
 /// the engine links libopenal.so.1, and which release answers (1.19 or 1.22 and later) is decided
 /// at run time. Looking a symbol up starts nothing in the library.
 enum ALLibrary {
-    /// Whether the library has a native PipeWire backend, which it tries before PulseAudio.
-    /// That backend came in 1.22 with `alcReopenDeviceSOFT` (ALC_SOFT_reopen_device), so the
-    /// exported function marks it.
-    static let hasPipeWireBackend: Bool = exports("alcReopenDeviceSOFT")
+    /// Whether the library may have a native PipeWire backend, which it tries before
+    /// PulseAudio (1.22 and later). Extension functions are not all exported; the nearest
+    /// that is, `alBufferCallbackSOFT` (AL_SOFT_callback_buffer), came in 1.21, so a 1.21
+    /// library answers yes too.
+    static let hasPipeWireBackend: Bool = exports("alBufferCallbackSOFT")
 
     /// Whether the process's OpenAL exports `name`.
     private static func exports(_ name: String) -> Bool {

@@ -19,6 +19,15 @@ enum ALResamplers {
         }
     }
 
+    /// The name of the resampler a source gets when none is set (AL_DEFAULT_RESAMPLER_SOFT), or
+    /// nil without AL_SOFT_source_resampler: "Linear" in 1.19, "Cubic Spline" in 1.24.2.
+    static func defaultName(using extensions: ALExtensions) throws -> String? {
+        guard let names = try names(using: extensions) else { return nil }
+        let index = Int(alGetInteger(AL_DEFAULT_RESAMPLER_SOFT))
+        try ALCheck.al("alGetInteger(AL_DEFAULT_RESAMPLER_SOFT)")
+        return names.indices.contains(index) ? names[index] : nil
+    }
+
     /// The index of `resampler` among the context's resamplers (nil: OpenAL Soft's default, no
     /// call made). Throws `.unsupportedFormat` when the context lacks AL_SOFT_source_resampler
     /// or a resampler by that name.

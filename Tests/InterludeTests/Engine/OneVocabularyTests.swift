@@ -144,7 +144,8 @@ extension EngineSuites {
             #expect(engine.gain(of: .sfx) == 1)
 
             try engine.pauseAll()
-            #expect(try engine.render(frameCount: Self.rate / 10).allSatisfy { $0 == 0 })
+            // Silent at once (from 1.20, once the mixer's 64-frame de-click fade-out is done).
+            #expect(try engine.render(frameCount: Self.rate / 10)[(2 * OpenALStack.deClickFrames)...].allSatisfy { $0 == 0 })
             #expect(engine.isPaused(.sfx))
             try engine.resumeAll()
             _ = try engine.render(frameCount: Self.rate / 10)

@@ -68,12 +68,14 @@ extension EngineSuites {
             // and every update returns meanwhile: none waits for it.
             let stalled = Self.playRealTime(engine, updates: 300)
             try Self.waitUntil("a read waits at the gate") { decoder.blockedReadCount > 0 }
+            // The decoded frames, then silence (from 1.20 but for the mixer's de-click fade, see
+            // OpenALStack.isSilent).
             let lastHeard = try #require((0..<(stalled.count / 2)).last { Self.isAudible(stalled, frame: $0) })
-            let playedFrames = lastHeard + 1
+            let playedFrames = try #require(engine.musicPosition())
             #expect(playedFrames == aheadFrames, "the stream ran dry after \(playedFrames) frames, not the \(aheadFrames) decoded")
+            if OpenALStack.deClickFrames == 0 { #expect(lastHeard + 1 == playedFrames) }
             #expect(StreamMeasure.maximumDifference(stalled, from: 0, track, from: 0, frameCount: playedFrames) <= Self.exact)
-            #expect(stalled[(2 * playedFrames)...].allSatisfy { $0 == 0 }, "sound after the stream ran dry")
-            #expect(engine.musicPosition() == playedFrames)
+            #expect(OpenALStack.isSilent(stalled, channelCount: 2, after: playedFrames), "sound after the stream ran dry, \(OpenALStack.name)")
             #expect(engine.readCore { $0.streams.stream(on: .music)?.underrunCount } == 1)
 
             decoder.open()
@@ -125,7 +127,9 @@ extension EngineSuites {
             try engine.seek(engine.track(), toFrame: 100_003)
             #expect(engine.musicPosition() == 100_003)
             let rendered = try engine.render(frameCount: Self.rate)
-            #expect(StreamMeasure.maximumDifference(rendered, from: 0, track, from: 100_003, frameCount: Self.rate) <= Self.exact)
+            // From 1.20 the sought frame fades in over 64 frames as the old one fades out.
+            let ramp = OpenALStack.deClickFrames
+            #expect(StreamMeasure.maximumDifference(rendered, from: ramp, track, from: 100_003 + ramp, frameCount: Self.rate - ramp) <= Self.exact)
         }
 
         /// Offline, a render waits for the chunk it needs: with reads that keep stalling, through

@@ -143,7 +143,7 @@ extension EngineSuites {
         @Test("A version 2 scene with every version 3 key at its default renders to its pinned bytes",
               arguments: versionTwoScenes)
         func version3DefaultsRenderAsVersion2(scene: String) throws {
-            let expected = try #require(SceneRenderHashTests.pinned.first { $0.scene == scene }?.sha256)
+            let expected = try SceneRenderHashTests.pin(of: scene)
             let path = TestPaths.packageRoot.appendingPathComponent(scene)
             var text = try String(contentsOf: path, encoding: .utf8)
             let brace = try #require(text.firstIndex(of: "{"))
