@@ -16,6 +16,12 @@ enum ALLibrary {
     /// `alcReopenDeviceSOFT` (ALC_SOFT_reopen_device, 1.22), which a library that does marks too.
     static let hasPipeWireBackend: Bool = fileRelease.map { $0 >= .pipeWireBackend } ?? exports("alcReopenDeviceSOFT")
 
+    /// Whether the library's PulseAudio backend lets the server move its streams unless
+    /// `[pulse] allow-moves = false` says otherwise: 1.20 and later. 1.19 sets
+    /// PA_STREAM_DONT_MOVE unless `allow-moves = true`. A library whose file names no release
+    /// counts as a later one: `allow-moves = false` does nothing to 1.19.
+    static let movesStreamsByDefault: Bool = fileRelease.map { $0 >= .streamMovesByDefault } ?? true
+
     /// Whether the process's OpenAL exports `name`.
     private static func exports(_ name: String) -> Bool {
         guard let process = dlopen(nil, RTLD_NOW) else { return false }
@@ -55,6 +61,8 @@ struct ALRelease: Comparable, CustomStringConvertible {
     /// Since 1.20 a voice that is paused or stopped fades out over the next mix's first 64
     /// frames, and one that resumes mid-sound fades in (the mixer's de-click ramps).
     static let deClickRamps = ALRelease(major: 1, minor: 20, patch: 0)
+    /// Since 1.20 `[pulse] allow-moves` defaults to true: PulseAudio may move the stream.
+    static let streamMovesByDefault = ALRelease(major: 1, minor: 20, patch: 0)
     /// The native PipeWire backend came in 1.22.
     static let pipeWireBackend = ALRelease(major: 1, minor: 22, patch: 0)
 
