@@ -27,7 +27,8 @@
 // the blocking init (the main thread waits for it, as a game would await it off its frames).
 // --idle-pause S|none sets Configuration.idleOutputPauseSeconds. Every tick prints whether the
 // output is paused for idleness (`outputPaused`); debug builds' ticks also print the device's
-// clock (ALC_SOFT_device_clock, `deviceClockMs`), which stands still while its mixer is stopped.
+// clock (ALC_SOFT_device_clock, `deviceClockMs`), which stands still while its mixer is stopped;
+// their `opened` line names the OpenAL Soft release the device runs on (`openALRelease`).
 //
 // Usage: PulseProbe [--music PATH] [--clicks PATH [--click-count N] [--click-ms MS] [--click-pair-ms MS]] [--start-timeout S]
 //                   [--latency L] [--seconds S] [--tick-ms MS] [--duck-db DB] [--device NAME]
@@ -198,12 +199,17 @@ func playClicks() {
         emit(["event": "clicksFailed", "error": "\(error)"])
     }
 }
-emit(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": roleAfter ?? NSNull(),
+var openedDebugFields: [String: Any] = [:]
+#if DEBUG
+// The release of the OpenAL Soft the device runs on (AL_VERSION), for tests whose facts differ by it.
+openedDebugFields["openALRelease"] = engine.readCore { $0.device.openDevice?.release }.map { "\($0)" } ?? NSNull()
+#endif
+emit(openedDebugFields.merging(["event": "opened", "roleBefore": roleBefore ?? NSNull(), "roleAfter": roleAfter ?? NSNull(),
       "device": engine.statistics.deviceName ?? NSNull(), "sampleRate": engine.statistics.sampleRate,
       "output": "\(engine.currentOutput)",
       "outputPeriodMs": openedStatistics.outputPeriodMilliseconds ?? NSNull(),
       "alsoftConf": getenv("ALSOFT_CONF").map { String(cString: $0) } ?? NSNull(),
-      "outputRunning": openedStatistics.isOutputRunning, "outputStartSeconds": openedStatistics.outputStartSeconds ?? NSNull()])
+      "outputRunning": openedStatistics.isOutputRunning, "outputStartSeconds": openedStatistics.outputStartSeconds ?? NSNull()]) { $1 })
 // Right after init returns: a game's title screen sounds.
 playClicks()
 

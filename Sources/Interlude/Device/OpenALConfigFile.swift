@@ -2,15 +2,18 @@
 import Glibc
 #endif
 
-/// Gives OpenAL Soft 1.19 an ``OutputLatency``'s period size and count, lets the audio server
-/// move our stream (`allow-moves`), and keeps 1.22 and later from trying a PipeWire server that
-/// is not there (`drivers`), through a configuration file of the process's own.
+/// Gives OpenAL Soft 1.19 an ``OutputLatency``'s period size and count, says whether the audio
+/// server may move our stream (`allow-moves`), and keeps 1.22 and later from trying a PipeWire
+/// server that is not there (`drivers`), through a configuration file of the process's own.
 ///
 /// 1.19 ignores ALC_REFRESH on a playback device (measured: asked for 100 or 25 updates a
 /// second, the PulseAudio device kept 46); only `period_size` and `periods` in its
 /// configuration files set them. Its PulseAudio backend makes every stream with
 /// PA_STREAM_DONT_MOVE unless `[pulse] allow-moves` is true, so the server cannot move it to a
-/// new default sink. It reads its files once per process, at its first call. So, before
+/// new default sink; 1.20 and later default to true, so the server moves a named device's
+/// stream to another sink when that device disappears, and the engine never sees the loss
+/// ``NamedDeviceLoss`` acts on: there, a stream that must stay gets `allow-moves = false`. It
+/// reads its files once per process, at its first call. So, before
 /// Interlude's first OpenAL call, this writes a configuration file for the process and points
 /// ALSOFT_CONF at it; once the first device has opened (OpenAL has read it), ALSOFT_CONF is put
 /// back as it was and the file removed, so child processes see the user's own setting.
@@ -29,6 +32,8 @@ enum OpenALConfigFile {
         var periods = false
         /// `[pulse] allow-moves = true`.
         var allowsMoves = false
+        /// `[pulse] allow-moves = false` (for 1.20 and later, whose default is true).
+        var forbidsMoves = false
         /// A `drivers` list without the native PipeWire backend.
         var skipsPipeWire = false
     }
@@ -44,7 +49,8 @@ enum OpenALConfigFile {
     private static let userValue = AnnotatedMutex<String?>(nil)
 
     /// Call before the first OpenAL call of the process, with the `latency` to apply (nil: none)
-    /// and whether the server may move the stream. Returns what was written: nothing when
+    /// and whether the server may move the stream (false: it must stay on the device it was
+    /// opened on, whichever the library's default). Returns what was written: nothing when
     /// OpenAL has already started (the first engine's setting stays), for what the user
     /// configured themselves, or when the file cannot be written (logged by the caller).
     static func prepare(_ latency: OutputLatency?, allowsMoves: Bool) -> Written {
@@ -53,13 +59,16 @@ enum OpenALConfigFile {
         var written = Written()
         written.periods = latency != nil && userKeys.isDisjoint(with: ["period_size", "periods"])
         written.allowsMoves = allowsMoves && !userKeys.contains("allow-moves")
+        written.forbidsMoves = !allowsMoves && ALLibrary.movesStreamsByDefault && !userKeys.contains("allow-moves")
         written.skipsPipeWire = skipsPipeWire(userKeys: userKeys)
-        guard written.periods || written.allowsMoves || written.skipsPipeWire else { return Written() }
+        guard written.periods || written.allowsMoves || written.forbidsMoves || written.skipsPipeWire else { return Written() }
         let user = environment("ALSOFT_CONF")
         let userText = user.flatMap(contents(of:)) ?? []
         var lines = ["# Written by Interlude for process \(getpid())."]
         if written.allowsMoves {
-            lines += ["[pulse]", "allow-moves = true"]
+            lines += ["[pulse]", "# 1.19 sets PA_STREAM_DONT_MOVE by default.", "allow-moves = true"]
+        } else if written.forbidsMoves {
+            lines += ["[pulse]", "# 1.20 and later let the server move the stream by default.", "allow-moves = false"]
         }
         lines.append("[general]")
         if written.skipsPipeWire {

@@ -73,7 +73,8 @@ extension SoundEngine {
         public var speedOfSoundMetresPerSecond: Float = 343.3
         /// Written as PULSE_PROP_media.role before the device opens, so PulseAudio and
         /// PipeWire role policies see game audio. nil leaves the environment alone, and a value
-        /// already in the environment is always kept.
+        /// already in the environment is always kept. It labels the client; OpenAL Soft 1.19
+        /// blanks its stream's own role, while on 1.24 the stream carries this one too.
         public var mediaRole: String? = "game"
         /// Where a state snapshot is written on every interruption, device loss and shutdown.
         /// nil: none. It is encoded and written on a writer thread of its own, never holding up

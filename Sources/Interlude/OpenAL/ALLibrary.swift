@@ -3,19 +3,53 @@ import Glibc
 #endif
 
 /// What the OpenAL Soft library loaded in this process offers, asked before its first call:
-/// the engine links libopenal.so.1, and which release answers (1.19 or 1.22 and later) is decided
-/// at run time. Looking a symbol up starts nothing in the library.
+/// the engine links libopenal.so.1, and which release answers (1.19, 1.24, ...) is decided at run
+/// time. Reading the process's maps or looking a symbol up starts nothing in the library.
 enum ALLibrary {
-    /// Whether the library may have a native PipeWire backend, which it tries before
-    /// PulseAudio (1.22 and later). Extension functions are not all exported; the nearest
-    /// that is, `alBufferCallbackSOFT` (AL_SOFT_callback_buffer), came in 1.21, so a 1.21
-    /// library answers yes too.
-    static let hasPipeWireBackend: Bool = exports("alBufferCallbackSOFT")
+    /// The release the loaded library's file is named for, as CMake names it
+    /// (`libopenal.so.1.24.2`, reached through the libopenal.so.1 link), read without starting
+    /// the library; nil when the file's name carries none (a copy renamed by hand).
+    static let fileRelease: ALRelease? = releaseInFileName()
+
+    /// Whether the library has a native PipeWire backend (1.22 and later), which it tries
+    /// before PulseAudio. Read from the file's name; for a file named for no release, from the
+    /// nearest exported function: extension functions are not all exported, and
+    /// `alBufferCallbackSOFT` (AL_SOFT_callback_buffer) came in 1.21, which then answers yes too.
+    static let hasPipeWireBackend: Bool = fileRelease.map { $0 >= .pipeWireBackend } ?? exports("alBufferCallbackSOFT")
+
+    /// Whether the library's PulseAudio backend lets the server move its streams unless
+    /// `[pulse] allow-moves = false` says otherwise: 1.20 and later. 1.19 sets
+    /// PA_STREAM_DONT_MOVE unless `allow-moves = true`. A library whose file names no release
+    /// counts as a later one: `allow-moves = false` does nothing to 1.19.
+    static let movesStreamsByDefault: Bool = fileRelease.map { $0 >= .streamMovesByDefault } ?? true
 
     /// Whether the process's OpenAL exports `name`.
     private static func exports(_ name: String) -> Bool {
         guard let process = dlopen(nil, RTLD_NOW) else { return false }
         return dlsym(process, name) != nil
+    }
+
+    /// The release in the name of the libopenal.so file mapped into the process, as
+    /// /proc/self/maps names it (the file itself, not the link it was loaded through).
+    /// dladdr would say the same; Swift's Glibc module leaves it out (a GNU extension).
+    private static func releaseInFileName() -> ALRelease? {
+        let descriptor = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var maps: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            maps += block[..<count]
+        }
+        let prefix = Array("/libopenal.so.".utf8)
+        for line in maps.split(separator: UInt8(ascii: "\n")) {
+            guard let slash = line.lastIndex(of: UInt8(ascii: "/")), line[slash...].starts(with: prefix) else { continue }
+            return ALRelease(dotted: String(decoding: line[(slash + prefix.count)...], as: UTF8.self))
+        }
+        return nil
     }
 }
 
@@ -28,6 +62,10 @@ struct ALRelease: Comparable, CustomStringConvertible {
     /// Since 1.20 a voice that is paused or stopped fades out over the next mix's first 64
     /// frames, and one that resumes mid-sound fades in (the mixer's de-click ramps).
     static let deClickRamps = ALRelease(major: 1, minor: 20, patch: 0)
+    /// Since 1.20 `[pulse] allow-moves` defaults to true: PulseAudio may move the stream.
+    static let streamMovesByDefault = ALRelease(major: 1, minor: 20, patch: 0)
+    /// The native PipeWire backend came in 1.22.
+    static let pipeWireBackend = ALRelease(major: 1, minor: 22, patch: 0)
 
     init(major: Int, minor: Int, patch: Int) {
         self.major = major
@@ -38,6 +76,11 @@ struct ALRelease: Comparable, CustomStringConvertible {
     /// The release in an AL_VERSION string, or nil when it names none.
     init?(versionString: String) {
         guard let word = versionString.split(separator: " ").last else { return nil }
+        self.init(dotted: String(word))
+    }
+
+    /// The release a dotted word names ("1.24.2", "1.19"), or nil when it names none.
+    init?(dotted word: String) {
         let numbers = word.split(separator: ".").map { Int($0.prefix { $0.isNumber }) }
         guard numbers.count >= 2, let major = numbers[0], let minor = numbers[1] else { return nil }
         self.init(major: major, minor: minor, patch: numbers.count > 2 ? numbers[2] ?? 0 : 0)

@@ -21,10 +21,5 @@ extension EngineSuites {
             #expect(ALRelease(versionString: "garbage") == nil)
             #expect(ALRelease(major: 1, minor: 19, patch: 1) < .deClickRamps)
         }
-
-        @Test("A library with a native PipeWire backend (1.22 and later) is told of it before its first call; 1.19.1 has none")
-        func pipeWireBackendIsKnownBeforeTheFirstCall() {
-            #expect(ALLibrary.hasPipeWireBackend == (OpenALStack.release >= ALRelease(major: 1, minor: 21, patch: 0)))
-        }
     }
 }

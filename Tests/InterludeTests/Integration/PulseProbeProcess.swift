@@ -59,6 +59,11 @@ final class PulseProbeProcess: @unchecked Sendable {
     var lineCount: Int { child.lineCount }
     /// The raw wait status once the probe has exited.
     var exitStatus: Int32? { child.process.status }
+    /// The OpenAL Soft release the probe's device runs on (its `opened` line, debug builds),
+    /// waiting for that line; nil when it never came or names none.
+    var openALRelease: ALRelease? {
+        waitFor("opened")?.line.string("openALRelease").flatMap { ALRelease(dotted: $0) }
+    }
 
     /// How long a wait for an event that must come gives up after: its deadline only matters when
     /// the event never comes, and on a loaded machine a device's output start alone takes up to

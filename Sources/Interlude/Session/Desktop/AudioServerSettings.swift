@@ -58,7 +58,9 @@ extension SoundEngine.Configuration {
         }
 
         /// Whether OpenAL Soft should let the server move the stream of an engine on `output`:
-        /// only to follow the default sink, so a named device stays where it was opened.
+        /// only to follow the default sink, so a named device stays where it was opened and its
+        /// going is a loss ``NamedDeviceLoss`` handles, not a move the engine would not see
+        /// (false writes `allow-moves = false` for 1.20 and later, whose default is true).
         func letsServerMoveStream(on output: OutputDevice) -> Bool {
             output == .systemDefault && followsDefaultSink && isOn(for: output)
         }

@@ -1,7 +1,8 @@
 /// One playback stream on the audio server (a sink input), as the engine's own libpulse
 /// connection last read it.
 struct PulseSinkInput: Sendable, Equatable {
-    /// The stream's `media.role`, nil when it has none (OpenAL Soft 1.19 sets an empty one).
+    /// The stream's `media.role`, nil when it has none. OpenAL Soft 1.19 blanks its own
+    /// stream's (nil here); 1.24 sets none, so the stream has the client's (``SoundEngine/Configuration/mediaRole``).
     var role: String?
     /// The server holds the stream stopped (the client corked it).
     var isCorked: Bool
