@@ -6,10 +6,50 @@ import Glibc
 /// the engine links libopenal.so.1, and which release answers (1.19 or 1.22 and later) is decided
 /// at run time. Looking a symbol up starts nothing in the library.
 enum ALLibrary {
-    /// Whether the library has a native PipeWire backend, which it tries before PulseAudio.
-    /// That backend came in 1.22 with `alcReopenDeviceSOFT` (ALC_SOFT_reopen_device), so the
-    /// exported function marks it.
-    static let hasPipeWireBackend: Bool = exports("alcReopenDeviceSOFT")
+    /// The release that came with the native PipeWire backend, which it tries before PulseAudio.
+    static let pipeWireBackendRelease = ALRelease(major: 1, minor: 22, patch: 0)
+
+    /// Whether the library has a native PipeWire backend (1.22 and later). Read off the mapped
+    /// library file's name (``fileRelease``). Where the name carries no release, the library's
+    /// exports decide: `alGetBufferPtrSOFT` (AL_SOFT_callback_buffer as 1.22 finished it) is
+    /// exported by 1.22 and later, not by 1.19. `alcReopenDeviceSOFT`, which came with the
+    /// backend, is not exported at all (only `alcGetProcAddress` gives it, and that starts the
+    /// library): looking it up read 1.24.2 as having no PipeWire backend.
+    static let hasPipeWireBackend: Bool = fileRelease.map { $0 >= pipeWireBackendRelease } ?? exports("alGetBufferPtrSOFT")
+
+    /// The release in the name of the libopenal file mapped in this process
+    /// (`libopenal.so.1.24.2` is 1.24.2; the soname, libopenal.so.1, is a link to it), read from
+    /// /proc/self/maps. nil when none is mapped, or its name carries no release.
+    static let fileRelease: ALRelease? = {
+        guard let path = mappedPath else { return nil }
+        let prefix = "libopenal.so."
+        guard let name = path.split(separator: "/").last, name.hasPrefix(prefix) else { return nil }
+        let numbers = name.dropFirst(prefix.count).split(separator: ".").map { Int($0) }
+        guard numbers.count >= 3, let major = numbers[numbers.count - 3], let minor = numbers[numbers.count - 2],
+              let patch = numbers[numbers.count - 1], major == 1 else { return nil }
+        return ALRelease(major: major, minor: minor, patch: patch)
+    }()
+
+    /// The path of the libopenal file mapped in this process (nil when none is).
+    static let mappedPath: String? = {
+        let descriptor = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += block[..<count]
+        }
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            guard let slash = line.firstIndex(of: UInt8(ascii: "/")) else { continue }
+            let path = String(decoding: line[slash...], as: UTF8.self)
+            if path.split(separator: "/").last?.hasPrefix("libopenal.so") == true { return path }
+        }
+        return nil
+    }()
 
     /// Whether the process's OpenAL exports `name`.
     private static func exports(_ name: String) -> Bool {
