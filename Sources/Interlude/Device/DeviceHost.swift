@@ -399,8 +399,13 @@ final class DeviceHost {
         nextReopenInstant = configuration.output.isOffline ? nil : now.advanced(bySeconds: reopenBackoffSeconds)
     }
 
-    /// Makes a reopen due at once (a switch while the device is lost).
+    /// Makes a reopen due at once (the audio server back, a switch or a reconnect while the
+    /// device is lost), and starts the backoff anew: whatever made it due makes the next tries
+    /// worth making soon. A server that has just come back may not take a stream yet (its
+    /// session manager still starting), and the tries after a failure then come 0.1 s, 0.3 s,
+    /// 0.7 s later, not at the 2 s steps the backoff had reached while the server was away.
     func reopenNow(_ now: BootInstant) {
+        reopenBackoffSeconds = Self.firstReopenBackoffSeconds
         nextReopenInstant = now
     }
 
