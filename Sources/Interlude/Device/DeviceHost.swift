@@ -41,6 +41,10 @@ final class DeviceHost {
     @exclusivity(unchecked) private var idlePause: IdleOutputPause?
     /// Since when the engine has been idle with its output running (nil while it is not idle).
     @exclusivity(unchecked) private var idleSinceInstant: BootInstant?
+    /// When the engine's audio-server connection last dropped, in the wall seconds of
+    /// ``mixerWatch`` (nil before it ever did): a stall around then is the device's loss
+    /// (``MixerStallWatch/isLost(serverGoneWallSeconds:)``). Kept across the watch's restarts.
+    @exclusivity(unchecked) private var serverGoneWallSeconds: Double?
     /// The wall clock's origin for ``mixerWatch`` and ``mixerPace``.
     private let createdInstant = BootInstant.now
 
@@ -185,6 +189,19 @@ final class DeviceHost {
 
     /// The open device's mixer stands still (see ``MixerStallWatch``).
     var isMixerStalled: Bool { mixerWatch.isStalled }
+
+    /// The engine's audio-server connection dropped now, whether or not it showed our stream
+    /// on the server (see ``isMixerLostWithServer``).
+    func noteAudioServerGone(now: BootInstant) {
+        serverGoneWallSeconds = now.seconds(since: createdInstant)
+    }
+
+    /// The open device's mixer stands still since about when the audio server went away: its
+    /// output will not run again (``MixerStallWatch/isLost(serverGoneWallSeconds:)``).
+    /// Workaround for OpenAL Soft 1.22 to 1.24's native PipeWire backend, which never reports
+    /// a disconnect; a backend that does (PulseAudio, ALSA) loses the device by ALC_CONNECTED
+    /// first.
+    var isMixerLostWithServer: Bool { mixerWatch.isLost(serverGoneWallSeconds: serverGoneWallSeconds) }
 
     /// Seconds from `now` until just before the running real device's next mix but one half a
     /// period away (see ``MixerPace``): when the driver's next update is best made. nil unless
