@@ -60,6 +60,7 @@ final class PrivatePipeWireServer: @unchecked Sendable {
 
     private var busPath: String { folder.appendingPathComponent("bus").path }
     private var socketPath: String { folder.appendingPathComponent("xdg-runtime/pulse/native").path }
+    private var pipeWireSocketPath: String { folder.appendingPathComponent("xdg-runtime/pipewire-0").path }
 
     /// The servers' environment: private folders and the private session bus.
     private var serverEnvironment: [String: String] {
@@ -103,7 +104,14 @@ final class PrivatePipeWireServer: @unchecked Sendable {
 
     /// Starts PipeWire, WirePlumber and pipewire-pulse, and waits until the default sink is there.
     private func startDaemons(timeoutSeconds: Double) throws {
-        for name in Self.daemons { try launch(name, [name]) }
+        // PipeWire first, and its clients once its socket answers, the order systemd's socket
+        // activation gives. Started together, 2 starts in 40 timed out (on pipewire-pulse's
+        // socket, and on WirePlumber's default sink, every daemon still running).
+        try launch("pipewire", ["pipewire"])
+        try waitUntil("PipeWire's socket \(pipeWireSocketPath)", timeoutSeconds: timeoutSeconds) {
+            PrivatePulseServer.socketAccepts(pipeWireSocketPath)
+        }
+        for name in Self.daemons.dropFirst() { try launch(name, [name]) }
         try waitUntil("pipewire-pulse's socket \(socketPath)", timeoutSeconds: timeoutSeconds) { PrivatePulseServer.socketAccepts(socketPath) }
         let defaultSink = configuredSinks?.first ?? "spk"
         if configuredSinks == nil {
@@ -147,10 +155,17 @@ final class PrivatePipeWireServer: @unchecked Sendable {
             if condition() { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        let texts = (["bus"] + Self.daemons).map { name in
+        let names = ["bus"] + Self.daemons
+        let exited = processes.enumerated().filter { !$0.element.isRunning }.map { index, process in
+            "\(index < names.count ? names[index] : "?") (pid \(process.pid), wait status \(process.status.map(String.init) ?? "?"))"
+        }
+        let texts = names.map { name in
             "\(name): " + ((try? String(contentsOf: folder.appendingPathComponent("\(name).log"), encoding: .utf8)) ?? "").suffix(400)
         }
-        throw TestFailure("PipeWire: no \(what) within \(timeoutSeconds) s. \(texts.joined(separator: " | "))")
+        let sinks = PrivatePulseServer.socketAccepts(socketPath)
+            ? "default sink \((try? pactl(["get-default-sink"])) ?? "?"), sinks \((try? pactl(["list", "short", "sinks"])) ?? "?")"
+            : "pipewire-pulse does not answer"
+        throw TestFailure("PipeWire: no \(what) within \(timeoutSeconds) s (\(sinks)); exited: \(exited.isEmpty ? "none" : exited.joined(separator: ", ")). \(texts.joined(separator: " | "))")
     }
 
     /// SIGTERM by PID, newest first (SIGKILL after 2 s). Idempotent.
