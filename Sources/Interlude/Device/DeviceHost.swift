@@ -238,6 +238,8 @@ final class DeviceHost {
         idleSinceInstant = nil
         mixerWatch = MixerStallWatch()
         mixerPace = nil
+        // The new device plays on whatever server is there now: a drop before it says nothing of it.
+        serverGoneWallSeconds = nil
         nextReopenInstant = nil
         reopenEpoch += 1
     }

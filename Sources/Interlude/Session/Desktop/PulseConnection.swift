@@ -23,9 +23,9 @@ import Glibc
 /// server, where each try costs about half a millisecond of CPU for nothing). For
 /// ``promptRetrySeconds`` after a server went away, though, every try is ``firstRetrySeconds``
 /// after the last: a restarted server (its user's restart, or systemd's after a crash) answers
-/// some 0.4 s after it starts, and the game's output comes back only once this connection sees
-/// it, so it is seen within 0.1 s rather than up to half a second later. It never spawns a
-/// server.
+/// within a fraction of a second (pipewire-pulse about 70 ms after its start, measured), and
+/// the game's output comes back only once this connection sees it, so it is seen within 0.1 s
+/// rather than up to half a second later. It never spawns a server.
 ///
 /// What it sees goes to `handler` as ``Event``s, in order, on a serial dispatch queue: never on
 /// the main loop's thread, so the handler may call the engine (which takes its lock), or ask the
