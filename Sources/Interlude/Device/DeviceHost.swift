@@ -41,6 +41,10 @@ final class DeviceHost {
     @exclusivity(unchecked) private var idlePause: IdleOutputPause?
     /// Since when the engine has been idle with its output running (nil while it is not idle).
     @exclusivity(unchecked) private var idleSinceInstant: BootInstant?
+    /// When the engine's audio-server connection last dropped, in the wall seconds of
+    /// ``mixerWatch`` (nil before it ever did): a stall around then is the device's loss
+    /// (``MixerStallWatch/isLost(serverGoneWallSeconds:)``). Kept across the watch's restarts.
+    @exclusivity(unchecked) private var serverGoneWallSeconds: Double?
     /// The wall clock's origin for ``mixerWatch`` and ``mixerPace``.
     private let createdInstant = BootInstant.now
 
@@ -186,6 +190,19 @@ final class DeviceHost {
     /// The open device's mixer stands still (see ``MixerStallWatch``).
     var isMixerStalled: Bool { mixerWatch.isStalled }
 
+    /// The engine's audio-server connection dropped now, whether or not it showed our stream
+    /// on the server (see ``isMixerLostWithServer``).
+    func noteAudioServerGone(now: BootInstant) {
+        serverGoneWallSeconds = now.seconds(since: createdInstant)
+    }
+
+    /// The open device's mixer stands still since about when the audio server went away: its
+    /// output will not run again (``MixerStallWatch/isLost(serverGoneWallSeconds:)``).
+    /// Workaround for OpenAL Soft 1.22 to 1.24's native PipeWire backend, which never reports
+    /// a disconnect; a backend that does (PulseAudio, ALSA) loses the device by ALC_CONNECTED
+    /// first.
+    var isMixerLostWithServer: Bool { mixerWatch.isLost(serverGoneWallSeconds: serverGoneWallSeconds) }
+
     /// Seconds from `now` until just before the running real device's next mix but one half a
     /// period away (see ``MixerPace``): when the driver's next update is best made. nil unless
     /// ``UpdateTiming/beforeEachMix``, until its clock has been read, and without a real device,
@@ -221,6 +238,8 @@ final class DeviceHost {
         idleSinceInstant = nil
         mixerWatch = MixerStallWatch()
         mixerPace = nil
+        // The new device plays on whatever server is there now: a drop before it says nothing of it.
+        serverGoneWallSeconds = nil
         nextReopenInstant = nil
         reopenEpoch += 1
     }
@@ -399,8 +418,13 @@ final class DeviceHost {
         nextReopenInstant = configuration.output.isOffline ? nil : now.advanced(bySeconds: reopenBackoffSeconds)
     }
 
-    /// Makes a reopen due at once (a switch while the device is lost).
+    /// Makes a reopen due at once (the audio server back, a switch or a reconnect while the
+    /// device is lost), and starts the backoff anew: whatever made it due makes the next tries
+    /// worth making soon. A server that has just come back may not take a stream yet (its
+    /// session manager still starting), and the tries after a failure then come 0.1 s, 0.3 s,
+    /// 0.7 s later, not at the 2 s steps the backoff had reached while the server was away.
     func reopenNow(_ now: BootInstant) {
+        reopenBackoffSeconds = Self.firstReopenBackoffSeconds
         nextReopenInstant = now
     }
 

@@ -18,6 +18,12 @@
 /// - ``calmSeconds`` of windows at no more than 1.1 times real-time speed (``calmSpeeds``),
 ///   caught up or not: a server that did not skip the time it stood still, so there is nothing
 ///   to wait for. A burst, however slow on a loaded machine, runs faster than that.
+///
+/// A stall is held only while the server may still run again. A mixer that stands still around
+/// the time the audio server's connection dropped (``isLost(serverGoneWallSeconds:)``) never runs
+/// again on that device: OpenAL Soft 1.24's native PipeWire backend (1.22 and later) reports no
+/// disconnect when its server dies (ALC_CONNECTED stays true, and no ALC_SOFT_system_events event
+/// comes), so without this the sources would be held for good.
 struct MixerStallWatch {
     /// What a reading changed.
     enum Change: Equatable {
@@ -41,6 +47,10 @@ struct MixerStallWatch {
     static let calmSpeeds = 0.5...1.1
     /// How long a mixer must run calmly, caught up or not, to run again.
     static let calmSeconds = 0.9
+    /// How long before the clock last moved the server's connection may have dropped and still
+    /// take the stall with it: the mixer may finish a period or two after the server died, and
+    /// the connection sees the socket close within milliseconds.
+    static let serverGraceSeconds = 1.0
 
     /// The last clock reading, nil until the first.
     private var lastClockSeconds: Double?
@@ -57,6 +67,16 @@ struct MixerStallWatch {
 
     /// The mixer is held as stalled.
     var isStalled: Bool { stall != nil }
+
+    /// Stalled, and the audio server went away (its connection dropped at wall time
+    /// `serverGoneWallSeconds`) during the stall or at most ``serverGraceSeconds`` before the
+    /// clock last moved: the device's output is gone with its server, a loss, not a stall to
+    /// hold. A connection that dropped long before the stall (a server restarted while this
+    /// mixer played on through it) says nothing of this one.
+    func isLost(serverGoneWallSeconds: Double?) -> Bool {
+        guard let stall, let serverGoneWallSeconds else { return false }
+        return serverGoneWallSeconds >= stall.wallSeconds - Self.serverGraceSeconds
+    }
 
     /// Takes a reading; returns the change it made, if any.
     mutating func observe(clockSeconds: Double, wallSeconds: Double) -> Change? {

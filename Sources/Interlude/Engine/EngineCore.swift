@@ -138,6 +138,10 @@ final class EngineCore: @unchecked Sendable {
             }
             // The mixer standing still, or running again after that: sources held or played on.
             let mixerChange = device.watchMixer(now: now())
+            if device.isMixerLostWithServer {
+                router.loseDeviceWithStalledMixer()
+                return nil
+            }
             let isHoldingForMixer = device.isMixerStalled || mixerChange == .running
             clock.countUpdate()
             groups.advance(bySeconds: elapsedSeconds, playingCounts: voiceSources.playingCountsByGroup)

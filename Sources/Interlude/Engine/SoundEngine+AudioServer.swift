@@ -6,6 +6,13 @@ extension SoundEngine {
         withLiveCore { $0.router.loseDeviceWithServer() }
     }
 
+    /// The audio server went away, and the connection did not see the engine's stream on it: a
+    /// mixer that stands still from then on is the device's loss
+    /// (``OutputRouter/audioServerWentAway()``).
+    func audioServerWentAway() {
+        withLiveCore { $0.router.audioServerWentAway() }
+    }
+
     /// The audio server is there (again): a device lost with it is reopened now, not when the
     /// reopen backoff is due.
     func audioServerReturned() {

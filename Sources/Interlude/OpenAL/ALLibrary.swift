@@ -12,10 +12,11 @@ enum ALLibrary {
     static let fileRelease: ALRelease? = releaseInFileName()
 
     /// Whether the library has a native PipeWire backend (1.22 and later), which it tries
-    /// before PulseAudio. Read from the file's name; for a file named for no release, from the
-    /// nearest exported function: extension functions are not all exported, and
-    /// `alBufferCallbackSOFT` (AL_SOFT_callback_buffer) came in 1.21, which then answers yes too.
-    static let hasPipeWireBackend: Bool = fileRelease.map { $0 >= .pipeWireBackend } ?? exports("alBufferCallbackSOFT")
+    /// before PulseAudio. Read from the file's name; where the name carries no release, the
+    /// library's exports decide: `alGetBufferPtrSOFT` (AL_SOFT_callback_buffer as 1.22 finished
+    /// it) is exported by 1.22 and later, not by 1.19. `alcReopenDeviceSOFT`, which came with the
+    /// backend, is not exported at all (only `alcGetProcAddress` gives it, which starts the library).
+    static let hasPipeWireBackend: Bool = fileRelease.map { $0 >= .pipeWireBackend } ?? exports("alGetBufferPtrSOFT")
 
     /// Whether the library's PulseAudio backend lets the server move its streams unless
     /// `[pulse] allow-moves = false` says otherwise: 1.20 and later. 1.19 sets

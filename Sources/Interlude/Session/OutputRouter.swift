@@ -231,6 +231,24 @@ final class OutputRouter {
         loseDevice(isReachable: false)
     }
 
+    /// The device's mixer stands still since its audio server went away
+    /// (``DeviceHost/isMixerLostWithServer``): the device is lost, as when ALC_CONNECTED goes
+    /// false. For backends that never report their server's death (OpenAL Soft 1.22 to 1.24's
+    /// native PipeWire backend) on a stream the engine's connection did not see as ours.
+    func loseDeviceWithStalledMixer() {
+        guard host.isOpen else { return }
+        logger.warning("the mixer stands still since the audio server went away: the device is lost")
+        loseDevice(isReachable: false)
+    }
+
+    /// The audio server went away without the engine's stream (as far as the connection saw):
+    /// the host remembers when, so that a mixer standing still then is a loss, not a stall held
+    /// for good.
+    func audioServerWentAway() {
+        guard !configuration.output.isOffline, host.isOpen else { return }
+        host.noteAudioServerGone(now: .now)
+    }
+
     /// The audio server is there again: a lost device is reopened now, without waiting out its
     /// backoff (a failure goes back to the backoff schedule). Returns the attempt the caller
     /// runs off the lock (see ``reopenStep(now:)``).

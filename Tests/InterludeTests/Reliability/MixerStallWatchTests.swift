@@ -97,4 +97,31 @@ import Testing
         #expect(changes.map(\.change) == [.stalled])
         #expect(watch.isStalled)
     }
+
+    /// A mixer running from 0 s that stops at wall second 1 (its server killed then, as
+    /// OpenAL Soft 1.24's native PipeWire backend leaves it), read until `to`.
+    static func stoppedAtOne(until to: Double) -> MixerStallWatch {
+        var watch = MixerStallWatch()
+        _ = feed(&watch, from: 0, to: 1) { periodClock(from: 0, wallSeconds: $0, since: 0) }
+        let frozenClock = periodClock(from: 0, wallSeconds: 0.999, since: 0)
+        _ = feed(&watch, from: 1, to: to) { _ in frozenClock }
+        return watch
+    }
+
+    @Test("A stall around the audio server's going is a loss; one long after it, or without it, is held")
+    func aStallWithTheServerGoneIsALoss() {
+        // Not stalled yet a tenth of a second in: nothing is lost, whatever the server did.
+        #expect(!Self.stoppedAtOne(until: 1.1).isLost(serverGoneWallSeconds: 1.0))
+        let stalled = Self.stoppedAtOne(until: 1.5)
+        #expect(stalled.isStalled)
+        // The connection dropped just after the mixer's last period, or a little before it.
+        #expect(stalled.isLost(serverGoneWallSeconds: 1.003))
+        #expect(stalled.isLost(serverGoneWallSeconds: 0.5))
+        // A frozen server killed while the mixer was held.
+        #expect(stalled.isLost(serverGoneWallSeconds: 1.45))
+        // No server went away: a frozen server, held until it runs again.
+        #expect(!stalled.isLost(serverGoneWallSeconds: nil))
+        // The server went away long before, and the mixer played on through its return.
+        #expect(!stalled.isLost(serverGoneWallSeconds: 1.0 - MixerStallWatch.serverGraceSeconds - 0.5))
+    }
 }

@@ -54,7 +54,14 @@ final class AudioServerWatch: Sendable {
                 watchers.route.forget()
                 return watchers.loss.isDeviceLost(connectionWasReady: wasConnected)
             }
-            if isDeviceLost && settings.detectsServerLoss { engine.audioServerLost() }
+            guard settings.detectsServerLoss, wasConnected else { return }
+            if isDeviceLost {
+                engine.audioServerLost()
+            } else {
+                // Our stream may have been on it unseen (not listed yet, or a backend whose
+                // streams carry no process id): the mixer's standing still will tell.
+                engine.audioServerWentAway()
+            }
         }
     }
 }

@@ -11,12 +11,21 @@ import Glibc
 ///
 /// It subscribes to the server's sink inputs and keeps a table of them (role, corked, muted,
 /// ours or not), follows the default sink, and sees the server go away the moment the socket
-/// closes. A connection that
-/// fails, or a server that is not there, is tried again on the main loop's thread, 100 ms
-/// after the failure, doubling to ``longestRetrySeconds`` once a server has been reached (one
-/// that went away is back within half a second), or to ``longestRetrySecondsNeverReached``
-/// while none has (a machine with no audio server, where each try costs about half a
-/// millisecond of CPU for nothing). It never spawns a server.
+/// closes. A stream is ours when it, or else its client, carries this process's id
+/// (`application.process.id`): PulseAudio copies the client's properties onto each stream, but
+/// pipewire-pulse shows a stream made through PipeWire's own protocol (OpenAL Soft 1.22 and
+/// later's native backend) as a sink input without them, and only its client has the id; so the
+/// connection also subscribes to the server's clients and keeps each one's process id.
+///
+/// A connection that fails, or a server that is not there, is tried again on the main loop's
+/// thread, 100 ms after the failure, doubling to ``longestRetrySeconds`` once a server has been
+/// reached, or to ``longestRetrySecondsNeverReached`` while none has (a machine with no audio
+/// server, where each try costs about half a millisecond of CPU for nothing). For
+/// ``promptRetrySeconds`` after a server went away, though, every try is ``firstRetrySeconds``
+/// after the last: a restarted server (its user's restart, or systemd's after a crash) answers
+/// within a fraction of a second (pipewire-pulse about 70 ms after its start, measured), and
+/// the game's output comes back only once this connection sees it, so it is seen within 0.1 s
+/// rather than up to half a second later. It never spawns a server.
 ///
 /// What it sees goes to `handler` as ``Event``s, in order, on a serial dispatch queue: never on
 /// the main loop's thread, so the handler may call the engine (which takes its lock), or ask the
@@ -47,6 +56,9 @@ final class PulseConnection: @unchecked Sendable {
     /// The longest wait while no server has been reached since ``start()``: how late a server
     /// that starts after the game may be seen at worst.
     static let longestRetrySecondsNeverReached = 4.0
+    /// How long after a server went away the connection tries again every
+    /// ``firstRetrySeconds``, before backing off: about 100 tries, 50 ms of CPU.
+    static let promptRetrySeconds = 10.0
 
     private let logger: Logger
     private let queue: DispatchQueue
@@ -63,6 +75,9 @@ final class PulseConnection: @unchecked Sendable {
     private var isReady = false
     /// A context of this connection has reached READY at least once.
     private var wasEverReady = false
+    /// When the server last went away from a ready connection (nil while connected, and
+    /// before any loss): the prompt retries run until ``promptRetrySeconds`` after it.
+    private var lostInstant: BootInstant?
     /// The last failure was logged: a server that is not there is reported once, not on every try.
     private var failureLogged = false
     /// Set under the main loop's lock by ``stop()``: no new context or timer after it.
@@ -74,6 +89,11 @@ final class PulseConnection: @unchecked Sendable {
     /// freed one.
     private let isFreed = AnnotatedMutex(false)
     private var sinkInputs: [UInt32: PulseSinkInput] = [:]
+    /// The client of each sink input that carries no process id of its own (a native PipeWire
+    /// stream on pipewire-pulse): whether it is ours is its client's process id.
+    private var clientOfSinkInput: [UInt32: UInt32] = [:]
+    /// Each client's `application.process.id`, by client index (nil value: the client has none).
+    private var clientProcessIDs: [UInt32: Int32?] = [:]
     /// Moves asked of the server and not yet answered, oldest first.
     private var pendingMoves: [StreamMove] = []
 
@@ -202,6 +222,7 @@ final class PulseConnection: @unchecked Sendable {
         case PA_CONTEXT_READY:
             isReady = true
             wasEverReady = true
+            lostInstant = nil
             retrySeconds = Self.firstRetrySeconds
             failureLogged = false
             let server = pa.context_get_server(context).map { String(cString: $0) } ?? "?"
@@ -210,10 +231,17 @@ final class PulseConnection: @unchecked Sendable {
             pa.context_set_subscribe_callback(context, { _, type, index, userdata in
                 PulseConnection.connection(userdata)?.serverEvent(type, index: index)
             }, userdata)
-            let mask = pa_subscription_mask_t(PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue | PA_SUBSCRIPTION_MASK_SERVER.rawValue)
+            let mask = pa_subscription_mask_t(PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue | PA_SUBSCRIPTION_MASK_SERVER.rawValue
+                                              | PA_SUBSCRIPTION_MASK_CLIENT.rawValue)
             let subscribed = pa.context_subscribe(context, mask, nil, nil)
             if let subscribed { pa.operation_unref(subscribed) }
             readServerInfo()
+            // Before the sink inputs: the server answers in order, so every client is known when
+            // the streams that need it are read.
+            let clients = pa.context_get_client_info_list(context, { _, info, eol, userdata in
+                PulseConnection.connection(userdata)?.clientInfo(info, eol: eol)
+            }, userdata)
+            if let clients { pa.operation_unref(clients) }
             let listed = pa.context_get_sink_input_info_list(context, { _, info, eol, userdata in
                 PulseConnection.connection(userdata)?.sinkInputInfo(info, eol: eol)
             }, userdata)
@@ -230,12 +258,15 @@ final class PulseConnection: @unchecked Sendable {
         let wasConnected = isReady
         isReady = false
         if wasConnected {
+            lostInstant = .now
             logger.warning("audio server connection lost: \(message)")
         } else if !failureLogged {
             logger.debug("no audio server connection: \(message); trying again every \(longestRetrySeconds) s at most")
         }
         failureLogged = true
         sinkInputs = [:]
+        clientOfSinkInput = [:]
+        clientProcessIDs = [:]
         deliver(.disconnected(wasConnected: wasConnected))
         deliver(.sinkInputs([:]))
         scheduleRetry()
@@ -247,8 +278,22 @@ final class PulseConnection: @unchecked Sendable {
             readServerInfo()
             return
         }
-        guard let context, facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue else { return }
-        if type.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue {
+        guard let context else { return }
+        let isRemoval = type.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue
+        if facility == PA_SUBSCRIPTION_EVENT_CLIENT.rawValue {
+            if isRemoval {
+                clientProcessIDs.removeValue(forKey: index)
+                return
+            }
+            let operation = pa.context_get_client_info(context, index, { _, info, eol, userdata in
+                PulseConnection.connection(userdata)?.clientInfo(info, eol: eol)
+            }, userdata)
+            if let operation { pa.operation_unref(operation) }
+            return
+        }
+        guard facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue else { return }
+        if isRemoval {
+            clientOfSinkInput.removeValue(forKey: index)
             if sinkInputs.removeValue(forKey: index) != nil { deliver(.sinkInputs(sinkInputs)) }
             return
         }
@@ -277,9 +322,39 @@ final class PulseConnection: @unchecked Sendable {
         }
         guard let info = info?.pointee else { return }
         let role = pa.proplist_gets(info.proplist, "media.role").map { String(cString: $0) }
-        let processID = pa.proplist_gets(info.proplist, "application.process.id").flatMap { Int32(String(cString: $0)) }
+        var processID = self.processID(in: info.proplist)
+        if processID == nil && info.client != UInt32.max {  // PA_INVALID_INDEX, which Swift cannot import
+            // A native PipeWire stream: its client says whose it is.
+            clientOfSinkInput[info.index] = info.client
+            processID = clientProcessIDs[info.client] ?? nil
+        } else {
+            clientOfSinkInput.removeValue(forKey: info.index)
+        }
         sinkInputs[info.index] = PulseSinkInput(role: role, isCorked: info.corked != 0, isMuted: info.mute != 0,
                                                 isOwn: processID == getpid())
+    }
+
+    /// One client read (eol 0; the end of a reply is ignored): its process id is kept, and a
+    /// sink input that is known by it and changes hands (a client whose stream was read before
+    /// it) is reported at once.
+    private func clientInfo(_ info: UnsafePointer<pa_client_info>?, eol: Int32) {
+        guard eol == 0, let info = info?.pointee else { return }
+        let processID = self.processID(in: info.proplist)
+        clientProcessIDs[info.index] = .some(processID)
+        var changed = false
+        for (input, client) in clientOfSinkInput where client == info.index {
+            let isOwn = processID == getpid()
+            if sinkInputs[input]?.isOwn != isOwn {
+                sinkInputs[input]?.isOwn = isOwn
+                changed = true
+            }
+        }
+        if changed { deliver(.sinkInputs(sinkInputs)) }
+    }
+
+    /// A property list's `application.process.id`.
+    private func processID(in proplist: OpaquePointer?) -> Int32? {
+        pa.proplist_gets(proplist, "application.process.id").flatMap { Int32(String(cString: $0)) }
     }
 
     // MARK: Retrying
@@ -288,8 +363,12 @@ final class PulseConnection: @unchecked Sendable {
         guard !isStopped, retryTimer == nil, let api = pa.threaded_mainloop_get_api(mainloop) else { return }
         var due = timeval()
         _ = pa.gettimeofday(&due)
-        _ = pa.timeval_add(&due, pa_usec_t(retrySeconds * 1_000_000))
-        retrySeconds = min(longestRetrySeconds, retrySeconds * 2)
+        if let lostInstant, BootInstant.now.seconds(since: lostInstant) < Self.promptRetrySeconds {
+            _ = pa.timeval_add(&due, pa_usec_t(Self.firstRetrySeconds * 1_000_000))
+        } else {
+            _ = pa.timeval_add(&due, pa_usec_t(retrySeconds * 1_000_000))
+            retrySeconds = min(longestRetrySeconds, retrySeconds * 2)
+        }
         retryTimer = api.pointee.time_new(api, &due, { _, _, _, userdata in
             PulseConnection.connection(userdata)?.retryDue()
         }, userdata)

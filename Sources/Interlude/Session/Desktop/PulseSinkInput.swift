@@ -8,6 +8,8 @@ struct PulseSinkInput: Sendable, Equatable {
     var isCorked: Bool
     /// The stream is muted on the server (a mixer, or a policy such as module-role-cork).
     var isMuted: Bool
-    /// The stream belongs to this process (`application.process.id`): the engine's own output.
+    /// The stream belongs to this process: the engine's own output. Known by the stream's
+    /// `application.process.id`, or, for a stream that has none (a native PipeWire stream, as
+    /// pipewire-pulse shows it), by its client's.
     var isOwn: Bool
 }
