@@ -6,7 +6,9 @@ import Logging
 /// Opens devices with an engine's configuration: source counts, HRTF, media role and latency.
 /// It holds no engine state, so it runs without the engine lock: opening a device
 /// (`alcOpenDevice`, which on PulseAudio waits for the server) never holds up a game's call.
-/// The device it opens belongs to nobody until ``DeviceHost/install(_:)`` takes it.
+/// The device it opens belongs to its caller until ``DeviceHost`` takes it (installed, or
+/// adopted as the device starting after a loss); a caller off the lock goes through
+/// ``SoundEngine/openOffLock(_:waitSeconds:handOver:)``, which closes it when the host does not.
 struct DeviceOpener: Sendable {
     private let configuration: SoundEngine.Configuration
     private let logger: Logger

@@ -10,6 +10,11 @@
 /// sound is decoded again from its file here (``SoundUpload``); one whose file changed or
 /// vanished is listed in ``lostSounds`` instead of failing the device.
 ///
+/// Its device has one owner at a time: the thread running it, from the open until it hands it
+/// to the session under the lock, which keeps it (``DeviceHost`` then closes it) or hands it
+/// back; then that thread closes it (``discard()``), before ``SoundEngine/shutdown()`` returns
+/// (``SoundEngine/openOffLock(_:waitSeconds:handOver:)``).
+///
 /// `@unchecked Sendable`: built under the engine lock, run by one thread with the lock
 /// released, then handed back under the lock; one thread holds it at a time.
 final class DevicePreparation: @unchecked Sendable {
@@ -63,6 +68,12 @@ final class DevicePreparation: @unchecked Sendable {
             discard()
             return false
         }
+    }
+
+    /// Fails it without opening anything (the engine is shutting down): ``failure`` is
+    /// `reason`. Instead of ``run()``, off the engine lock.
+    func cancel(_ reason: any Error) {
+        error = reason
     }
 
     /// Closes the opened device, with every buffer made on it. Off the engine lock.

@@ -45,6 +45,19 @@ final class EngineLock: Sendable {
         if let raised { sinks.deliver(raised) }
     }
 
+    /// Like ``withLiveCore(_:)``, but returns what `body` returned and the events it raised (nil:
+    /// none), for a caller that delivers them later (``deliver(_:)``). nil after shutdown: `body`
+    /// does not run. A `body` that throws drops the events it raised with it.
+    func callLiveCore<Result, E: Error>(_ body: (EngineCore) throws(E) -> Result) throws(E) -> (Result, [EngineEvent]?)? {
+        try core.withLock { core throws(E) -> (Result, [EngineEvent]?)? in
+            guard !core.hasShutDown else { return nil }
+            defer { core.events.discard() }
+            core.beginCall()
+            defer { core.endCall() }
+            return (try body(core), core.events.take())
+        }
+    }
+
     /// Hands the core its driver thread, which a call that gives a parked driver work wakes.
     func attach(driver: DriverThread) {
         core.withLock { $0.attach(driver: driver) }

@@ -38,14 +38,13 @@ extension SoundEngine {
         var preparation: DevicePreparation?
         withLiveCore { preparation = $0.router.prepareToFollowDefaultSink() }
         guard let prepared = preparation else { return }
-        guard openOffLock(prepared) else {
-            let error = prepared.failure ?? InterludeError(.deviceUnavailable, "no device")
-            withLiveCore { $0.router.defaultSinkNotFollowed(from: old, to: new, error: error) }
-            return
+        openOffLock(prepared) { core in
+            guard let error = prepared.failure else {
+                return core.router.followDefaultSink(from: old, to: new, prepared: prepared)
+            }
+            core.router.defaultSinkNotFollowed(from: old, to: new, error: error)
+            return nil
         }
-        var unused: DevicePreparation? = prepared
-        withLiveCore { unused = $0.router.followDefaultSink(from: old, to: new, prepared: prepared) }
-        unused?.discard()
     }
 
     /// A phone stream began (`isOn`) or ended under ``Configuration/AudioServer/CallResponse/duck(group:byDecibels:attackSeconds:releaseSeconds:)``:

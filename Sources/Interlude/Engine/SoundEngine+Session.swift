@@ -140,15 +140,16 @@ extension SoundEngine {
         }
         // Opening the device, uploading the sounds and waiting for the new output to run hold
         // no engine lock: the engine plays on meanwhile.
-        guard openOffLock(prepared, waitSeconds: configuration.outputStartTimeoutSeconds), prepared.opened != nil else {
-            throw OutputRouter.switchFailure(prepared.failure ?? InterludeError(.deviceUnavailable, "no device"), to: output, from: current)
+        let isAlive = try openOffLock(prepared, waitSeconds: configuration.outputStartTimeoutSeconds) { core in
+            // A device that did not open is closed already: the engine stays where it is.
+            if prepared.failure == nil { try core.router.switchDevice(to: output, opened: prepared) }
+            return nil
         }
-        do {
-            try withCore(call) { try $0.router.switchDevice(to: output, opened: prepared) }
-        } catch let error as InterludeError where error.code == .shutDown {
-            prepared.discard()
-            throw error
+        if let failure = prepared.failure {
+            throw OutputRouter.switchFailure(failure, to: output, from: current)
         }
+        // Shut down before the switch: the new device is closed, and the call says why.
+        if !isAlive { try ensureAlive(call) }
     }
 
     /// The output the engine plays to now (see ``switchDevice(to:)``). Any thread.

@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 import Synchronization
 
@@ -26,11 +25,12 @@ public final class SoundEngine: Sendable {
     private let lock: EngineLock
     private let sinks: EventSinks
     private let driver: AnnotatedMutex<DriverThread?>
-    /// Device opens under way off the lock (``openOffLock(_:waitSeconds:)``: a reconnect or
-    /// switch on a caller's thread, following the default sink, the driver's reopen):
-    /// ``shutdown()`` waits for them, so no OpenAL call is left running when it returns and the
-    /// process may exit.
-    private let devicesOpening = DispatchGroup()
+    /// Device opens under way off the lock (``openOffLock(_:waitSeconds:handOver:)``: a
+    /// reconnect or switch on a caller's thread, following the default sink, the driver's
+    /// reopen), each until its device is the core's or closed: ``shutdown()`` refuses new ones
+    /// and waits for these, so no OpenAL call is left running when it returns and the process
+    /// may exit.
+    private let opensInFlight = OpensInFlight()
     /// How long ``shutdown()`` waits for a device open under way (one stuck on a frozen server
     /// is left to finish by itself).
     static let shutdownOpenWaitSeconds = 5.0
@@ -88,8 +88,9 @@ public final class SoundEngine: Sendable {
 
     /// Stops the driver, saves the snapshot (when ``Configuration/statePath`` is set), frees every
     /// AL object and closes the device. A device still opening off the lock (a reconnect, a
-    /// switch, a reopen after a loss) is waited for first, up to 5 s, so that no OpenAL call is
-    /// left running when it returns and the process may exit. Idempotent; later calls throw
+    /// switch, a reopen after a loss) is waited for first, up to 5 s, until the engine keeps it
+    /// or it is closed, and none opens once shutdown has begun, so that no OpenAL call is left
+    /// running when it returns and the process may exit. Idempotent; later calls throw
     /// `.shutDown`. Any thread.
     public func shutdown() {
         let thread = driver.withLock { driver -> DriverThread? in
@@ -97,9 +98,10 @@ public final class SoundEngine: Sendable {
             return driver
         }
         thread?.stop()
-        // Before the core shuts down: an open that finishes now hands its device to the core,
-        // which closes it with the rest.
-        _ = devicesOpening.wait(timeout: .now() + Self.shutdownOpenWaitSeconds)
+        // Before the core shuts down: no device opens off the lock from now on, and one opening
+        // now is handed to the core, which closes it with the rest, or closed by its own thread
+        // before the wait ends.
+        opensInFlight.closeAndWait(timeoutSeconds: Self.shutdownOpenWaitSeconds)
         JobControlSource.shared.detach(self)
         logindWatcher.withLock { watcher -> LogindWatcher? in defer { watcher = nil }; return watcher }?.stop()
         AudioServerSources.detach(self)
@@ -183,21 +185,45 @@ public final class SoundEngine: Sendable {
     /// - Parameter waitSeconds: how long to wait, still off the lock, for the new device's
     ///   output to run before handing it over (0: not at all; the update installs it once it runs).
     func runReopenAttempt(_ attempt: DevicePreparation, waitSeconds: Double = 0) {
-        _ = openOffLock(attempt, waitSeconds: waitSeconds)
-        var unused: DevicePreparation? = attempt
-        withLiveCore { unused = $0.router.finishReopen(attempt, now: .now) }
-        unused?.discard()
+        openOffLock(attempt, waitSeconds: waitSeconds) { $0.router.finishReopen(attempt, now: .now) }
     }
 
-    /// Runs `prepared` with the engine lock released (opens its device and uploads the sounds)
-    /// and, when it opened, waits up to `waitSeconds` for its output to run. Every open off the
-    /// lock goes through here, so ``shutdown()`` can wait for the ones under way. True when the
-    /// device opened.
-    func openOffLock(_ prepared: DevicePreparation, waitSeconds: Double = 0) -> Bool {
-        devicesOpening.enter()
-        defer { devicesOpening.leave() }
-        guard prepared.run() else { return false }
-        if waitSeconds > 0 { _ = prepared.opened?.wait(timeoutSeconds: waitSeconds) }
+    /// Runs `prepared` with the engine lock released (opens its device and uploads the sounds),
+    /// waits, when it opened, up to `waitSeconds` for its output to run, and gives it to
+    /// `handOver` on the core under the lock. `handOver` returns it when the core does not keep
+    /// it (stale, or its device did not open), and when it throws it has kept or closed the
+    /// device itself; after shutdown it does not run. A device the core did not keep is closed
+    /// here, off the lock.
+    ///
+    /// Every open off the lock goes through here, counted (``OpensInFlight``) from its start
+    /// until its device is the core's or closed: so ``shutdown()`` returns only once it is
+    /// closed. Once shutdown has begun nothing opens: `prepared` fails with `.shutDown`. The
+    /// events the hand-over raised are delivered last, when the open no longer counts: a
+    /// handler may shut the engine down. Returns false when the engine had shut down before
+    /// the hand-over.
+    @discardableResult
+    func openOffLock<E: Error>(_ prepared: DevicePreparation, waitSeconds: Double = 0,
+                               handOver: (EngineCore) throws(E) -> DevicePreparation?) throws(E) -> Bool {
+        let isCounted = opensInFlight.begin()
+        if !isCounted {
+            prepared.cancel(InterludeError(.shutDown, "opening a device: the engine is shutting down"))
+        } else if prepared.run(), waitSeconds > 0 {
+            _ = prepared.opened?.wait(timeoutSeconds: waitSeconds)
+        }
+        let handedOver = Result { () throws(E) in try lock.callLiveCore(handOver) }
+        if case .success(let outcome) = handedOver {
+            let unused: DevicePreparation?
+            if let (returned, _) = outcome {
+                unused = returned
+            } else {
+                // The engine shut down first: its core took nothing.
+                unused = prepared
+            }
+            unused?.discard()
+        }
+        if isCounted { opensInFlight.end() }
+        guard let (_, raised) = try handedOver.get() else { return false }
+        if let raised { lock.deliver(raised) }
         return true
     }
 

@@ -1,4 +1,5 @@
 import COpenAL
+import Synchronization
 
 /// The one owner of an OpenAL device, its context, and every source and buffer made on it.
 ///
@@ -53,6 +54,17 @@ final class ALDevice {
     /// The library's release, read by ``prepareContext(resampler:)`` (nil until then, or when
     /// AL_VERSION names none).
     @exclusivity(unchecked) private(set) var release: ALRelease?
+    /// Devices this process has opened, and closed, so far (see ``openedAndClosedCounts``).
+    private static let openedCount = Atomic<Int>(0)
+    private static let closedCount = Atomic<Int>(0)
+
+    /// How many devices this process has opened, and closed, so far. Tests read it around an
+    /// engine's shutdown: every device the engine opened is closed once, and before
+    /// ``SoundEngine/shutdown()`` returns (OpenAL Soft's library destructor, at exit, frees the
+    /// state a close still running on another thread would use).
+    static var openedAndClosedCounts: (opened: Int, closed: Int) {
+        (openedCount.load(ordering: .acquiring), closedCount.load(ordering: .acquiring))
+    }
 
     /// Opens the device and creates its context (`alcOpenDevice` or `alcLoopbackOpenDeviceSOFT`,
     /// then `alcCreateContext`). The context is not made current here.
@@ -122,6 +134,7 @@ final class ALDevice {
         var refresh: ALCint = 0
         alcGetIntegerv(opened, ALC_REFRESH, 1, &refresh)
         updatesPerSecond = alcGetError(opened) == ALC_NO_ERROR && refresh > 0 ? Double(refresh) : 48
+        Self.openedCount.add(1, ordering: .releasing)
     }
 
     deinit {
@@ -335,6 +348,7 @@ final class ALDevice {
         if let device {
             alcCloseDevice(device)
             self.device = nil
+            Self.closedCount.add(1, ordering: .releasing)
         }
         names.forgetAll()
     }

@@ -156,6 +156,8 @@ final class OutputRouter {
         guard let error = error as? InterludeError else {
             return InterludeError(.deviceUnavailable, "\(call): \(error); still on \(current)")
         }
+        // The engine began shutting down before the new device could open.
+        if error.code == .shutDown { return InterludeError(.shutDown, "\(call): \(error.message)") }
         let code: InterludeError.Code = error.code == .invalidArgument ? .invalidArgument : .deviceUnavailable
         return InterludeError(code, "\(call): \(error.message); still on \(current)")
     }
