@@ -35,15 +35,19 @@ extension EngineSuites {
             #expect(samples.count == 3 * Self.rate * 2)
             // 0 to 1 s: the track from its start.
             #expect(StreamMeasure.maximumDifference(samples, from: 0, track, from: 0, frameCount: Self.rate) <= Self.exact)
-            // Paused: silence (from 1.20, once the mixer's 64-frame de-click fade-out is done).
+            // Paused at 1 s: silence (1.19 at once; from 1.20 the track's next 64 frames fade
+            // out first, see OpenALStack.pauseGain).
             let ramp = OpenALStack.deClickFrames
+            #expect(StreamMeasure.maximumDifference(samples, from: Self.rate, track, from: Self.rate, frameCount: ramp, gain: OpenALStack.pauseGain) <= Self.exact)
             let pausedFrames = (Self.rate + ramp)..<(Self.rate * 3 / 2)
             #expect(samples[(2 * pausedFrames.lowerBound)..<(2 * pausedFrames.upperBound)].allSatisfy { $0 == 0 }, "\(OpenALStack.name)")
             // Resumed at 1.5 s from the frame it paused on (1 s into the track); from 1.20 the
-            // first 64 frames fade in, and every frame after is the track's.
-            #expect(StreamMeasure.maximumDifference(samples, from: Self.rate * 3 / 2 + ramp, track, from: Self.rate + ramp,
-                                                    frameCount: Self.rate - ramp) <= Self.exact)
-            // Stopped at 2.5 s.
+            // first 64 frames fade in (OpenALStack.resumeGain).
+            #expect(StreamMeasure.maximumDifference(samples, from: Self.rate * 3 / 2, track, from: Self.rate,
+                                                    frameCount: Self.rate, gain: OpenALStack.resumeGain) <= Self.exact)
+            // Stopped at 2.5 s: silence (from 1.20 after a 64-frame fade of what the stopped
+            // stream still held).
+            #expect(StreamMeasure.fadesOutOverTheRamp(samples, from: Self.rate * 5 / 2, nil, from: 0))
             #expect(samples[(2 * (Self.rate * 5 / 2 + ramp))...].allSatisfy { $0 == 0 })
         }
 
@@ -60,15 +64,16 @@ extension EngineSuites {
             """, duration: 3.5, folder: folder, sounds: ["theme": "theme.wav"])
             func trackFrame(_ played: Int) -> Int { played % Self.rate }
             // Played: 0 ..< 0.75 s, then 1.25 ..< 2.0 s, then 2.5 ..< 3.5 s, the loop counting on.
-            // From 1.20 the resume after the interruption fades in over its first 64 frames (the
-            // rebuilt device's stream starts on a fresh queue, without a ramp).
-            let ramp = OpenALStack.deClickFrames
-            let spans = [(0, 36_000, 0, 0), (60_000, 96_000, 36_000, ramp), (120_000, 168_000, 72_000, 0)]
-            for (start, end, played, skipped) in spans {
+            // From 1.20 the resume after the interruption fades in over its first 64 frames
+            // (OpenALStack.resumeGain); the rebuilt device's stream starts on a fresh queue, at
+            // full level on both.
+            let spans = [(0, 36_000, 0, false), (60_000, 96_000, 36_000, true), (120_000, 168_000, 72_000, false)]
+            for (start, end, played, fadesIn) in spans {
                 var worst: Float = 0
-                for frame in (start + skipped)..<end {
+                for frame in start..<end {
                     let source = trackFrame(played + frame - start)
-                    for channel in 0..<2 { worst = max(worst, abs(samples[2 * frame + channel] - track[2 * source + channel])) }
+                    let gain = fadesIn ? OpenALStack.resumeGain(atFrame: frame - start) : 1
+                    for channel in 0..<2 { worst = max(worst, abs(samples[2 * frame + channel] - gain * track[2 * source + channel])) }
                 }
                 #expect(worst <= Self.exact, "span from frame \(start) differs from the track by \(worst)")
             }
@@ -98,9 +103,8 @@ extension EngineSuites {
             """, duration: 3.5, folder: folder, sounds: ["a": "a.wav", "b": "b.wav"])
             // Paused during the interruption: silent until music.resume, then from frame 24000.
             #expect(samples[(2 * Self.rate / 2)..<(2 * Self.rate * 3 / 2)].allSatisfy { $0 == 0 })
-            let ramp = OpenALStack.deClickFrames
-            #expect(StreamMeasure.maximumDifference(samples, from: Self.rate * 3 / 2 + ramp, first, from: Self.rate / 2 + ramp,
-                                                    frameCount: Self.rate / 2 - ramp) <= Self.exact)
+            #expect(StreamMeasure.maximumDifference(samples, from: Self.rate * 3 / 2, first, from: Self.rate / 2,
+                                                    frameCount: Self.rate / 2, gain: OpenALStack.resumeGain) <= Self.exact)
             // The crossfade given while interrupted: from the end on, only the second track.
             #expect(samples[(2 * 2 * Self.rate)..<(2 * Self.rate * 5 / 2)].allSatisfy { $0 == 0 })
             let after = (Self.rate * 3)..<(Self.rate * 7 / 2)

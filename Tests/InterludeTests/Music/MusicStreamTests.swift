@@ -84,15 +84,18 @@ extension EngineSuites {
             #expect(before == 30_017)
             try engine.pause(engine.track())
             let paused = try engine.render(frameCount: 9_000)
-            // From 1.20 the mixer fades a paused voice out over 64 frames, and fades a resumed
-            // one in over 64: silence and the track's own samples after those.
+            // 1.19 cuts to silence; from 1.20 the mixer fades a paused voice's next frames out
+            // over 64 frames and fades a resumed one in over 64, on its own frames: every sample
+            // is the track's, at the ramp's gain, and exact silence after the fade.
             let ramp = OpenALStack.deClickFrames
+            #expect(StreamMeasure.maximumDifference(paused, from: 0, track, from: before, frameCount: ramp, gain: OpenALStack.pauseGain) <= Self.exact,
+                    "the pause's fade is not the track's own frames, \(OpenALStack.name)")
             #expect(paused[(2 * ramp)...].allSatisfy { $0 == 0 }, "paused music is not silent, \(OpenALStack.name)")
             #expect(engine.musicPosition() == before)
             try engine.resume(engine.track())
             #expect(engine.musicPosition() == before)
             let resumed = try engine.render(frameCount: 4_800)
-            let difference = StreamMeasure.maximumDifference(resumed, from: ramp, track, from: before + ramp, frameCount: 4_800 - ramp)
+            let difference = StreamMeasure.maximumDifference(resumed, from: 0, track, from: before, frameCount: 4_800, gain: OpenALStack.resumeGain)
             #expect(difference <= Self.exact, "resumed audio differs from the track at frame \(before) by \(difference)")
             #expect(engine.musicPosition() == before + 4_800)
         }

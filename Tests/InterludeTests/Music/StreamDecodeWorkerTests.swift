@@ -127,8 +127,10 @@ extension EngineSuites {
             try engine.seek(engine.track(), toFrame: 100_003)
             #expect(engine.musicPosition() == 100_003)
             let rendered = try engine.render(frameCount: Self.rate)
-            // From 1.20 the sought frame fades in over 64 frames as the old one fades out.
+            // The sought frame at full level at once; from 1.20 the old position fades out over
+            // the first 64 frames.
             let ramp = OpenALStack.deClickFrames
+            #expect(StreamMeasure.fadesOutOverTheRamp(rendered, from: 0, track, from: 100_003))
             #expect(StreamMeasure.maximumDifference(rendered, from: ramp, track, from: 100_003 + ramp, frameCount: Self.rate - ramp) <= Self.exact)
         }
 

@@ -162,9 +162,8 @@ extension EngineSuites {
             #expect(try engine.render(frameCount: 9_600).allSatisfy { $0 == 0 }, "exact silence while interrupted")
             try engine.endInterruption(shouldResume: true)
             let after = try engine.render(frameCount: 24_000)
-            // From 1.20 the first 64 frames fade in; every frame after is the track's.
-            let ramp = OpenALStack.deClickFrames
-            let difference = StreamMeasure.maximumDifference(after, from: ramp, track, from: heldAt + ramp, frameCount: 24_000 - ramp)
+            // On its frame: 1.19 at full level; from 1.20 the first 64 frames fade in.
+            let difference = StreamMeasure.maximumDifference(after, from: 0, track, from: heldAt, frameCount: 24_000, gain: OpenALStack.resumeGain)
             #expect(difference < 1e-4, "resumed on frame \(heldAt): largest difference \(difference)")
             #expect(engine.statistics.internalErrorCount == 0)
         }
@@ -316,13 +315,17 @@ extension EngineSuites {
             try engine.pause(voice)
             let pausedAt = try #require(engine.positionInFrames(of: voice))
             #expect(pausedAt == 12_000)
-            // From 1.20 a pause fades out over 64 frames, and a resume fades in over 64.
+            // 1.19 cuts at the pause; from 1.20 the voice's next 64 frames fade out, then exact
+            // silence, and a resume fades in over 64 (OpenALStack.pauseGain, resumeGain).
             let ramp = OpenALStack.deClickFrames
-            #expect(try engine.render(frameCount: 9_600)[(2 * ramp)...].allSatisfy { $0 == 0 }, "exact silence while paused")
+            let paused = try engine.render(frameCount: 9_600)
+            #expect(StreamMeasure.maximumDifference(paused, from: 0, track, from: pausedAt, frameCount: ramp, gain: OpenALStack.pauseGain) < 1e-4,
+                    "the pause's fade is not the track's own frames, \(OpenALStack.name)")
+            #expect(paused[(2 * ramp)...].allSatisfy { $0 == 0 }, "exact silence while paused")
             #expect(engine.positionInFrames(of: voice) == pausedAt)
             try engine.resume(voice)
             let after = try engine.render(frameCount: 12_000)
-            let difference = StreamMeasure.maximumDifference(after, from: ramp, track, from: pausedAt + ramp, frameCount: 12_000 - ramp)
+            let difference = StreamMeasure.maximumDifference(after, from: 0, track, from: pausedAt, frameCount: 12_000, gain: OpenALStack.resumeGain)
             #expect(difference < 1e-4, "resumed on frame \(pausedAt): largest difference \(difference)")
         }
 

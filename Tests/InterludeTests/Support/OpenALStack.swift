@@ -42,6 +42,21 @@ extension OpenALStack {
 }
 
 extension OpenALStack {
+    /// The gain the mixer gives frame `frame` of a voice resumed, or started mid-sound, on the
+    /// first frame of a mix pass: 1 from that frame on 1.19; from 1.20 a linear ramp from 0 over
+    /// 64 frames (`gain + step × frame`, step 1/64), then 1. Either way the voice plays its own
+    /// frames from the frame it resumed on: only the level ramps.
+    static func resumeGain(atFrame frame: Int) -> Float {
+        frame < deClickFrames ? Float(frame) / Float(deClickFrames) : 1
+    }
+
+    /// The gain the mixer gives frame `frame` of a voice paused or stopped before a mix pass,
+    /// counted from that pass's first frame: 0 on 1.19 (silent from that frame); from 1.20 the
+    /// voice's next frames fade from 1 to 0 over 64 frames, then 0, so a pause cannot click.
+    static func pauseGain(atFrame frame: Int) -> Float {
+        frame < deClickFrames ? 1 - Float(frame) / Float(deClickFrames) : 0
+    }
+
     /// How many frames after a resume the first non-zero sample comes: at once on 1.19; from
     /// 1.20 the fade-in starts at gain 0, so its first frame is silent and its second is not.
     static var firstAudibleFrameAfterResume: Int { deClickFrames > 0 ? 1 : 0 }

@@ -114,14 +114,35 @@ enum StreamMeasure {
     }
 
     /// The largest absolute sample difference between `rendered` frames starting at `renderedFrame` and
-    /// `track` frames starting at `trackFrame`, over `frameCount` frames (interleaved, same channel count).
+    /// `track` frames starting at `trackFrame`, over `frameCount` frames (interleaved, same channel count),
+    /// each track frame first scaled by `gain` of its index in the range (1 throughout unless given:
+    /// see ``OpenALStack/resumeGain(atFrame:)`` and ``OpenALStack/pauseGain(atFrame:)``).
     static func maximumDifference(_ rendered: [Float], from renderedFrame: Int, _ track: [Float], from trackFrame: Int,
-                                  frameCount: Int, channelCount: Int = 2) -> Float {
+                                  frameCount: Int, channelCount: Int = 2, gain: (Int) -> Float = { _ in 1 }) -> Float {
         var largest: Float = 0
-        for index in 0..<(frameCount * channelCount) {
-            largest = max(largest, abs(rendered[renderedFrame * channelCount + index] - track[trackFrame * channelCount + index]))
+        for frame in 0..<frameCount {
+            let scale = gain(frame)
+            for channel in 0..<channelCount {
+                let index = frame * channelCount + channel
+                largest = max(largest, abs(rendered[renderedFrame * channelCount + index] - scale * track[trackFrame * channelCount + index]))
+            }
         }
         return largest
+    }
+
+    /// Whether the first ``OpenALStack/deClickFrames`` frames of `rendered` from `renderedFrame`
+    /// are `track` from `trackFrame` (silence when nil) plus a fade-out never above
+    /// ``OpenALStack/pauseGain(atFrame:)`` of full scale: what a voice stopped by a seek or a stop
+    /// leaves from 1.20, its next frames, or once its buffers are gone its sample nearest zero,
+    /// fading over 64 frames. On 1.19 there are no such frames.
+    static func fadesOutOverTheRamp(_ rendered: [Float], from renderedFrame: Int, _ track: [Float]?, from trackFrame: Int,
+                                    channelCount: Int = 2) -> Bool {
+        (0..<OpenALStack.deClickFrames).allSatisfy { frame in
+            (0..<channelCount).allSatisfy { channel in
+                let expected = track.map { $0[(trackFrame + frame) * channelCount + channel] } ?? 0
+                return abs(rendered[(renderedFrame + frame) * channelCount + channel] - expected) <= OpenALStack.pauseGain(atFrame: frame)
+            }
+        }
     }
 
     static func decibels(_ ratio: Float) -> Float { 20 * log10(ratio) }
