@@ -26,6 +26,7 @@ table() {
     row="| $stack |"
     for behaviour in "${behaviours[@]}"; do
       text=$(awk -F '\t' -v s="$stack" -v b="$behaviour" '$1 == s && $2 == b { t = $3 } END { print t }' "$cells")
+      text=${text//|/\\|}
       row+=" ${text:-not measured} |"
     done
     echo "$row"
@@ -38,13 +39,14 @@ written() {
 
 if [ "${1:-}" = "--check" ]; then
   status=0
-  if [ "$(table)" != "$(written)" ]; then
+  generated=$(table)
+  if [ "$generated" != "$(written)" ]; then
     echo "stack-table: the table in $document is not what $cells gives; run scripts/stack-table.sh with the test logs" >&2
     status=1
   fi
-  if table | grep -q "not measured"; then
-    echo "stack-table: $cells has no measurement for some cells:" >&2
-    table | grep "not measured" | cut -d'|' -f2 >&2
+  if [[ "$generated" == *"not measured"* ]]; then
+    echo "stack-table: $cells has no measurement for some cells of these stacks:" >&2
+    grep "not measured" <<<"$generated" | cut -d'|' -f2 >&2
     status=1
   fi
   exit "$status"
