@@ -80,6 +80,18 @@ import Testing
         #expect(examples[1].snippet == nil)
     }
 
+    @Test("the scene SceneInProcess renders, examples/scenes/call.json, is docs/scenes.md's complete example, word for word")
+    func theRenderedSceneIsTheDocumentedOne() throws {
+        let root = TestPaths.packageRoot
+        let page = try String(contentsOf: root.appendingPathComponent("docs/scenes.md"), encoding: .utf8)
+        let section = try #require(page.range(of: "## A complete example"), "docs/scenes.md has no complete example")
+        let after = page[section.upperBound...]
+        let open = try #require(after.range(of: "```json\n"))
+        let close = try #require(after[open.upperBound...].range(of: "\n```\n"))
+        let file = try String(contentsOf: root.appendingPathComponent("examples/scenes/call.json"), encoding: .utf8)
+        #expect(String(after[open.upperBound..<close.lowerBound]) + "\n" == file)
+    }
+
     // MARK: Running them
 
     /// The snippets, by name: each is an executable of that name beside the test binary.
