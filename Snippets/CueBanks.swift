@@ -8,3 +8,4 @@ engine.setEventHandler { event in
 let watcher = try engine.watchBank(path: "examples/Arcade/arcade-bank.json")   // loaded now, and again on every save
 let footstep = try engine.play(cue: engine.cue(named: "footstep")!)
 watcher.stop()
+engine.shutdown()

@@ -14,3 +14,4 @@ step.curves = [CueCurve(.gain, parameter: "speed", points: [.init(x: 0, y: 0.5),
 let footstep = try engine.makeCue(named: "footstep", step)
 let voice = try engine.play(cue: footstep, at: Vector3(1, 0, -2))
 try engine.setParameter(7, of: "speed", fadeSeconds: 0.5)
+engine.shutdown()

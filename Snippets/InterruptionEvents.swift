@@ -9,6 +9,8 @@ engine.setEventHandler { event in
     default: break
     }
 }
+let events = engine.events()                        // or as an AsyncStream, until shutdown
 try engine.beginInterruption(reason: .call)         // from any thread: a launcher's voice call
 try engine.endInterruption(shouldResume: false)     // a game resumes anyway (alwaysResume)
-for await event in engine.events() { print(event) } // or as an AsyncStream
+engine.shutdown()
+for await event in events { print(event) }

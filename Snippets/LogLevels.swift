@@ -7,3 +7,4 @@ LoggingSystem.bootstrap { label in
     return handler
 }
 let engine = try SoundEngine(configuration: .init(output: .systemDefaultOrNull))
+engine.shutdown()

@@ -7,3 +7,4 @@ let frames = try engine.render(frameCount: 4_800)      // 0.1 s, the beep on the
 try engine.beginInterruption(reason: .focusLost)
 let silent = try engine.render(frameCount: 4_800)      // exactly zero while interrupted
 print(frames.count, silent.allSatisfy { $0 == 0 })
+engine.shutdown()

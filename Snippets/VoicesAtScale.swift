@@ -10,3 +10,4 @@ for torch in torches { torchVoices.append(try engine.play(crackle, parameters: .
 print(engine.statistics.realVoiceCount, "of", engine.statistics.voiceCount, "voices are real")
 let movedTorches = torches.map { $0 + Vector3(0, 0, 1) }
 try engine.setPositions(movedTorches, of: torchVoices)   // many voices moved under one lock
+engine.shutdown()

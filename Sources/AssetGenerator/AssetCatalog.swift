@@ -48,6 +48,23 @@ enum AssetCatalog {
             relativePath: "music/sweep.ogg",
             description: "stereo Ogg Vorbis, 20 s linear sweep at 0.5: f(t) = 200 + 100 t Hz (200 to 2200 Hz)",
             format: stereo, render: sweep),
+    ] + loops
+
+    /// The same 1 s loop with 200 ms margins (its own last 200 ms before it, its first 200 ms
+    /// after it), as MusicAndLoopPoints.md says to export a loop: frames 9 600..<57 600 at 48 kHz.
+    /// The Vorbis and Opus files carry the region as LOOPSTART and LOOPLENGTH tags; MP3 cannot.
+    static let loopRegion = 9_600..<57_600
+    private static let loopTags = [("LOOPSTART", "\(loopRegion.lowerBound)"), ("LOOPLENGTH", "\(loopRegion.count)")]
+    private static let loops: [Asset] = [
+        Asset(relativePath: "music/loop.ogg",
+              description: "mono Ogg Vorbis at 48 kHz, 1 s A major chord loop with 200 ms margins, tagged LOOPSTART=9600 LOOPLENGTH=48000",
+              format: AudioFormat(sampleRate: 48_000, channelCount: 1), tags: loopTags, render: loop),
+        Asset(relativePath: "music/loop.opus",
+              description: "mono Ogg Opus, the same loop, tagged LOOPSTART=9600 LOOPLENGTH=48000",
+              format: AudioFormat(sampleRate: 48_000, channelCount: 1), tags: loopTags, render: loop),
+        Asset(relativePath: "music/loop.mp3",
+              description: "mono MP3 at 48 kHz, 128 kbit/s, the same loop, untagged (its region is given in the API)",
+              format: AudioFormat(sampleRate: 48_000, channelCount: 1), render: loop),
     ]
 
     private static func seconds(_ frame: Int) -> Double {
@@ -168,6 +185,18 @@ enum AssetCatalog {
 
     /// Phase is the integral of f(t) = 200 + 100 t: 200 t + 50 t^2 cycles, reduced to a
     /// fraction before scaling so it stays exact at 20 s.
+    /// 440, 550 and 660 Hz, each a whole number of cycles a second, so the signal repeats every
+    /// second: started 200 ms before a period, the file's frames 9 600..<57 600 are one period.
+    private static func loop() -> [Float] {
+        let rate = 48_000, margin = loopRegion.lowerBound
+        return (0..<(loopRegion.upperBound + margin)).map { frame in
+            let time = (frame + rate - margin) % rate
+            return [440, 550, 660].reduce(Float(0)) { sum, frequency in
+                sum + 0.2 * Float(sin(2 * Double.pi * Double(time * frequency % rate) / Double(rate)))
+            }
+        }
+    }
+
     private static func sweep() -> [Float] {
         let channel = (0..<20 * sampleRate).map { frame -> Float in
             let time = seconds(frame)

@@ -10,7 +10,7 @@ guard arguments.count == 1, let folder = arguments.first else {
 }
 
 do {
-    let encoder = try OggEncoder()
+    let encoder = try LossyEncoder()
     for asset in AssetCatalog.all {
         let path = try asset.write(into: folder, encoder: encoder)
         let byteCount = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0

@@ -28,16 +28,18 @@ enum ProductProcess {
         return try #require(found, "\(name) executable not found; looked at \(candidates.map(\.path))")
     }
 
-    /// Runs `name` with `arguments`; kills it after `limitSeconds` (a hang guard). Standard output
-    /// and error are read on their own threads, so a chatty or hung child cannot block the test.
+    /// Runs `name` with `arguments`, in this process's environment without `removing` and with
+    /// `environment` added; kills it after `limitSeconds` (a hang guard). Standard output and
+    /// error are read on their own threads, so a chatty or hung child cannot block the test.
     static func run(_ name: String, _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:],
-                    limitSeconds: Double = 60) throws -> Run {
+                    removing: [String] = [], limitSeconds: Double = 60) throws -> Run {
         let process = Process()
         process.executableURL = try executable(name)
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = folder }
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "INTERLUDE_LOG_LEVEL")
+        for key in removing { env.removeValue(forKey: key) }
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let output = Pipe(), error = Pipe()
