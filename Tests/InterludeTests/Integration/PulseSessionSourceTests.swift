@@ -428,7 +428,7 @@ extension EngineSuites {
             let resumed = probe.lines(matching: "musicResumed", from: start).first?.int("frame")
             switch following {
             case .serverMovesTheStream:
-                #expect(suspended == nil && resumed == nil, "the server moved the stream: nothing was rebuilt")
+                #expect(suspended == nil && resumed == nil, "the server moved the stream: nothing was rebuilt; the probe's log: \(probe.stderrText.suffix(3000))")
             case .rebuildOnTheNewDefault:
                 #expect(suspended != nil && resumed == suspended, "rebuilt, resumed at \(resumed ?? -1), held at \(suspended ?? -1)")
             }
