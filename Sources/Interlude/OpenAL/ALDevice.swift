@@ -221,6 +221,10 @@ final class ALDevice {
         }
     }
 
+    /// The device can be moved to another output in place (ALC_SOFT_reopen_device, OpenAL Soft
+    /// 1.22 and later; a loopback device never can).
+    var canReopen: Bool { !isLoopback && extensions.reopenDevice != nil }
+
     /// The ALC extension string of this device.
     var alcExtensionString: String {
         alcGetString(device, ALC_EXTENSIONS).map { String(cString: $0) } ?? ""
