@@ -180,9 +180,11 @@ final class PrivatePipeWireServer: @unchecked Sendable {
 
     /// Starts `parecord` on a sink's monitor, writing a WAV file. With a short latency:
     /// pipewire-pulse otherwise hands a recorder its data in large fragments, and what is still
-    /// in one when the recorder stops is lost.
+    /// in one when the recorder stops is lost. `node.dont-reconnect`: WirePlumber would otherwise
+    /// move the recorder to the new default sink's monitor when the default sink changes.
     func record(to file: URL, device: String = "spk.monitor") throws -> ChildProcess {
-        try ChildProcess(["parecord", "--latency-msec=20", "-d", device, "--file-format=wav", file.path], environment: clientEnvironment)
+        try ChildProcess(["parecord", "--latency-msec=20", "--property=node.dont-reconnect=true", "-d", device, "--file-format=wav", file.path],
+                         environment: clientEnvironment)
     }
 
     /// Runs `pactl` against this server and returns its output.
