@@ -30,15 +30,20 @@ extension SoundEngine {
 
     /// The server's default sink moved from `old` to `new`, and `streamMoved` says whether the
     /// server moved our stream there: an engine on `.systemDefault` follows, with everything kept.
-    /// Without the server's move, the new device opens, and gets its sounds, with the engine
-    /// lock released.
+    /// Without the server's move, the device is reopened there in place where the library can
+    /// (ALC_SOFT_reopen_device), under the lock (the backend's open, tens of milliseconds);
+    /// elsewhere a new device opens, and gets its sounds, with the engine lock released.
     func followDefaultSink(from old: String, to new: String, streamMoved: Bool) {
         guard !streamMoved else {
             withLiveCore { $0.router.defaultSinkMovedOurStream(from: old, to: new) }
             return
         }
+        // OpenAL Soft 1.22 and later move the device in place; 1.19 rebuilds it on a new device.
         var preparation: DevicePreparation?
-        withLiveCore { preparation = $0.router.prepareToFollowDefaultSink() }
+        withLiveCore { core in
+            guard !core.router.followDefaultSinkInPlace(from: old, to: new) else { return }
+            preparation = core.router.prepareToFollowDefaultSink()
+        }
         guard let prepared = preparation else { return }
         openOffLock(prepared) { core in
             guard let error = prepared.failure else {
