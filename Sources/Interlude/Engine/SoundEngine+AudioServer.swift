@@ -82,7 +82,7 @@ extension SoundEngine {
             case .deviceAdded: logger.debug("OpenAL reports an output added: \(event.message)")
             }
         }
-        logger.info("OpenAL Soft \(release): ALC_SOFT_system_events \(token != nil ? "yes" : "no"), ALC_SOFT_reopen_device \(canReopen ? "yes" : "no")")
+        logger.debug("OpenAL Soft \(release): ALC_SOFT_system_events \(token != nil ? "yes" : "no"), ALC_SOFT_reopen_device \(canReopen ? "yes" : "no")")
         return token
     }
 }
