@@ -187,6 +187,18 @@ final class DeviceHost {
         return change
     }
 
+    /// Moves the open `.systemDefault` device to the system's default output in place
+    /// (``ALDevice/reopen(on:)``, OpenAL Soft 1.22 and later): its context, sources, buffers
+    /// and positions kept, nothing rebuilt. False where the library cannot (1.19), or the new
+    /// output would not open: the device stays where it was.
+    func reopenOnSystemDefault() -> Bool {
+        guard let device, !device.isLoopback, output == .systemDefault, device.canReopen else { return false }
+        let started = BootInstant.now
+        guard device.reopen(on: nil) else { return false }
+        logger.info("output reopened in place on \(device.name) in \(Int(BootInstant.now.seconds(since: started) * 1000)) ms")
+        return true
+    }
+
     /// The open device's mixer stands still (see ``MixerStallWatch``).
     var isMixerStalled: Bool { mixerWatch.isStalled }
 

@@ -16,7 +16,9 @@ import Glibc
 /// reads its files once per process, at its first call. So, before
 /// Interlude's first OpenAL call, this writes a configuration file for the process and points
 /// ALSOFT_CONF at it; once the first device has opened (OpenAL has read it), ALSOFT_CONF is put
-/// back as it was and the file removed, so child processes see the user's own setting.
+/// back as it was and the file removed, so child processes see the user's own setting. A child
+/// started while that first device opens inherits the generated file: one that plays through
+/// OpenAL should be given the user's environment, not the process's of that moment.
 ///
 /// The user's configuration is kept:
 /// - When a file OpenAL Soft reads (/etc/openal/alsoft.conf, the XDG config folders'

@@ -1,3 +1,5 @@
+import Logging
+
 extension SoundEngine {
     /// The audio server went away with the engine's stream on it (seen by the engine's own
     /// libpulse connection, ``AudioServerWatch``): the device is lost now, not at the next
@@ -28,15 +30,20 @@ extension SoundEngine {
 
     /// The server's default sink moved from `old` to `new`, and `streamMoved` says whether the
     /// server moved our stream there: an engine on `.systemDefault` follows, with everything kept.
-    /// Without the server's move, the new device opens, and gets its sounds, with the engine
-    /// lock released.
+    /// Without the server's move, the device is reopened there in place where the library can
+    /// (ALC_SOFT_reopen_device), under the lock (the backend's open, tens of milliseconds);
+    /// elsewhere a new device opens, and gets its sounds, with the engine lock released.
     func followDefaultSink(from old: String, to new: String, streamMoved: Bool) {
         guard !streamMoved else {
             withLiveCore { $0.router.defaultSinkMovedOurStream(from: old, to: new) }
             return
         }
+        // OpenAL Soft 1.22 and later move the device in place; 1.19 rebuilds it on a new device.
         var preparation: DevicePreparation?
-        withLiveCore { preparation = $0.router.prepareToFollowDefaultSink() }
+        withLiveCore { core in
+            guard !core.router.followDefaultSinkInPlace(from: old, to: new) else { return }
+            preparation = core.router.prepareToFollowDefaultSink()
+        }
         guard let prepared = preparation else { return }
         openOffLock(prepared) { core in
             guard let error = prepared.failure else {
@@ -54,5 +61,28 @@ extension SoundEngine {
             core.groups.duckForCall(isOn, group: group, duckedGain: Decibels.gain(of: -decibels),
                                     attackSeconds: attackSeconds, releaseSeconds: releaseSeconds)
         }
+    }
+
+    /// Says, once the device is open, what the loaded OpenAL Soft offers for a new default
+    /// output, and listens to its system events where it has them. OpenAL Soft 1.24 and later
+    /// (ALC_SOFT_system_events) report a new default device themselves; 1.19 does not, and
+    /// there only the engine's libpulse connection (``AudioServerWatch``) sees it. On either, a
+    /// default-device engine's stream is moved to the new default by the server (OpenAL Soft's
+    /// `allow-moves`), and ``AudioServerWatch`` raises ``DeviceEvent/routeChanged(from:to:)``;
+    /// the event from OpenAL is logged. Returns the listener's token, nil without one.
+    func watchOpenALSystemEvents(logger: Logger) -> Int? {
+        guard !configuration.output.isOffline, configuration.output != .null else { return nil }
+        let device = readCore { core in core.device.openDevice.map { ($0.release.map { "\($0)" } ?? "unknown", $0.canReopen) } }
+        guard let (release, canReopen) = device else { return nil }
+        let token = ALSystemEvents.listen { event in
+            guard event.isPlayback else { return }
+            switch event.kind {
+            case .defaultDeviceChanged: logger.info("OpenAL reports a new default output: \(event.message)")
+            case .deviceRemoved: logger.info("OpenAL reports an output removed: \(event.message)")
+            case .deviceAdded: logger.debug("OpenAL reports an output added: \(event.message)")
+            }
+        }
+        logger.debug("OpenAL Soft \(release): ALC_SOFT_system_events \(token != nil ? "yes" : "no"), ALC_SOFT_reopen_device \(canReopen ? "yes" : "no")")
+        return token
     }
 }

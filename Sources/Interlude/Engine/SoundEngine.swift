@@ -35,6 +35,8 @@ public final class SoundEngine: Sendable {
     /// is left to finish by itself).
     static let shutdownOpenWaitSeconds = 5.0
     private let logindWatcher = AnnotatedMutex<LogindWatcher?>(nil)
+    /// The engine's listener on OpenAL Soft's system events (1.24 and later), nil without one.
+    private let systemEventToken = AnnotatedMutex<Int?>(nil)
     /// This engine's configuration.
     public let configuration: Configuration
     let engineID: Int
@@ -80,6 +82,9 @@ public final class SoundEngine: Sendable {
         let logind = LogindWatcher.start(for: self, settings: configuration.logind.resolved(for: configuration.output), logger: logger)
         logindWatcher.withLock { $0 = logind }
         AudioServerSources.attach(self, logger: logger)
+        if let token = watchOpenALSystemEvents(logger: logger) {
+            systemEventToken.withLock { $0 = token }
+        }
     }
 
     deinit {
@@ -105,6 +110,9 @@ public final class SoundEngine: Sendable {
         JobControlSource.shared.detach(self)
         logindWatcher.withLock { watcher -> LogindWatcher? in defer { watcher = nil }; return watcher }?.stop()
         AudioServerSources.detach(self)
+        if let token = systemEventToken.withLock({ token -> Int? in defer { token = nil }; return token }) {
+            ALSystemEvents.stopListening(token)
+        }
         lock.shutDown()
         // Outside the lock: a read under way may take a while to return.
         decodeWorker.stop()

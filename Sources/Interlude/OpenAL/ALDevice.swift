@@ -31,8 +31,9 @@ final class ALDevice {
 
     let kind: Kind
     let attributes: Attributes
-    /// The device's name as OpenAL reports it (ALC_ALL_DEVICES_SPECIFIER).
-    let name: String
+    /// The device's name as OpenAL reports it (ALC_ALL_DEVICES_SPECIFIER); read again after
+    /// ``reopen(on:)``.
+    @exclusivity(unchecked) private(set) var name: String
     /// The mixing rate in frames per second.
     let sampleRate: Int
     /// ALC_REFRESH: how many times a second the mixer fills a period (48 when unknown). Read
@@ -47,6 +48,8 @@ final class ALDevice {
     let context: ALContext
 
     @exclusivity(unchecked) private var device: OpaquePointer?
+    /// The attributes the context was made with (0-terminated), which a reopen passes again.
+    private let openAttributes: [ALCint]
     /// Every AL name made on this device and not yet deleted.
     private let names = ALNames()
     /// The resampler every new source gets (AL_SOURCE_RESAMPLER_SOFT); nil leaves OpenAL Soft's default.
@@ -111,6 +114,7 @@ final class ALDevice {
             ]
         }
         contextAttributes.append(0)
+        openAttributes = contextAttributes
         let created: OpaquePointer
         do {
             created = try Self.createContext(opened, contextAttributes)
@@ -219,6 +223,28 @@ final class ALDevice {
         return (0..<max(0, Int(count))).compactMap { index in
             getString(device, ALC_HRTF_SPECIFIER_SOFT, ALCsizei(index)).map { String(cString: $0) }
         }
+    }
+
+    /// The device can be moved to another output in place (ALC_SOFT_reopen_device, OpenAL Soft
+    /// 1.22 and later; a loopback device never can).
+    var canReopen: Bool { !isLoopback && extensions.reopenDevice != nil }
+
+    /// `alcReopenDeviceSOFT` (ALC_SOFT_reopen_device, OpenAL Soft 1.22 and later): moves this
+    /// playback device to `outputName` (nil: the system default) with its context, sources,
+    /// buffers and the attributes it was opened with kept. Blocks while the backend opens the
+    /// new output. False where the device cannot, or the new output would not open (the device
+    /// then plays on where it was). OpenAL Soft answers true when the new output opened but did
+    /// not start: the device then reports a disconnect (``isConnected``).
+    func reopen(on outputName: String?) -> Bool {
+        guard let device, !isLoopback, let reopenDevice = extensions.reopenDevice else { return false }
+        _ = alcGetError(device)
+        let reopened = openAttributes.withUnsafeBufferPointer { attributes in
+            reopenDevice(device, outputName, attributes.baseAddress)
+        }
+        let error = alcGetError(device)
+        guard reopened != 0, error == ALC_NO_ERROR else { return false }
+        name = alcGetString(device, ALC_ALL_DEVICES_SPECIFIER).map { String(cString: $0) } ?? name
+        return true
     }
 
     /// The ALC extension string of this device.

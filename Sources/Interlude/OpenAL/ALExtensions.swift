@@ -37,6 +37,11 @@ struct ALExtensions {
     let setThreadContext: PFNALCSETTHREADCONTEXTPROC?
     /// `alcGetThreadContext` (ALC_EXT_thread_local_context).
     let getThreadContext: PFNALCGETTHREADCONTEXTPROC?
+    /// `alcReopenDeviceSOFT` (ALC_SOFT_reopen_device, OpenAL Soft 1.22 and later): moves a
+    /// playback device to another output with its context, sources and buffers kept. 1.19 has
+    /// none, and 1.19's headers lack its type.
+    let reopenDevice: ReopenDevice?
+    typealias ReopenDevice = @convention(c) (OpaquePointer?, UnsafePointer<ALCchar>?, UnsafePointer<ALCint>?) -> ALCboolean
 
     /// Loads the entry points the library exports for `device` (nil: the ones that need no device).
     init(device: OpaquePointer?) {
@@ -52,6 +57,7 @@ struct ALExtensions {
         devicePause = load("ALC_SOFT_pause_device", "alcDevicePauseSOFT", as: LPALCDEVICEPAUSESOFT.self)
         deviceResume = load("ALC_SOFT_pause_device", "alcDeviceResumeSOFT", as: LPALCDEVICERESUMESOFT.self)
         getStringi = load("ALC_SOFT_HRTF", "alcGetStringiSOFT", as: LPALCGETSTRINGISOFT.self)
+        reopenDevice = load("ALC_SOFT_reopen_device", "alcReopenDeviceSOFT", as: ReopenDevice.self)
         getInteger64v = load("ALC_SOFT_device_clock", "alcGetInteger64vSOFT", as: LPALCGETINTEGER64VSOFT.self)
         let setThreadContext = load("ALC_EXT_thread_local_context", "alcSetThreadContext", as: PFNALCSETTHREADCONTEXTPROC.self)
         let getThreadContext = load("ALC_EXT_thread_local_context", "alcGetThreadContext", as: PFNALCGETTHREADCONTEXTPROC.self)

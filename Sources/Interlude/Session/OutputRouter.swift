@@ -281,6 +281,18 @@ final class OutputRouter {
         events.emit(DeviceEvent.routeChanged(from: old, to: new))
     }
 
+    /// The server's default sink moved without our stream, on a library that moves a device in
+    /// place (ALC_SOFT_reopen_device, OpenAL Soft 1.22 and later): the device is reopened on the
+    /// new default with every source, buffer and position kept and nothing held, and
+    /// ``DeviceEvent/routeChanged(from:to:)`` says so. False where it cannot; the caller then
+    /// rebuilds on the new default (``prepareToFollowDefaultSink()``), 1.19's only way.
+    func followDefaultSinkInPlace(from old: String, to new: String) -> Bool {
+        guard isOnSystemDefault, host.reopenOnSystemDefault() else { return false }
+        logger.info("the default sink moved from \(old) to \(new): the device was reopened there in place")
+        events.emit(DeviceEvent.routeChanged(from: old, to: new))
+        return true
+    }
+
     /// The server's default sink moved without our stream: on `.systemDefault`, playback moves
     /// as ``switchDevice(to:)`` moves it (a new device on the server's default, everything
     /// kept), and ``DeviceEvent/routeChanged(from:to:)`` says so. A named or null output stays

@@ -75,7 +75,11 @@ final class PrivatePipeWireServer: @unchecked Sendable {
     /// What a libpulse client needs to reach this server's PulseAudio service and nothing else.
     var clientEnvironment: [String: String] {
         var environment = serverEnvironment
-        environment.removeValue(forKey: "PULSE_PROP_media.role")
+        // What an engine in this test process sets for its own OpenAL, not the client's: the
+        // role, and the alsoft.conf it generates while its first device opens (on 1.20 and
+        // later that file may say allow-moves = false, and a child started then would play an
+        // unmovable stream).
+        for key in ["PULSE_PROP_media.role", "ALSOFT_CONF"] { environment.removeValue(forKey: key) }
         environment["PULSE_SERVER"] = "unix:\(socketPath)"
         environment["PULSE_CLIENTCONFIG"] = privateFolder.clientConfigPath
         environment["ALSOFT_DRIVERS"] = "pulse"
@@ -176,9 +180,11 @@ final class PrivatePipeWireServer: @unchecked Sendable {
 
     /// Starts `parecord` on a sink's monitor, writing a WAV file. With a short latency:
     /// pipewire-pulse otherwise hands a recorder its data in large fragments, and what is still
-    /// in one when the recorder stops is lost.
+    /// in one when the recorder stops is lost. `node.dont-reconnect`: WirePlumber would otherwise
+    /// move the recorder to the new default sink's monitor when the default sink changes.
     func record(to file: URL, device: String = "spk.monitor") throws -> ChildProcess {
-        try ChildProcess(["parecord", "--latency-msec=20", "-d", device, "--file-format=wav", file.path], environment: clientEnvironment)
+        try ChildProcess(["parecord", "--latency-msec=20", "--property=node.dont-reconnect=true", "-d", device, "--file-format=wav", file.path],
+                         environment: clientEnvironment)
     }
 
     /// Runs `pactl` against this server and returns its output.

@@ -49,7 +49,11 @@ final class PrivatePulseServer: @unchecked Sendable {
     /// What a client needs to reach this server and nothing else.
     var clientEnvironment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "PULSE_PROP_media.role")
+        // What an engine in this test process sets for its own OpenAL, not the client's: the
+        // role, and the alsoft.conf it generates while its first device opens (on 1.20 and
+        // later that file may say allow-moves = false, and a child started then would play an
+        // unmovable stream).
+        for key in ["PULSE_PROP_media.role", "ALSOFT_CONF"] { environment.removeValue(forKey: key) }
         for (key, value) in privateEnvironment { environment[key] = value }
         environment["PULSE_SERVER"] = "unix:\(socketPath)"
         environment["PULSE_CLIENTCONFIG"] = privateFolder.clientConfigPath

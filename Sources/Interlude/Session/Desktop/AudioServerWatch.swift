@@ -4,7 +4,10 @@ import Logging
 /// (on the connection's queue, one at a time), asks the ``PhoneStreamWatcher``, the
 /// ``ServerLossWatcher`` and the ``DefaultSinkWatcher``, and calls the engine, which takes its
 /// own lock. On a new default sink it first has the connection move our stream there, outside
-/// the engine lock. It holds the engine weakly: the engine owns the connection through
+/// the engine lock. Following the default sink here is what OpenAL Soft 1.19 needs (it reports
+/// no default-device change); 1.24 reports one itself (``ALSystemEvents``), but this connection
+/// stays the one that follows, on every release, as it also sees phone streams and the server's
+/// death. It holds the engine weakly: the engine owns the connection through
 /// ``AudioServerSources``, not the other way.
 final class AudioServerWatch: Sendable {
     private weak let engine: SoundEngine?

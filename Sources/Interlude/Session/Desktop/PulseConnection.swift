@@ -159,17 +159,21 @@ final class PulseConnection: @unchecked Sendable {
             pa.threaded_mainloop_lock(mainloop)
             defer { pa.threaded_mainloop_unlock(mainloop) }
             let own = sinkInputs.filter(\.value.isOwn).map(\.key)
-            guard !isStopped, isReady, let context, !own.isEmpty else { return false }
+            guard !isStopped, isReady, let context, !own.isEmpty else {
+                logger.info("no stream of ours to move to \(name) (connected: \(isReady), streams listed: \(sinkInputs.count))")
+                return false
+            }
+            logger.debug("moving \(own.count) streams of ours to \(name)")
             // The server answers in the order it was asked: each answer counts for the oldest move.
             pendingMoves.append(StreamMove(count: own.count, queue: queue, completion: completion))
             for index in own {
-                let operation = pa.context_move_sink_input_by_name(context, index, name, { _, success, userdata in
-                    PulseConnection.connection(userdata)?.moveAnswered(succeeded: success != 0)
+                let operation = pa.context_move_sink_input_by_name(context, index, name, { context, success, userdata in
+                    PulseConnection.connection(userdata)?.moveAnswered(succeeded: success != 0, context: context)
                 }, userdata)
                 if let operation {
                     pa.operation_unref(operation)
                 } else {
-                    moveAnswered(succeeded: false)
+                    moveAnswered(succeeded: false, context: context)
                 }
             }
             return true
@@ -177,8 +181,13 @@ final class PulseConnection: @unchecked Sendable {
         if !started { queue.async { completion(false) } }
     }
 
-    /// One stream's move was answered (or could not be asked).
-    private func moveAnswered(succeeded: Bool) {
+    /// One stream's move was answered (or could not be asked); a refusal is logged with the
+    /// server's reason.
+    private func moveAnswered(succeeded: Bool, context: OpaquePointer?) {
+        if !succeeded {
+            let reason = pa.strerror(pa.context_errno(context)).map { String(cString: $0) } ?? "unknown error"
+            logger.info("the server did not move our stream: \(reason)")
+        }
         guard let move = pendingMoves.first else { return }
         if move.finishOne(succeeded: succeeded) { pendingMoves.removeFirst() }
     }
