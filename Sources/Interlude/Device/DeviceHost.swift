@@ -187,15 +187,22 @@ final class DeviceHost {
         return change
     }
 
-    /// Moves the open `.systemDefault` device to the system's default output in place
-    /// (``ALDevice/reopen(on:)``, OpenAL Soft 1.22 and later): its context, sources, buffers
-    /// and positions kept, nothing rebuilt. False where the library cannot (1.19), or the new
-    /// output would not open: the device stays where it was.
-    func reopenOnSystemDefault() -> Bool {
-        guard let device, !device.isLoopback, output == .systemDefault, device.canReopen else { return false }
-        let started = BootInstant.now
-        guard device.reopen(on: nil) else { return false }
-        logger.info("output reopened in place on \(device.name) in \(Int(BootInstant.now.seconds(since: started) * 1000)) ms")
+    /// A move of the open `.systemDefault` device to the system's default output in place
+    /// (``ALDevice/reopen(on:)``, OpenAL Soft 1.22 and later), for the caller to run off the
+    /// lock: its context, sources, buffers and positions kept, nothing rebuilt. Nil where the
+    /// library cannot (1.19).
+    func reopenOnSystemDefault() -> OutputReopen? {
+        guard let device, !device.isLoopback, output == .systemDefault, let call = device.reopen(on: nil) else { return nil }
+        return OutputReopen(device: device, call: call)
+    }
+
+    /// A move from ``reopenOnSystemDefault()`` has run off the lock: true when it `succeeded`
+    /// on the device still open here. Otherwise (it failed, or the device was lost, switched or
+    /// closed meanwhile) false, and the device is whatever the engine holds now.
+    func reopened(_ reopen: OutputReopen, succeeded: Bool, seconds: Double) -> Bool {
+        guard succeeded, let device, device === reopen.device else { return false }
+        device.readNameAfterReopen()
+        logger.info("output reopened in place on \(device.name) in \(Int(seconds * 1000)) ms")
         return true
     }
 

@@ -31,19 +31,24 @@ extension SoundEngine {
     /// The server's default sink moved from `old` to `new`, and `streamMoved` says whether the
     /// server moved our stream there: an engine on `.systemDefault` follows, with everything kept.
     /// Without the server's move, the device is reopened there in place where the library can
-    /// (ALC_SOFT_reopen_device), under the lock (the backend's open, tens of milliseconds);
-    /// elsewhere a new device opens, and gets its sounds, with the engine lock released.
+    /// (ALC_SOFT_reopen_device, 1.22 and later); elsewhere, or when that fails, a new device
+    /// opens and gets its sounds. Either open runs with the engine lock released, counted in
+    /// ``opensInFlight`` so that shutdown waits for it.
     func followDefaultSink(from old: String, to new: String, streamMoved: Bool) {
         guard !streamMoved else {
             withLiveCore { $0.router.defaultSinkMovedOurStream(from: old, to: new) }
             return
         }
         // OpenAL Soft 1.22 and later move the device in place; 1.19 rebuilds it on a new device.
-        var preparation: DevicePreparation?
-        withLiveCore { core in
-            guard !core.router.followDefaultSinkInPlace(from: old, to: new) else { return }
-            preparation = core.router.prepareToFollowDefaultSink()
+        var reopen: OutputReopen?
+        withLiveCore { reopen = $0.router.reopenForDefaultSink() }
+        if let reopen, reopenOffLock(reopen, handOver: { core, succeeded, seconds in
+            core.router.defaultSinkReopened(reopen, succeeded: succeeded, seconds: seconds, from: old, to: new)
+        }) {
+            return
         }
+        var preparation: DevicePreparation?
+        withLiveCore { preparation = $0.router.prepareToFollowDefaultSink() }
         guard let prepared = preparation else { return }
         openOffLock(prepared) { core in
             guard let error = prepared.failure else {

@@ -235,6 +235,21 @@ public final class SoundEngine: Sendable {
         return true
     }
 
+    /// Runs `reopen` (a device moved in place to another output) with the engine lock released,
+    /// counted like ``openOffLock(_:waitSeconds:handOver:)`` so that shutdown waits for it, then
+    /// hands over under the lock whether it succeeded and how long it took. Returns what
+    /// `handOver` returned; false when the engine shut down first.
+    func reopenOffLock(_ reopen: OutputReopen, handOver: (EngineCore, Bool, Double) -> Bool) -> Bool {
+        guard opensInFlight.begin() else { return false }
+        defer { opensInFlight.end() }
+        let started = BootInstant.now
+        let succeeded = reopen.run()
+        let seconds = BootInstant.now.seconds(since: started)
+        var kept = false
+        withLiveCore { kept = handOver($0, succeeded, seconds) }
+        return kept
+    }
+
     /// Renders the next `frameCount` frames of an offline engine as interleaved float samples,
     /// updating every ``Configuration/updateIntervalSeconds`` of rendered audio. Deterministic:
     /// the same calls give the same samples. Throws `.invalidArgument` on a real device.

@@ -229,22 +229,38 @@ final class ALDevice {
     /// 1.22 and later; a loopback device never can).
     var canReopen: Bool { !isLoopback && extensions.reopenDevice != nil }
 
-    /// `alcReopenDeviceSOFT` (ALC_SOFT_reopen_device, OpenAL Soft 1.22 and later): moves this
-    /// playback device to `outputName` (nil: the system default) with its context, sources,
-    /// buffers and the attributes it was opened with kept. Blocks while the backend opens the
-    /// new output. False where the device cannot, or the new output would not open (the device
-    /// then plays on where it was). OpenAL Soft answers true when the new output opened but did
-    /// not start: the device then reports a disconnect (``isConnected``).
-    func reopen(on outputName: String?) -> Bool {
-        guard let device, !isLoopback, let reopenDevice = extensions.reopenDevice else { return false }
-        _ = alcGetError(device)
-        let reopened = openAttributes.withUnsafeBufferPointer { attributes in
-            reopenDevice(device, outputName, attributes.baseAddress)
-        }
-        let error = alcGetError(device)
-        guard reopened != 0, error == ALC_NO_ERROR else { return false }
+    /// A move of this device to another output in place, taken under the engine lock and run
+    /// off it (``Reopen/run()``): the backend's open takes tens of milliseconds, which game
+    /// calls must not wait for. Nil where the device cannot (see ``canReopen``).
+    func reopen(on outputName: String?) -> Reopen? {
+        guard let device, !isLoopback, let reopenDevice = extensions.reopenDevice else { return nil }
+        return Reopen(device: device, outputName: outputName, attributes: openAttributes, call: reopenDevice)
+    }
+
+    /// After a ``Reopen`` succeeded, under the engine lock: reads the output's name again.
+    func readNameAfterReopen() {
+        guard let device else { return }
         name = alcGetString(device, ALC_ALL_DEVICES_SPECIFIER).map { String(cString: $0) } ?? name
-        return true
+    }
+
+    /// One `alcReopenDeviceSOFT` call (ALC_SOFT_reopen_device, OpenAL Soft 1.22 and later),
+    /// made on any thread: it moves the playback device to `outputName` (nil: the system
+    /// default) with its context, sources, buffers and the attributes it was opened with kept.
+    /// OpenAL Soft checks the device against its list and holds it for the call, so a device
+    /// closed meanwhile gives false, not a crash.
+    struct Reopen: @unchecked Sendable {
+        fileprivate let device: OpaquePointer
+        fileprivate let outputName: String?
+        fileprivate let attributes: [ALCint]
+        fileprivate let call: ALExtensions.ReopenDevice
+
+        /// Blocks while the backend opens the new output. False where it would not open (the
+        /// device then plays on where it was). OpenAL Soft answers true when the new output
+        /// opened but did not start: the device then reports a disconnect (``isConnected``).
+        func run() -> Bool {
+            let reopened = attributes.withUnsafeBufferPointer { call(device, outputName, $0.baseAddress) }
+            return reopened != 0
+        }
     }
 
     /// The ALC extension string of this device.

@@ -286,8 +286,18 @@ final class OutputRouter {
     /// new default with every source, buffer and position kept and nothing held, and
     /// ``DeviceEvent/routeChanged(from:to:)`` says so. False where it cannot; the caller then
     /// rebuilds on the new default (``prepareToFollowDefaultSink()``), 1.19's only way.
-    func followDefaultSinkInPlace(from old: String, to new: String) -> Bool {
-        guard isOnSystemDefault, host.reopenOnSystemDefault() else { return false }
+    ///
+    /// This is the first half, under the lock: the move the caller runs off the lock, nil where
+    /// the engine does not follow or the library cannot move in place.
+    func reopenForDefaultSink() -> OutputReopen? {
+        guard isOnSystemDefault else { return nil }
+        return host.reopenOnSystemDefault()
+    }
+
+    /// The second half, under the lock: true when the move `succeeded` on the device still open
+    /// (routeChanged raised); false sends the caller to the rebuild.
+    func defaultSinkReopened(_ reopen: OutputReopen, succeeded: Bool, seconds: Double, from old: String, to new: String) -> Bool {
+        guard isOnSystemDefault, host.reopened(reopen, succeeded: succeeded, seconds: seconds) else { return false }
         logger.info("the default sink moved from \(old) to \(new): the device was reopened there in place")
         events.emit(DeviceEvent.routeChanged(from: old, to: new))
         return true
