@@ -168,20 +168,50 @@ public enum ClickLatency {
     // MARK: Parent
 
     /// Runs `starts` children for `player` at `latency`, each against its own fresh private
-    /// server. Raw OpenAL gets the latency's periods through an alsoft.conf named by ALSOFT_CONF.
-    public static func run(executable: URL, player: Player, latency: OutputLatency, starts: Int) throws -> [Run] {
+    /// server of kind `server`. Raw OpenAL gets the latency's periods through an alsoft.conf
+    /// named by ALSOFT_CONF. OpenAL Soft's log (ALSOFT_LOGFILE) tells the backend each child
+    /// really used; a child on another backend than `server`'s throws.
+    public static func run(executable: URL, player: Player, latency: OutputLatency, starts: Int,
+                           server: BenchServerKind = .pulse) throws -> [Run] {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-bench-alsoft-\(getpid()).conf")
         try "[general]\nperiod_size = \(latency.periodFrames)\nperiods = \(latency.periodCount)\n"
             .write(to: config, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: config) }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-bench-alsoft-\(getpid()).log")
+        defer { try? FileManager.default.removeItem(at: log) }
         return try (0..<starts).map { _ in
-            let server = try BenchPulseServer(label: "clicks")
-            defer { server.stop() }
-            let text = try server.runClient(executable, arguments: ["--click-child", player.rawValue, latency.rawValue],
-                                            extraEnvironment: player == .raw ? ["ALSOFT_CONF": config.path] : [:],
-                                            scenario: "ClickLatency")
+            let running = try server.start(label: "clicks")
+            defer { running.stop() }
+            try? FileManager.default.removeItem(at: log)
+            var extra = ["ALSOFT_LOGLEVEL": "3", "ALSOFT_LOGFILE": log.path]
+            if player == .raw { extra["ALSOFT_CONF"] = config.path }
+            let text = try running.runClient(executable, arguments: ["--click-child", player.rawValue, latency.rawValue],
+                                             extraEnvironment: extra, scenario: "ClickLatency")
+            let backend = initializedBackend(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            guard backend == server.backend else {
+                throw BenchError("ClickLatency: the child on \(server.rawValue) ran OpenAL Soft's \(backend ?? "no") backend, not \(server.backend)")
+            }
             return try parse(text)
         }
+    }
+
+    /// The backend OpenAL Soft's log says it initialised for playback (`Initialized backend "pulse"`).
+    static func initializedBackend(log: String) -> String? {
+        guard let range = log.range(of: "Initialized backend \"") else { return nil }
+        return String(log[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// The release of the libopenal this process mapped ("1.19.1", "1.24.2"), from its file's
+    /// name; what the children load too, through the same LD_LIBRARY_PATH.
+    public static func loadedOpenALRelease() -> String {
+        // Read to its end: a /proc file's size reads 0.
+        let maps = String(decoding: FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        for line in maps.split(separator: "\n") where line.contains("libopenal.so") {
+            guard let path = line.split(separator: " ").last else { continue }
+            let resolved = URL(fileURLWithPath: String(path)).resolvingSymlinksInPath().lastPathComponent
+            if let range = resolved.range(of: "libopenal.so.") { return String(resolved[range.upperBound...]) }
+        }
+        return "unknown"
     }
 
     static func parse(_ text: String) throws -> Run {
@@ -212,10 +242,13 @@ public enum ClickLatency {
 extension Bench {
     /// The rows of scenario 10: per player and phase, p50, p99 and max latency over every click
     /// heard, clicks lost, the first click after the player was ready, and the start-up time.
-    public func clickLatencyRows(_ runsByPlayer: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])]) -> [BenchRow] {
+    /// With `stack` ("1.24.2/pipewire"), the rows name it: scenario 10 run on other stacks
+    /// (`--click-servers`).
+    public func clickLatencyRows(_ runsByPlayer: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])],
+                                 stack: String? = nil) -> [BenchRow] {
         var rows: [BenchRow] = []
         for (player, latency, runs) in runsByPlayer {
-            let scenario = "10. Click latency (\(player.rawValue), \(latency.rawValue), \(runs.count) starts)"
+            let scenario = "10. Click latency (\(player.rawValue), \(latency.rawValue), \(runs.count) starts\(stack.map { ", \($0)" } ?? ""))"
             for phase in ClickLatency.Phase.allCases {
                 let clicks = runs.flatMap { $0.latenciesByPhase[phase] ?? [] }
                 guard !clicks.isEmpty else { continue }

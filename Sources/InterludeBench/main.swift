@@ -1,6 +1,8 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
 //   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 21)
 //                  [--click-starts N] [--click-players raw,interlude,...] [--click-latencies low,...] (scenario 10)
+//                  [--click-servers pulse,pipewire-pulse,pipewire] (scenario 10 on private PulseAudio and PipeWire
+//                  servers, with the libopenal LD_LIBRARY_PATH gives; its rows name the stack, e.g. "1.24.2/pipewire")
 //   InterludeBench --tables [--check]   (the docs' tables from docs/bench-results.json; make bench-tables)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
@@ -161,6 +163,8 @@ var only: Set<Int>?
 var clickStarts: Int?
 var clickPlayers = Set(ClickLatency.Player.allCases)
 var clickLatencies = Set(OutputLatency.allCases)
+/// Scenario 10's servers; nil: the private PulseAudio alone, its rows named as before.
+var clickServers: [BenchServerKind]?
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
@@ -171,10 +175,12 @@ while !arguments.isEmpty {
     case "--click-starts" where !arguments.isEmpty: clickStarts = Int(arguments.removeFirst())
     case "--click-players" where !arguments.isEmpty:
         clickPlayers = Set(arguments.removeFirst().split(separator: ",").compactMap { ClickLatency.Player(rawValue: String($0)) })
+    case "--click-servers" where !arguments.isEmpty:
+        clickServers = arguments.removeFirst().split(separator: ",").compactMap { BenchServerKind(rawValue: String($0)) }
     case "--click-latencies" where !arguments.isEmpty:
         clickLatencies = Set(arguments.removeFirst().split(separator: ",").compactMap { OutputLatency(rawValue: String($0)) })
     default:
-        FileHandle.standardError.write(Data("usage: InterludeBench [--quick] [--output FILE] [--only 1,2,...] [--peers DIR] [--click-starts N] [--click-players P,...] [--click-latencies L,...]\n".utf8))
+        FileHandle.standardError.write(Data("usage: InterludeBench [--quick] [--output FILE] [--only 1,2,...] [--peers DIR] [--click-starts N] [--click-players P,...] [--click-latencies L,...] [--click-servers S,...]\n".utf8))
         exit(2)
     }
 }
@@ -289,15 +295,23 @@ if runs(22) {
 if runs(10) {
     FileHandle.standardError.write(Data("[bench] 10. click latency\n".utf8))
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    var runs: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])] = []
-    for latency in OutputLatency.allCases where clickLatencies.contains(latency) {
-        for player in ClickLatency.Player.allCases
-        where clickPlayers.contains(player) && (player != .interludeNoWait || latency == .balanced) {
-            runs.append((player, latency, try ClickLatency.run(executable: executable, player: player, latency: latency,
-                                                               starts: clickStarts ?? bench.sizes.clickStarts)))
+    let release = ClickLatency.loadedOpenALRelease()
+    for server in clickServers ?? [.pulse] {
+        // The native PipeWire backend came in OpenAL Soft 1.22.
+        if server == .pipewire, let minor = release.split(separator: ".").dropFirst().first.flatMap({ Int($0) }), minor < 22 {
+            FileHandle.standardError.write(Data("[bench] 10. not on \(release)/pipewire: OpenAL Soft \(release) has no native PipeWire backend\n".utf8))
+            continue
         }
+        var runs: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])] = []
+        for latency in OutputLatency.allCases where clickLatencies.contains(latency) {
+            for player in ClickLatency.Player.allCases
+            where clickPlayers.contains(player) && (player != .interludeNoWait || latency == .balanced) {
+                runs.append((player, latency, try ClickLatency.run(executable: executable, player: player, latency: latency,
+                                                                   starts: clickStarts ?? bench.sizes.clickStarts, server: server)))
+            }
+        }
+        rows += bench.clickLatencyRows(runs, stack: clickServers == nil ? nil : "\(release)/\(server.rawValue)")
     }
-    rows += bench.clickLatencyRows(runs)
 }
 if runs(15) {
     FileHandle.standardError.write(Data("[bench] 15. underruns\n".utf8))
