@@ -57,7 +57,15 @@ bench: deps bench-peers
 	$(SWIFT) build -c release --product InterludePlayer $(SWIFT_FLAGS)
 	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) InterludeBench --peers $(CURDIR)/.build/peers $(BENCH_FLAGS)
 
-# The tables in docs/performance.md and README.md, between <!-- bench:NAME:begin/end --> markers,
+# Start-up on every stack (scenario 10, `--stacks`): OpenAL Soft 1.19.1 and 1.24.2 on private
+# PulseAudio and PipeWire (pipewire-pulse, and the native backend), raw OpenAL against the engine,
+# into bench/results/bench-results-stacks.json, which docs/stacks.md's table is made from.
+.PHONY: bench-stacks
+bench-stacks: deps openal-1.24
+	$(SWIFT) build -c release --product InterludeBench $(SWIFT_FLAGS)
+	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) InterludeBench --stacks --output bench/results/bench-results-stacks.json $(BENCH_FLAGS)
+
+# The tables in docs/performance.md, README.md and docs/stacks.md, between <!-- bench:NAME:begin/end --> markers,
 # from docs/bench-results.json (copy a run's bench-results.json there first); never typed by hand.
 # `make test` fails when a committed table differs from what the committed JSON gives.
 .PHONY: bench-tables

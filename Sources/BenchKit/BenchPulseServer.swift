@@ -13,7 +13,7 @@ import Interlude
 /// The server is spawned with posix_spawn, not Foundation's `Process`: on Linux, `Process`
 /// watches its children one blocking `wait4` at a time, so a client's exit would go unseen
 /// while the server still runs.
-final class BenchPulseServer {
+final class BenchPulseServer: BenchAudioServer {
     private let folder: URL
     private let serverPID: pid_t
     private let environment: [String: String]
@@ -69,14 +69,14 @@ final class BenchPulseServer {
     }
 
     /// SIGTERM to `pid` and reaps it (a child that already exited is reaped as well).
-    private static func stop(_ pid: pid_t) {
+    static func stop(_ pid: pid_t) {
         kill(pid, SIGTERM)
         var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
     }
 
     /// posix_spawn of `arguments` with `environment`, its stdout and stderr to /dev/null.
-    private static func spawnQuietly(_ arguments: [String], environment: [String: String]) throws -> pid_t {
+    static func spawnQuietly(_ arguments: [String], environment: [String: String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -86,7 +86,7 @@ final class BenchPulseServer {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        let status = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
         guard status == 0 else {
             throw InterludeError(.deviceUnavailable, "BenchPulseServer: cannot start \(arguments[0]): \(String(cString: strerror(status)))")
         }

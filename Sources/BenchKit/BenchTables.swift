@@ -1,6 +1,6 @@
 import Foundation
 
-/// The tables docs/performance.md and README.md show, generated from a bench run's JSON so they
+/// The tables docs/performance.md, README.md and docs/stacks.md show, generated from a bench run's JSON so they
 /// cannot be typed by hand or go stale. Each sits between two marker comments,
 /// `<!-- bench:NAME:begin -->` and `<!-- bench:NAME:end -->`; ``rewrite(_:file:)`` replaces
 /// what is between them. `InterludeBench --tables [--check]` (`make bench-tables`) runs it over
@@ -12,7 +12,7 @@ public struct BenchTables: Sendable {
     private let source: String
 
     /// The names of the tables, as the markers spell them.
-    public static let names = ["run", "peers", "players", "peer-ratios", "idle", "memory"]
+    public static let names = ["run", "peers", "players", "peer-ratios", "idle", "memory", "stacks"]
 
     /// Tables of `report`, read from `source`.
     public init(report: BenchReport, source: String) {
@@ -33,7 +33,7 @@ public struct BenchTables: Sendable {
     /// The snapshot the docs' tables come from, and the files that hold them, relative to the
     /// repository's root.
     public static let snapshotPath = "docs/bench-results.json"
-    public static let documentPaths = ["docs/performance.md", "README.md"]
+    public static let documentPaths = ["docs/performance.md", "README.md", "docs/stacks.md"]
 
     /// Rewrites the tables of ``documentPaths`` under `root` from ``snapshotPath`` (or, with
     /// `checkOnly`, writes nothing); returns the files whose tables were, or would be, changed.
@@ -93,6 +93,7 @@ public struct BenchTables: Sendable {
         case "peer-ratios": body = peerRatios()
         case "idle": body = idle()
         case "memory": body = memory()
+        case "stacks": body = stacks()
         default: return nil
         }
         return ([header, ""] + body).joined(separator: "\n")
@@ -174,6 +175,27 @@ public struct BenchTables: Sendable {
         for wakeups in report.rows where wakeups.key?.hasPrefix("idle/thread-wakeups/") == true {
             let name = String(wakeups.key!.dropFirst("idle/thread-wakeups/".count))
             lines.append("| \(name) | \(value(wakeups.engine)) | \(value(row("idle/thread-cpu/\(name)")?.engine)) |")
+        }
+        return lines
+    }
+
+    /// Scenario 10 on each stack (`--stacks`): raw OpenAL against the engine at start-up.
+    private func stacks() -> [String] {
+        var lines = ["| stack (release/server) | player | open to ready, median | open to the first click heard, median | start-up clicks lost | first click's latency, worst | steady latency, p50 |",
+                     "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+        // "10. Click latency (PLAYER, LATENCY, N starts, RELEASE/SERVER)"
+        var scenarios: [String] = []
+        for row in report.rows where row.scenario.hasPrefix("10. Click latency (") && row.scenario.contains("/") && !scenarios.contains(row.scenario) {
+            scenarios.append(row.scenario)
+        }
+        for scenario in scenarios {
+            let words = scenario.dropFirst("10. Click latency (".count).dropLast().components(separatedBy: ", ")
+            guard words.count == 4 else { continue }
+            let rows = report.rows.filter { $0.scenario == scenario }
+            func figure(_ prefix: String) -> BenchRow? { rows.first { $0.measure.hasPrefix(prefix) } }
+            let lost = figure("start-up: clicks lost of ")
+            let played = lost.map { String($0.measure.dropFirst("start-up: clicks lost of ".count).prefix { $0 != " " }) } ?? "?"
+            lines.append("| \(words[3]) | \(words[0]) (\(words[2])) | \(value(figure("open to ready")?.engine, "ms")) | \(value(figure("open to the first click heard")?.engine, "ms")) | \(value(lost?.engine)) of \(played) | \(value(figure("start-up: first click, worst")?.engine, "ms")) | \(value(figure("steady: p50 latency")?.engine, "ms")) |")
         }
         return lines
     }

@@ -6,8 +6,8 @@ import Foundation
 import Interlude
 
 /// Scenario 10: how late a sound is heard. A child process plays a 20 ms click every 500-550 ms to
-/// a private PulseAudio null sink at 48 kHz while a recorder on the sink's monitor timestamps
-/// every frame against CLOCK_MONOTONIC; a click's latency is from the CLOCK_MONOTONIC time read
+/// a null sink at 48 kHz of a private PulseAudio or PipeWire server (``BenchServerKind``) while a
+/// recorder on the sink's monitor timestamps every frame against CLOCK_MONOTONIC; a click's latency is from the CLOCK_MONOTONIC time read
 /// just before its play call to its first loud frame. Clicks start as soon as the player is
 /// ready (the engine's init returned), again right after a rebuild (the device taken away and
 /// reconnected) and right after a switch (to the same sink, by name), so the start-up window
@@ -57,6 +57,9 @@ public enum ClickLatency {
         public var latenciesByPhase: [Phase: [Double?]]
         /// Seconds from the open call to the player being ready (the engine's init).
         public var readySeconds: Double
+        /// Seconds from the open call to the first click heard (lost ones skipped); nil when
+        /// none was heard.
+        public var firstHeardSeconds: Double? = nil
     }
 
     // MARK: Child
@@ -130,6 +133,11 @@ public enum ClickLatency {
             if !latencies.isEmpty { lines.append(([phase.rawValue] + latencies).joined(separator: " ")) }
         }
         lines.append("ready \(readySeconds)")
+        // The first sound heard of all played since the open: the start-up's first click not lost.
+        if let firstPlay = plays.first(where: { $0.phase == .startUp }),
+           let heard = onsets.first(where: { $0 >= firstPlay.seconds - 0.005 }) {
+            lines.append("firstHeard \(heard - openSeconds)")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -168,20 +176,57 @@ public enum ClickLatency {
     // MARK: Parent
 
     /// Runs `starts` children for `player` at `latency`, each against its own fresh private
-    /// server. Raw OpenAL gets the latency's periods through an alsoft.conf named by ALSOFT_CONF.
-    public static func run(executable: URL, player: Player, latency: OutputLatency, starts: Int) throws -> [Run] {
+    /// server of kind `server`. Raw OpenAL gets the latency's periods through an alsoft.conf
+    /// named by ALSOFT_CONF. OpenAL Soft's log (ALSOFT_LOGFILE) tells the backend each child
+    /// really used; a child on another backend than `server`'s throws.
+    /// `environment` is added to each child's (LD_LIBRARY_PATH: which libopenal it loads).
+    public static func run(executable: URL, player: Player, latency: OutputLatency, starts: Int,
+                           server: BenchServerKind = .pulse, environment: [String: String] = [:]) throws -> [Run] {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-bench-alsoft-\(getpid()).conf")
         try "[general]\nperiod_size = \(latency.periodFrames)\nperiods = \(latency.periodCount)\n"
             .write(to: config, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: config) }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-bench-alsoft-\(getpid()).log")
+        defer { try? FileManager.default.removeItem(at: log) }
         return try (0..<starts).map { _ in
-            let server = try BenchPulseServer(label: "clicks")
-            defer { server.stop() }
-            let text = try server.runClient(executable, arguments: ["--click-child", player.rawValue, latency.rawValue],
-                                            extraEnvironment: player == .raw ? ["ALSOFT_CONF": config.path] : [:],
-                                            scenario: "ClickLatency")
+            let running = try server.start(label: "clicks")
+            defer { running.stop() }
+            try? FileManager.default.removeItem(at: log)
+            var extra = environment.merging(["ALSOFT_LOGLEVEL": "3", "ALSOFT_LOGFILE": log.path]) { $1 }
+            if player == .raw { extra["ALSOFT_CONF"] = config.path }
+            let text = try running.runClient(executable, arguments: ["--click-child", player.rawValue, latency.rawValue],
+                                             extraEnvironment: extra, scenario: "ClickLatency")
+            let backend = initializedBackend(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            guard backend == server.backend else {
+                throw BenchError("ClickLatency: the child on \(server.rawValue) ran OpenAL Soft's \(backend ?? "no") backend, not \(server.backend)")
+            }
             return try parse(text)
         }
+    }
+
+    /// The backend OpenAL Soft's log says it initialised for playback (`Initialized backend "pulse"`).
+    static func initializedBackend(log: String) -> String? {
+        guard let range = log.range(of: "Initialized backend \"") else { return nil }
+        return String(log[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// The release a child of `executable` (`--openal-release`) loads with `environment` added.
+    public static func openALRelease(executable: URL, environment: [String: String]) throws -> String {
+        try BenchChild.output(of: executable, arguments: ["--openal-release"], extra: environment, name: "--openal-release")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The release of the libopenal this process mapped ("1.19.1", "1.24.2"), from its file's
+    /// name; what the children load too, through the same LD_LIBRARY_PATH.
+    public static func loadedOpenALRelease() -> String {
+        // Read to its end: a /proc file's size reads 0.
+        let maps = String(decoding: FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        for line in maps.split(separator: "\n") where line.contains("libopenal.so") {
+            guard let path = line.split(separator: " ").last else { continue }
+            let resolved = URL(fileURLWithPath: String(path)).resolvingSymlinksInPath().lastPathComponent
+            if let range = resolved.range(of: "libopenal.so.") { return String(resolved[range.upperBound...]) }
+        }
+        return "unknown"
     }
 
     static func parse(_ text: String) throws -> Run {
@@ -191,6 +236,8 @@ public enum ClickLatency {
             guard let first = words.first else { continue }
             if first == "ready", words.count == 2, let seconds = Double(words[1]) {
                 run.readySeconds = seconds
+            } else if first == "firstHeard", words.count == 2, let seconds = Double(words[1]) {
+                run.firstHeardSeconds = seconds
             } else if let phase = Phase(rawValue: first) {
                 run.latenciesByPhase[phase] = words.dropFirst().map { Double($0) }
             }
@@ -212,10 +259,13 @@ public enum ClickLatency {
 extension Bench {
     /// The rows of scenario 10: per player and phase, p50, p99 and max latency over every click
     /// heard, clicks lost, the first click after the player was ready, and the start-up time.
-    public func clickLatencyRows(_ runsByPlayer: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])]) -> [BenchRow] {
+    /// With `stack` ("1.24.2/pipewire"), the rows name it: scenario 10 run on other stacks
+    /// (`--click-servers`).
+    public func clickLatencyRows(_ runsByPlayer: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])],
+                                 stack: String? = nil) -> [BenchRow] {
         var rows: [BenchRow] = []
         for (player, latency, runs) in runsByPlayer {
-            let scenario = "10. Click latency (\(player.rawValue), \(latency.rawValue), \(runs.count) starts)"
+            let scenario = "10. Click latency (\(player.rawValue), \(latency.rawValue), \(runs.count) starts\(stack.map { ", \($0)" } ?? ""))"
             for phase in ClickLatency.Phase.allCases {
                 let clicks = runs.flatMap { $0.latenciesByPhase[phase] ?? [] }
                 guard !clicks.isEmpty else { continue }
@@ -244,6 +294,10 @@ extension Bench {
             }
             rows.append(BenchRow(scenario: scenario, measure: "open to ready (the engine's init), median", unit: "ms",
                                  engine: Measure.median(runs.map { $0.readySeconds * 1000 })))
+            // Against raw OpenAL's: the first sound a player hears, the ones lost skipped.
+            let firstHeard = runs.compactMap { $0.firstHeardSeconds.map { $0 * 1000 } }
+            rows.append(BenchRow(scenario: scenario, measure: "open to the first click heard (lost ones skipped), median", unit: "ms",
+                                 engine: firstHeard.isEmpty ? nil : Measure.median(firstHeard), engineSamples: firstHeard))
         }
         return rows
     }

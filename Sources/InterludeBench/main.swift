@@ -1,6 +1,10 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
 //   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 21)
 //                  [--click-starts N] [--click-players raw,interlude,...] [--click-latencies low,...] (scenario 10)
+//                  [--click-servers pulse,pipewire-pulse,pipewire] (scenario 10 on private PulseAudio and PipeWire
+//                  servers; its rows name the stack, e.g. "1.24.2/pipewire")
+//                  [--click-libraries system,DIR,...] (scenario 10's children on each libopenal: the system's, or DIR's)
+//                  --stacks: scenario 10 on every stack (make bench-stacks; bench/results/bench-results-stacks.json)
 //   InterludeBench --tables [--check]   (the docs' tables from docs/bench-results.json; make bench-tables)
 // Prints a Markdown table to stdout and writes the JSON to --output.
 import BenchKit
@@ -108,6 +112,12 @@ if arguments.first == "--stream-memory-child", arguments.count == 3, let trackSe
     exit(0)
 }
 
+/// `--openal-release` prints the release of the libopenal this process loaded.
+if arguments.first == "--openal-release" {
+    print(ClickLatency.loadedOpenALRelease())
+    exit(0)
+}
+
 /// The docs' tables: `--tables [--check]` rewrites (or only checks) the tables between
 /// `<!-- bench:NAME:begin/end -->` markers in docs/performance.md and README.md from
 /// docs/bench-results.json, in the current folder (the repository's root).
@@ -161,6 +171,10 @@ var only: Set<Int>?
 var clickStarts: Int?
 var clickPlayers = Set(ClickLatency.Player.allCases)
 var clickLatencies = Set(OutputLatency.allCases)
+/// Scenario 10's servers; nil: the private PulseAudio alone, its rows named as before.
+var clickServers: [BenchServerKind]?
+/// Scenario 10's libopenal folders ("system": the loader's own search); nil: the bench's own.
+var clickLibraries: [String]?
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
@@ -171,10 +185,21 @@ while !arguments.isEmpty {
     case "--click-starts" where !arguments.isEmpty: clickStarts = Int(arguments.removeFirst())
     case "--click-players" where !arguments.isEmpty:
         clickPlayers = Set(arguments.removeFirst().split(separator: ",").compactMap { ClickLatency.Player(rawValue: String($0)) })
+    case "--click-servers" where !arguments.isEmpty:
+        clickServers = arguments.removeFirst().split(separator: ",").compactMap { BenchServerKind(rawValue: String($0)) }
+    case "--click-libraries" where !arguments.isEmpty:
+        clickLibraries = arguments.removeFirst().split(separator: ",").map(String.init)
+    case "--stacks":
+        // Start-up on every stack: raw OpenAL against the engine, at the default latency.
+        only = [10]
+        clickServers = BenchServerKind.allCases
+        clickLibraries = ["system", ".build/openal-1.24.2/lib"]
+        clickPlayers = [.raw, .interlude]
+        clickLatencies = [.balanced]
     case "--click-latencies" where !arguments.isEmpty:
         clickLatencies = Set(arguments.removeFirst().split(separator: ",").compactMap { OutputLatency(rawValue: String($0)) })
     default:
-        FileHandle.standardError.write(Data("usage: InterludeBench [--quick] [--output FILE] [--only 1,2,...] [--peers DIR] [--click-starts N] [--click-players P,...] [--click-latencies L,...]\n".utf8))
+        FileHandle.standardError.write(Data("usage: InterludeBench [--quick] [--output FILE] [--only 1,2,...] [--peers DIR] [--click-starts N] [--click-players P,...] [--click-latencies L,...] [--click-servers S,...] [--click-libraries L,...] [--stacks]\n".utf8))
         exit(2)
     }
 }
@@ -289,15 +314,28 @@ if runs(22) {
 if runs(10) {
     FileHandle.standardError.write(Data("[bench] 10. click latency\n".utf8))
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    var runs: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])] = []
-    for latency in OutputLatency.allCases where clickLatencies.contains(latency) {
-        for player in ClickLatency.Player.allCases
-        where clickPlayers.contains(player) && (player != .interludeNoWait || latency == .balanced) {
-            runs.append((player, latency, try ClickLatency.run(executable: executable, player: player, latency: latency,
-                                                               starts: clickStarts ?? bench.sizes.clickStarts)))
+    for library in clickLibraries.map({ $0.map(Optional.some) }) ?? [nil] {
+        // The children load the library's libopenal ("system": no LD_LIBRARY_PATH).
+        let environment = library.map { ["LD_LIBRARY_PATH": $0 == "system" ? "" : URL(fileURLWithPath: $0).path] } ?? [:]
+        let release = try ClickLatency.openALRelease(executable: executable, environment: environment)
+        for server in clickServers ?? [.pulse] {
+            // The native PipeWire backend came in OpenAL Soft 1.22.
+            if server == .pipewire, let minor = release.split(separator: ".").dropFirst().first.flatMap({ Int($0) }), minor < 22 {
+                FileHandle.standardError.write(Data("[bench] 10. not on \(release)/pipewire: OpenAL Soft \(release) has no native PipeWire backend\n".utf8))
+                continue
+            }
+            var runs: [(ClickLatency.Player, OutputLatency, [ClickLatency.Run])] = []
+            for latency in OutputLatency.allCases where clickLatencies.contains(latency) {
+                for player in ClickLatency.Player.allCases
+                where clickPlayers.contains(player) && (player != .interludeNoWait || latency == .balanced) {
+                    runs.append((player, latency, try ClickLatency.run(executable: executable, player: player, latency: latency,
+                                                                       starts: clickStarts ?? bench.sizes.clickStarts, server: server,
+                                                                       environment: environment)))
+                }
+            }
+            rows += bench.clickLatencyRows(runs, stack: clickServers == nil && library == nil ? nil : "\(release)/\(server.rawValue)")
         }
     }
-    rows += bench.clickLatencyRows(runs)
 }
 if runs(15) {
     FileHandle.standardError.write(Data("[bench] 15. underruns\n".utf8))

@@ -56,8 +56,13 @@ struct DeviceOpener: Sendable {
             updatesPerSecond: latency?.updatesPerSecond))
     }
 
-    /// Opens `output` and starts watching its output start.
+    /// Opens `output` and starts watching its output start; a real device on a server whose
+    /// streams run at once (``OutputStartRule``, asked while the device opens) counts as
+    /// running at once.
     func start(_ output: OutputDevice) throws -> OutputStart {
-        OutputStart(device: try open(output), periodCount: configuration.outputLatency?.periodCount ?? DeviceHost.defaultPeriodCount)
+        let server = output.isOffline ? nil : OutputStartRule.ask()
+        let device = try open(output)
+        return OutputStart(device: device, periodCount: configuration.outputLatency?.periodCount ?? DeviceHost.defaultPeriodCount,
+                           runsAtOnce: !device.isLoopback && server?.wait() == true)
     }
 }

@@ -116,21 +116,41 @@ extension EngineSuites {
         /// `extraArguments`; checks that the engine's creation (`created`: "init" or "start")
         /// returned with the output running, runs `body` on the probe, and returns the frames where
         /// the recording's clicks begin, and its rate.
-        static func recordedClicks(extraArguments: [String] = [], created: String,
-                                   _ body: (PulseProbeProcess, _ opened: ProbeLine) throws -> Void) throws -> (onsets: [Int], sampleRate: Int) {
-            guard PrivatePulseServer.isInstalled else {
-                throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
+        static func recordedClicks(extraArguments: [String] = [], created: String, on stack: Stack = .pulseAudio,
+                                   _ body: (PulseProbeProcess, _ opened: ProbeLine) throws -> Void) throws -> (onsets: [Int], sampleRate: Int, recording: SweepRecording) {
+            let folder: URL, environment: [String: String], record: (URL) throws -> ChildProcess
+            var pulseServer: PrivatePulseServer?, pipeWireServer: PrivatePipeWireServer?
+            defer {
+                pulseServer?.stop()
+                pipeWireServer?.stop()
             }
-            let server = try PrivatePulseServer()
-            try server.start()
-            let clickPath = try writeClick(in: server.folder)
-            let recording = server.folder.appendingPathComponent("clicks.wav")
-            let recorder = try server.record(to: recording)
+            switch stack {
+            case .pulseAudio:
+                guard PrivatePulseServer.isInstalled else {
+                    throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
+                }
+                let server = try PrivatePulseServer()
+                pulseServer = server
+                try server.start()
+                (folder, environment, record) = (server.folder, server.clientEnvironment, { try server.record(to: $0) })
+            case .pipeWire(let backend):
+                guard PrivatePipeWireServer.isInstalled else {
+                    throw TestFailure("pipewire, pipewire-pulse, wireplumber, dbus-daemon or pulseaudio-utils is not installed (scripts/install-deps.sh installs them)")
+                }
+                let server = try PrivatePipeWireServer()
+                pipeWireServer = server
+                try server.start()
+                (folder, environment, record) = (server.folder, backend == .pipewire ? server.nativeClientEnvironment : server.clientEnvironment,
+                                                 { try server.record(to: $0) })
+            }
+            let clickPath = try writeClick(in: folder)
+            let recording = folder.appendingPathComponent("clicks.wav")
+            let recorder = try record(recording)
             var recorderStopped = false
             defer { if !recorderStopped { PrivatePulseServer.stopRecorder(recorder) } }
             try waitForRecording(recording)
 
-            let probe = try PulseProbeProcess(environment: server.clientEnvironment,
+            let probe = try PulseProbeProcess(environment: environment,
                                               arguments: probeArguments(clickPath: clickPath) + extraArguments)
             defer { _ = probe.closeInputAndWait() }
             let opened = try #require(probe.waitFor("opened", timeoutSeconds: startTimeoutSeconds + 5),
@@ -143,7 +163,49 @@ extension EngineSuites {
             PrivatePulseServer.stopRecorder(recorder)
             recorderStopped = true
             let heard = try SweepRecording(contentsOf: recording)
-            return (onsetFrames(heard), heard.sampleRate)
+            return (onsetFrames(heard), heard.sampleRate, heard)
+        }
+
+        /// Each click at `onsets` is heard whole: its 20 ms at the level of the clicks' median
+        /// (the engine's gains set that level); a click cut short, or partly lost, is quieter.
+        static func expectEachClickWhole(_ recording: SweepRecording, onsets: [Int]) {
+            let frames = recording.sampleRate / 50 - recording.sampleRate / 1000
+            let levels = onsets.map { recording.rms(from: $0, count: frames) }
+            guard let median = levels.sorted().dropFirst(levels.count / 2).first else { return }
+            #expect(median > 0.1, "the clicks are barely heard: median RMS \(median)")
+            for (index, level) in levels.enumerated() {
+                #expect(level > 0.8 * median, "click \(index + 1) is not heard whole: RMS \(level) over its 20 ms, the clicks' median \(median)")
+            }
+        }
+
+        /// The server a case records on, and the OpenAL Soft backend the probe plays through.
+        enum Stack {
+            /// A private PulseAudio; OpenAL Soft's pulse backend.
+            case pulseAudio
+            /// A private PipeWire; `backend` says whether through pipewire-pulse or natively.
+            case pipeWire(PipeWireRestartTests.Backend)
+        }
+
+        /// On PipeWire, through pipewire-pulse (1.19's and 1.24's pulse backend) or 1.24's native
+        /// backend, a stream runs from the open, so the engine is ready without waiting for its
+        /// clock (``OutputStartRule``): the clicks played right after init are all heard, each
+        /// whole (its 20 ms at the click's level), the first included.
+        @Test("on PipeWire the engine is ready at once and every click played right after init is heard whole",
+              arguments: PipeWireRestartTests.Backend.allCases)
+        func clicksRightAfterInitOnPipeWireAreAllHeardWhole(_ backend: PipeWireRestartTests.Backend) throws {
+            let release = ALLibrary.fileRelease?.description ?? "unknown"
+            guard backend == .pulse || ALLibrary.hasPipeWireBackend else {
+                print("OUTPUT-START not run on the native PipeWire backend: OpenAL Soft \(release) has none (it came in 1.22); the pulse case runs over pipewire-pulse")
+                return
+            }
+            var startSeconds: Double?
+            let heard = try Self.recordedClicks(created: "init", on: .pipeWire(backend)) { _, opened in
+                startSeconds = opened.double("outputStartSeconds")
+            }
+            PulseDeviceLossTests.figure("OpenAL Soft \(release), \(backend.rawValue) backend on PipeWire: start wait \(startSeconds.map { String(format: "%.3f s", $0) } ?? "none"), heard \(heard.onsets.count) of \(Self.clickCount) clicks")
+            #expect(startSeconds == 0, "the engine waited \(String(describing: startSeconds)) s for a PipeWire stream's clock")
+            #expect(heard.onsets.count == Self.clickCount, "heard \(heard.onsets.count) of \(Self.clickCount) clicks played right after init")
+            Self.expectEachClickWhole(heard.recording, onsets: heard.onsets)
         }
 
         @Test func clicksRightAfterInitAndAfterARebuildAreAllHeard() throws {
@@ -158,6 +220,7 @@ extension EngineSuites {
                 try #require(probe.waitFor("clicksDone", from: rebuilt.index) != nil)
             }
             #expect(heard.onsets.count == 2 * Self.clickCount, "heard \(heard.onsets.count) of \(2 * Self.clickCount) clicks (10 after init, 10 after the rebuild)")
+            Self.expectEachClickWhole(heard.recording, onsets: heard.onsets)
         }
 
         @Test func clicksRightAfterAnAsyncStartAreAllHeard() throws {

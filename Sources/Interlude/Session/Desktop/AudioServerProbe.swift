@@ -12,25 +12,58 @@ enum AudioServerProbe {
     /// True once a connection gets ready within ``timeoutSeconds``; false when it fails or
     /// times out.
     static func answers() -> Bool {
-        guard AudioServerPresence.mayAnswer(), let pa = try? DesktopLibraries.pulse(), let mainloop = pa.mainloop_new() else { return false }
+        withReadyContext(timeoutSeconds: timeoutSeconds) { _, _, _ in true } ?? false
+    }
+
+    /// The answering server's name (`pa_server_info.server_name`: "pulseaudio", or "PulseAudio
+    /// (on PipeWire 0.3.65)" from pipewire-pulse); nil when no server answers within
+    /// `timeoutSeconds`.
+    static func serverName(timeoutSeconds: Double = timeoutSeconds) -> String? {
+        withReadyContext(timeoutSeconds: timeoutSeconds) { pa, mainloop, context in
+            final class Reply { var name: String?; var done = false }
+            let reply = Reply()
+            let userdata = Unmanaged.passUnretained(reply).toOpaque()
+            guard let operation = pa.context_get_server_info(context, { _, info, userdata in
+                guard let userdata else { return }
+                let reply = Unmanaged<Reply>.fromOpaque(userdata).takeUnretainedValue()
+                reply.name = info?.pointee.server_name.map { String(cString: $0) }
+                reply.done = true
+            }, userdata) else { return nil }
+            defer { pa.operation_unref(operation) }
+            let deadline = BootInstant.now.advanced(bySeconds: timeoutSeconds)
+            while !reply.done, BootInstant.now < deadline {
+                guard iterate(pa, mainloop) else { return nil }
+            }
+            return reply.name
+        } ?? nil
+    }
+
+    /// Connects (no autospawn), waits up to `timeoutSeconds` for the context to get ready, and
+    /// runs `body` on it; nil when it fails or times out. Everything is freed on return.
+    private static func withReadyContext<Result>(timeoutSeconds: Double,
+                                                 _ body: (ILPulseFunctions, OpaquePointer, OpaquePointer) -> Result) -> Result? {
+        guard AudioServerPresence.mayAnswer(), let pa = try? DesktopLibraries.pulse(), let mainloop = pa.mainloop_new() else { return nil }
         defer { pa.mainloop_free(mainloop) }
-        guard let context = pa.context_new(pa.mainloop_get_api(mainloop), "Interlude output probe") else { return false }
+        guard let context = pa.context_new(pa.mainloop_get_api(mainloop), "Interlude output probe") else { return nil }
         defer {
             pa.context_disconnect(context)
             pa.context_unref(context)
         }
-        guard pa.context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else { return false }
+        guard pa.context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else { return nil }
         let deadline = BootInstant.now.advanced(bySeconds: timeoutSeconds)
         while BootInstant.now < deadline {
             switch pa.context_get_state(context) {
-            case PA_CONTEXT_READY: return true
-            case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: return false
+            case PA_CONTEXT_READY: return body(pa, mainloop, context)
+            case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: return nil
             default: break
             }
-            // One main-loop iteration, waiting at most 50 ms for the server.
-            guard pa.mainloop_prepare(mainloop, 50_000) >= 0, pa.mainloop_poll(mainloop) >= 0,
-                  pa.mainloop_dispatch(mainloop) >= 0 else { return false }
+            guard iterate(pa, mainloop) else { return nil }
         }
-        return false
+        return nil
+    }
+
+    /// One main-loop iteration, waiting at most 50 ms for the server.
+    private static func iterate(_ pa: ILPulseFunctions, _ mainloop: OpaquePointer) -> Bool {
+        pa.mainloop_prepare(mainloop, 50_000) >= 0 && pa.mainloop_poll(mainloop) >= 0 && pa.mainloop_dispatch(mainloop) >= 0
     }
 }
