@@ -72,6 +72,8 @@ bench-stacks: deps openal-1.24
 bench-tables: deps
 	$(SWIFT) build --product InterludeBench $(SWIFT_FLAGS)
 	$(SWIFT) run --skip-build $(SWIFT_FLAGS) InterludeBench --tables
+	$(SWIFT) run --skip-build $(SWIFT_FLAGS) InterludeBench --stack-cells bench/results/bench-results-stacks.json >.build/stack-cells-bench.log
+	bash scripts/stack-table.sh .build/stack-cells-bench.log
 
 # Scenario 11's peers (SFML, SDL2_mixer, ALURE): their -dev packages and their C/C++ harnesses,
 # built with the system compilers into .build/peers. Only the bench needs them, never `make test`.

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # docs/stacks.md's stack-by-behaviour table, from measurements only. Each test that measures a
-# cell prints `STACK-CELL<TAB>stack<TAB>behaviour<TAB>text` (Tests/.../Support/StackCell.swift).
+# cell prints `STACK-CELL<TAB>stack<TAB>behaviour<TAB>text` (Tests/.../Support/StackCell.swift),
+# or `behaviour: part` for one part of a cell; `make bench-tables` adds the start-up and latency
+# cells of a `make bench-stacks` run.
 #
 #   scripts/stack-table.sh LOG...   takes the cells the logs hold into bench/results/stacks.tsv
 #                                   (a cell measured again replaces the kept one), then writes
@@ -25,7 +27,11 @@ table() {
   for stack in "${stacks[@]}"; do
     row="| $stack |"
     for behaviour in "${behaviours[@]}"; do
-      text=$(awk -F '\t' -v s="$stack" -v b="$behaviour" '$1 == s && $2 == b { t = $3 } END { print t }' "$cells")
+      # A cell measured in parts (`behaviour: part`) shows each part, in the file's order.
+      text=$(awk -F '\t' -v s="$stack" -v b="$behaviour" '
+        $1 == s && $2 == b { t = t (t == "" ? "" : "; ") $3 }
+        $1 == s && index($2, b ": ") == 1 { t = t (t == "" ? "" : "; ") substr($2, length(b) + 3) ": " $3 }
+        END { print t }' "$cells")
       text=${text//|/\\|}
       row+=" ${text:-not measured} |"
     done

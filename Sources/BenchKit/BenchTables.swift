@@ -200,6 +200,32 @@ public struct BenchTables: Sendable {
         return lines
     }
 
+    /// The start-up and latency cells of docs/stacks.md's stack-by-behaviour table, from a
+    /// `--stacks` run: `STACK-CELL<TAB>stack<TAB>behaviour<TAB>text` lines, which
+    /// scripts/stack-table.sh keeps (the server tests print the other cells the same way).
+    public func stackCells() -> [String] {
+        let servers = ["pulse": "PulseAudio", "pipewire-pulse": "PipeWire (pipewire-pulse)", "pipewire": "PipeWire (native backend)"]
+        var cells: [String] = []
+        var stacks: [String] = []
+        for row in report.rows where row.scenario.hasPrefix("10. Click latency (") && row.scenario.contains("/") {
+            let words = row.scenario.dropFirst("10. Click latency (".count).dropLast().components(separatedBy: ", ")
+            if words.count == 4, !stacks.contains(words[3]) { stacks.append(words[3]) }
+        }
+        for stack in stacks {
+            let parts = stack.split(separator: "/", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let server = servers[parts[1]] else { continue }
+            func figure(_ player: String, _ prefix: String) -> BenchRow? {
+                report.rows.first { $0.scenario.hasPrefix("10. Click latency (\(player), ") && $0.scenario.hasSuffix(", \(stack))") && $0.measure.hasPrefix(prefix) }
+            }
+            let name = "\(parts[0]) / \(server)"
+            let lost = { (player: String) in figure(player, "start-up: clicks lost of ").map { row in
+                "\(value(row.engine)) of \(row.measure.dropFirst("start-up: clicks lost of ".count).prefix { $0 != " " })" } ?? "?" }
+            cells.append("STACK-CELL\t\(name)\tstart-up\tready \(value(figure("interlude", "open to ready")?.engine, "ms")), first click heard \(value(figure("interlude", "open to the first click heard")?.engine, "ms")), \(lost("interlude")) clicks lost (raw OpenAL: \(value(figure("raw", "open to the first click heard")?.engine, "ms")), \(lost("raw")) lost)")
+            cells.append("STACK-CELL\t\(name)\tlatency\tsteady \(value(figure("interlude", "steady: p50 latency")?.engine, "ms")) (raw OpenAL \(value(figure("raw", "steady: p50 latency")?.engine, "ms")))")
+        }
+        return cells
+    }
+
     /// Interlude's resident memory by mapping against the Swift floor's; mappings that differ by
     /// less than 0.05 MiB are summed into one line.
     private func memory() -> [String] {

@@ -136,6 +136,18 @@ if arguments.first == "--tables" {
     exit(checkOnly && !changed.isEmpty ? 1 : 0)
 }
 
+/// `--stack-cells FILE` prints the start-up and latency cells of docs/stacks.md's
+/// stack-by-behaviour table from a `--stacks` run's JSON (make bench-tables).
+if arguments.first == "--stack-cells", arguments.count == 2 {
+    do {
+        for line in try BenchTables(jsonPath: arguments[1], source: arguments[1]).stackCells() { print(line) }
+    } catch {
+        FileHandle.standardError.write(Data("InterludeBench --stack-cells: \(error)\n".utf8))
+        exit(2)
+    }
+    exit(0)
+}
+
 /// The idle-engine child (scenario 11): `--idle-engine-child` opens an engine, prints "ready"
 /// and waits for its standard input to close.
 if arguments.first == "--idle-engine-child" {

@@ -166,6 +166,13 @@ extension EngineSuites {
             let reopenTook = reopenLine.flatMap { $0.split(separator: " ").dropLast().last }.map { ", the reopen call \($0) ms" } ?? ""
             print(String(format: "DEFAULT-SINK %@/%@ on OpenAL Soft %@: moved by %@, gap %.1f ms (sweep stops on the old sink at %.3f s, goes on on the new one at %.3f s)%@",
                          stack.rawValue, mover.rawValue, release, movedBy, gapMs, heardStop, heardStart, reopenTook))
+            let cellRoute: StackCell.Route = switch stack {
+            case .pulseaudio: .pulseAudio
+            case .pipewirePulse: .pipeWirePulse
+            case .pipewireNative: .pipeWireNative
+            }
+            StackCell.record(cellRoute, .defaultSink, part: mover == .server ? "stream moved" : "allow-moves off",
+                             String(format: "%@, in position, gap %.0f ms", movedBy, gapMs))
             #expect(probe.closeInputAndWait() != nil)
         }
 

@@ -52,6 +52,8 @@ extension EngineSuites {
             try PulseDeviceLossTests.waitForProgress(probe, from: suspended, frames: Int(PulseDeviceLossTests.trackRate * 0.2),
                                                      timeoutSeconds: deadline)
             #expect(stub.waitFor("inhibit-taken 2", timeoutSeconds: deadline) != nil, "a new lock after the wake")
+            StackCell.record(.pulseAudio, .sleep, part: "server restarted while asleep",
+                             "held from the sleep to the wake; rebuilt on the new server, resumed on its frame")
             #expect(probe.closeInputAndWait(timeoutSeconds: deadline) != nil)
         }
     }

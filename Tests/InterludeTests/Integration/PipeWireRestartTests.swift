@@ -125,6 +125,9 @@ extension EngineSuites {
                                backend.rawValue, release, library, lossMs, serverReadyMs,
                                Loss.milliseconds(reset.receivedAt - restartedAt), audibleMs,
                                Double(suspended) / Self.trackRate, heard, positionErrorMs))
+            StackCell.record(backend == .pipewire ? .pipeWireNative : .pipeWirePulse, .lossAndRebuild,
+                             String(format: "server killed: loss seen in %.0f ms; restarted: heard again %.0f ms later, on its frame (%.0f ms)",
+                                    lossMs, audibleMs, positionErrorMs))
             #expect(probe.closeInputAndWait() != nil)
         }
     }

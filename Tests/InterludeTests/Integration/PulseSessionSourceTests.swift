@@ -144,6 +144,8 @@ extension EngineSuites {
             #expect(abs(errorMs) < Loss.positionToleranceMs, "after the call the sweep starts \(errorMs) ms from where it stopped")
             Loss.figure(String(format: "phone stream: held %.2f s, game sink silent %.2f s, resumed at frame %d (stopped at %d); on the recording the sweep comes back %.1f ms from where it was heard to stop (%.1f ms from the engine's frame)",
                                call.callSeconds, call.silenceSeconds, resumed, suspended, call.continuityMs, errorMs))
+            StackCell.record(.pulseAudio, .phoneStream,
+                             String(format: "game's sink exactly silent through the call; resumed on its frame (%.0f ms from where it was heard to stop)", call.continuityMs))
             #expect(probe.closeInputAndWait() != nil)
         }
 
@@ -354,6 +356,9 @@ extension EngineSuites {
                     "the engine's connection did not see the server die: \(probe.stderrText)")
             Loss.figure(String(format: "server killed -> loss detected %.1f ms; server back -> audio %.0f ms; position error %@ ms",
                                cycle.lossDetectedMs, cycle.audioBackMs, cycle.positionErrorMs.map { String(format: "%.1f", $0) } ?? "n/a"))
+            StackCell.record(.pulseAudio, .lossAndRebuild,
+                             String(format: "server killed: loss seen in %.0f ms; restarted: heard again %.0f ms later, on its frame (%@ ms)",
+                                    cycle.lossDetectedMs, cycle.audioBackMs, cycle.positionErrorMs.map { String(format: "%.0f", $0) } ?? "n/a"))
             #expect(probe.closeInputAndWait() != nil)
         }
 

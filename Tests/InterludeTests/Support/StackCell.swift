@@ -27,9 +27,11 @@ enum StackCell {
     /// The stack this process runs on over `route`, as the table names it.
     static func stack(_ route: Route) -> String { "\(OpenALStack.release) / \(route.rawValue)" }
 
-    /// Prints the cell: `STACK-CELL<TAB>stack<TAB>behaviour<TAB>text`. The text is what a player
-    /// meets, with its figures; a later line for the same cell replaces an earlier one.
-    static func record(_ route: Route, _ behaviour: Behaviour, _ text: String) {
-        print("STACK-CELL\t\(stack(route))\t\(behaviour.rawValue)\t\(text)")
+    /// Prints the cell, or its `part`: `STACK-CELL<TAB>stack<TAB>behaviour[: part]<TAB>text`.
+    /// The text is what a player meets, with its figures; a later line for the same cell (or
+    /// part) replaces an earlier one.
+    static func record(_ route: Route, _ behaviour: Behaviour, part: String? = nil, _ text: String) {
+        let key = part.map { "\(behaviour.rawValue): \($0)" } ?? behaviour.rawValue
+        print("STACK-CELL\t\(stack(route))\t\(key)\t\(text)")
     }
 }
