@@ -63,7 +63,7 @@ touch "$cells"
 new=$(mktemp)
 trap 'rm -f "$new"' EXIT
 # Kept cells first, then each log's in order: the last line for a cell wins.
-{ cat "$cells"; for log in "$@"; do [ -f "$log" ] && grep -a '^STACK-CELL	' "$log" | cut -f2-; done; } |
+{ cat "$cells"; for log in "$@"; do [ -f "$log" ] && grep -a -o 'STACK-CELL	.*' "$log" | cut -f2-; done; } |
   awk -F '\t' 'NF == 3 { key = $1 FS $2; if (!(key in text)) order[++n] = key; text[key] = $3 }
     END { for (i = 1; i <= n; i++) print order[i] FS text[order[i]] }' | sort -t "$(printf '\t')" -k1,1 -k2,2 >"$new"
 mv "$new" "$cells"

@@ -136,6 +136,10 @@ final class PrivatePipeWireServer: @unchecked Sendable {
         processes.append(try ChildProcess(arguments, environment: serverEnvironment, stdout: log, stderr: log))
     }
 
+    /// The process ids of PipeWire, WirePlumber and pipewire-pulse while they run (the session
+    /// bus is not the audio server's).
+    var daemonPIDs: [pid_t] { processes.dropFirst().filter(\.isRunning).map(\.pid) }
+
     /// SIGKILL to PipeWire, WirePlumber and pipewire-pulse, by PID, at once (the session bus
     /// stays): the audio server dies under its clients, as in a crash.
     func killDaemons() {

@@ -20,7 +20,12 @@ extension EngineSuites {
                 throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
             }
             try server.start()
-            let probe = try PulseProbeProcess(environment: server.clientEnvironment,
+            return try startProbe(environment: server.clientEnvironment, extraArguments: extraArguments)
+        }
+
+        /// A probe playing the sweep in `environment`, once it has played 1 s.
+        static func startProbe(environment: [String: String], extraArguments: [String] = []) throws -> PulseProbeProcess {
+            let probe = try PulseProbeProcess(environment: environment,
                                               arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "90",
                                                           "--tick-ms", "50"] + extraArguments)
             guard probe.waitFor("opened") != nil else {
@@ -35,33 +40,68 @@ extension EngineSuites {
             lines.filter { $0.event == "tick" }.compactMap { $0.int("position") }
         }
 
-        @Test("A server frozen by SIGSTOP for 5 s: the game's calls keep returning, nothing is lost or restarted, and after SIGCONT the player hears the soundtrack go on from the frame it stood at")
-        func frozenServer() throws {
-            let server = try PrivatePulseServer()
-            let probe = try Self.startProbe(server, extraArguments: ["--clicks", Self.beepPath, "--click-count", "10", "--click-ms", "100",
-                                                                     "--log-debug"])
+        /// The frozen servers: PulseAudio, and PipeWire through each backend the library has.
+        enum FrozenServer: String, CaseIterable, CustomTestStringConvertible {
+            case pulseAudio, pipeWirePulse, pipeWireNative
+            var testDescription: String { rawValue }
+        }
+
+        /// On PipeWire the whole server freezes (PipeWire, WirePlumber and pipewire-pulse), as a
+        /// stopped or starved session's audio server does.
+        @Test("A server frozen by SIGSTOP for 5 s: the game's calls keep returning, nothing is lost or restarted, and after SIGCONT the player hears the soundtrack go on from the frame it stood at",
+              arguments: FrozenServer.allCases)
+        func frozenServer(_ kind: FrozenServer) throws {
+            let arguments = ["--clicks", Self.beepPath, "--click-count", "10", "--click-ms", "100", "--log-debug"]
+            let probe: PulseProbeProcess, record: (URL) throws -> ChildProcess, folder: URL, serverPIDs: () -> [pid_t]
+            var pulseServer: PrivatePulseServer?, pipeWireServer: PrivatePipeWireServer?
+            defer {
+                pulseServer?.stop()
+                pipeWireServer?.stop()
+            }
+            switch kind {
+            case .pulseAudio:
+                let server = try PrivatePulseServer()
+                pulseServer = server
+                probe = try Self.startProbe(server, extraArguments: arguments)
+                (record, folder, serverPIDs) = ({ try server.record(to: $0) }, server.folder, { server.pid.map { [$0] } ?? [] })
+            case .pipeWirePulse, .pipeWireNative:
+                guard PrivatePipeWireServer.isInstalled else {
+                    throw TestFailure("pipewire, pipewire-pulse, wireplumber or dbus-daemon is not installed (scripts/install-deps.sh installs them)")
+                }
+                guard kind == .pipeWirePulse || ALLibrary.hasPipeWireBackend else {
+                    print("FROZEN-SERVER not run on the native PipeWire backend: \(OpenALStack.name) has none (it came in 1.22); the pulse case runs over pipewire-pulse")
+                    return
+                }
+                let server = try PrivatePipeWireServer()
+                pipeWireServer = server
+                try server.start()
+                probe = try Self.startProbe(environment: kind == .pipeWireNative ? server.nativeClientEnvironment : server.clientEnvironment,
+                                            extraArguments: arguments)
+                (record, folder, serverPIDs) = ({ try server.record(to: $0) }, server.folder, { server.daemonPIDs })
+            }
             defer { probe.kill() }
             guard probe.waitFor("clicksDone", timeoutSeconds: 10) != nil else {
                 throw TestFailure("the first clicks did not finish: \(probe.stderrText)")
             }
             // The sink's monitor is recorded across the whole freeze, from after the last click.
-            let recording = server.folder.appendingPathComponent("across-freeze.wav")
-            let recorder = try server.record(to: recording)
+            let recording = folder.appendingPathComponent("across-freeze.wav")
+            let recorder = try record(recording)
             var recorderStopped = false
             defer { if !recorderStopped { PrivatePulseServer.stopRecorder(recorder) } }
             Thread.sleep(forTimeInterval: 0.6)
-            let serverPID = try #require(server.pid)
+            let frozenPIDs = serverPIDs()
+            try #require(!frozenPIDs.isEmpty, "no server process to freeze")
             let stoppedAt = probe.lineCount
-            kill(serverPID, SIGSTOP)
+            for pid in frozenPIDs { kill(pid, SIGSTOP) }
             var continued = false
-            defer { if !continued { kill(serverPID, SIGCONT) } }
+            defer { if !continued { for pid in frozenPIDs { kill(pid, SIGCONT) } } }
             // The game plays ten more sounds while the server is frozen.
             probe.send("clicks")
             // The fault itself lasts 5 s; what is asserted is what happened meanwhile.
             Thread.sleep(forTimeInterval: 5)
             let frozen = probe.allLines[stoppedAt...]
             let continuedAt = probe.lineCount
-            kill(serverPID, SIGCONT)
+            for pid in frozenPIDs { kill(pid, SIGCONT) }
             continued = true
 
             // The probe's main loop reads the engine (statistics, position, state) every 50 ms:
@@ -91,33 +131,54 @@ extension EngineSuites {
             Thread.sleep(forTimeInterval: 0.5)
             PrivatePulseServer.stopRecorder(recorder)
             recorderStopped = true
-            let sweep = try SweepRecording(contentsOf: recording)
-            // Read 60 ms before the silence, and 375 ms after it (past the ten held clicks, 250 ms).
-            let gap = sweep.silence(minimumSeconds: 1)
-            var soundAfter = gap?.end
-            var stoodAt = gap.flatMap { sweep.sweepPosition(at: $0.start - sweep.sampleRate * 60 / 1000) }.map { $0 + 0.060 }
-            // On SIGCONT the server may first play the little it held when it froze (the sweep
-            // going on, mixed before the freeze), then nothing until the engine's hold ends: the
-            // sweep then goes on after that fragment, which counts as heard.
-            if let fragmentStart = soundAfter, sweep.sweepPosition(at: fragmentStart + sweep.sampleRate * 375 / 1000) == nil,
-               let pause = sweep.silence(after: fragmentStart, minimumSeconds: 0.1), let resumed = pause.end {
-                stoodAt = stoodAt.map { $0 + Double(pause.start - fragmentStart) / Double(sweep.sampleRate) }
-                soundAfter = resumed
+            let hear = { () throws -> Void in
+                let sweep = try SweepRecording(contentsOf: recording)
+                // Read 60 ms before the silence, and 375 ms after it (past the ten held clicks, 250 ms).
+                let gap = sweep.silence(minimumSeconds: 1)
+                var soundAfter = gap?.end
+                var stoodAt = gap.flatMap { sweep.sweepPosition(at: $0.start - sweep.sampleRate * 60 / 1000) }.map { $0 + 0.060 }
+                // On SIGCONT the server may first play the little it held when it froze (the sweep
+                // going on, mixed before the freeze), then nothing until the engine's hold ends: the
+                // sweep then goes on after that fragment, which counts as heard.
+                if let fragmentStart = soundAfter, sweep.sweepPosition(at: fragmentStart + sweep.sampleRate * 375 / 1000) == nil,
+                   let pause = sweep.silence(after: fragmentStart, minimumSeconds: 0.1), let resumed = pause.end {
+                    stoodAt = stoodAt.map { $0 + Double(pause.start - fragmentStart) / Double(sweep.sampleRate) }
+                    soundAfter = resumed
+                }
+                let wentOnFrom = soundAfter.flatMap { sweep.sweepPosition(at: $0 + sweep.sampleRate * 375 / 1000) }.map { $0 - 0.375 }
+                let mixerLog = probe.stderrText.split(separator: "\n").filter { $0.contains("mixer") }.joined(separator: "\n")
+                let route: StackCell.Route = switch kind {
+                case .pulseAudio: .pulseAudio
+                case .pipeWirePulse: .pipeWirePulse
+                case .pipeWireNative: .pipeWireNative
+                }
+                guard let gap, let soundAfter, let stoodAt, let wentOnFrom else {
+                    Issue.record("the recording across the freeze (\(sweep.samples.count) samples) has no silence with the sweep before and after it: silence \(String(describing: gap)), sweep at \(String(describing: stoodAt)) and \(String(describing: wentOnFrom)) s: \(sweep.describe(expectedStartSeconds: stoodAt ?? 0, soundStart: soundAfter ?? 0))\n\(mixerLog)")
+                    return
+                }
+                let heardSkipSeconds = wentOnFrom - stoodAt
+                PulseDeviceLossTests.figure(String(format: "frozen server: %d engine reads and the ten plays completed in the 5 s of SIGSTOP; the sweep stopped at %.3f s and went on from %.3f s (heard skip %.0f ms) after %.2f s of silence",
+                                                   frozenTicks.count, stoodAt, wentOnFrom, heardSkipSeconds * 1000,
+                                                   Double((soundAfter - gap.start)) / Double(sweep.sampleRate)))
+                StackCell.record(route, .sigstop,
+                                 String(format: "frozen 5 s: the game's calls kept returning; after SIGCONT the soundtrack went on %.0f ms from where it stood, nothing restarted", heardSkipSeconds * 1000))
+                #expect(abs(heardSkipSeconds) < 0.1, "the sweep stopped at \(stoodAt) s and went on from \(wentOnFrom) s: \(sweep.describe(expectedStartSeconds: stoodAt, soundStart: soundAfter))\n\(mixerLog)")
+                #expect(sweep.rms(from: soundAfter + sweep.sampleRate * 375 / 1000, count: sweep.sampleRate / 10) > 0.2)
             }
-            let wentOnFrom = soundAfter.flatMap { sweep.sweepPosition(at: $0 + sweep.sampleRate * 375 / 1000) }.map { $0 - 0.375 }
-            let mixerLog = probe.stderrText.split(separator: "\n").filter { $0.contains("mixer") }.joined(separator: "\n")
-            guard let gap, let soundAfter, let stoodAt, let wentOnFrom else {
-                Issue.record("the recording across the freeze (\(sweep.samples.count) samples) has no silence with the sweep before and after it: silence \(String(describing: gap)), sweep at \(String(describing: stoodAt)) and \(String(describing: wentOnFrom)) s: \(sweep.describe(expectedStartSeconds: stoodAt ?? 0, soundStart: soundAfter ?? 0))\n\(mixerLog)")
-                return
+            if kind == .pipeWirePulse {
+                // A defect found through pipewire-pulse (1.19.1 and 1.24.2 alike), not yet mended:
+                // after the whole server is frozen and continued, what the player hears is not
+                // reliably the soundtrack going on where it stood (seen: the stream's mixer never
+                // running again, the game silent for good; or the sweep back seconds off). Known
+                // here, so that the suite says so on every run it shows.
+                withKnownIssue("pipewire-pulse: the soundtrack after a frozen server is not reliably where it stood", isIntermittent: true) {
+                    try hear()
+                }
+                StackCell.record(.pipeWirePulse, .sigstop,
+                                 "frozen 5 s: the game's calls kept returning; **after SIGCONT not reliably back where it stood: silent for good, or seconds off** (open defect)")
+            } else {
+                try hear()
             }
-            let heardSkipSeconds = wentOnFrom - stoodAt
-            PulseDeviceLossTests.figure(String(format: "frozen server: %d engine reads and the ten plays completed in the 5 s of SIGSTOP; the sweep stopped at %.3f s and went on from %.3f s (heard skip %.0f ms) after %.2f s of silence",
-                                               frozenTicks.count, stoodAt, wentOnFrom, heardSkipSeconds * 1000,
-                                               Double((soundAfter - gap.start)) / Double(sweep.sampleRate)))
-            StackCell.record(.pulseAudio, .sigstop,
-                             String(format: "frozen 5 s: the game's calls kept returning; after SIGCONT the soundtrack went on %.0f ms from where it stood, nothing restarted", heardSkipSeconds * 1000))
-            #expect(abs(heardSkipSeconds) < 0.1, "the sweep stopped at \(stoodAt) s and went on from \(wentOnFrom) s: \(sweep.describe(expectedStartSeconds: stoodAt, soundStart: soundAfter))\n\(mixerLog)")
-            #expect(sweep.rms(from: soundAfter + sweep.sampleRate * 375 / 1000, count: sweep.sampleRate / 10) > 0.2)
             #expect(probe.closeInputAndWait() != nil)
         }
 

@@ -608,15 +608,23 @@ extension EngineSuites {
             #expect(exit != nil && Loss.milliseconds(exit!) < Loss.exitLimitMilliseconds)
         }
 
-        @Test("PipeWire (pipewire-pulse, WirePlumber): a phone-role stream makes the game's sink exactly silent, and the soundtrack resumes on its frame")
-        func phoneStreamOnPipeWire() throws {
+        /// On each backend the library has: the engine's libpulse connection sees the phone
+        /// stream through pipewire-pulse either way, and knows the game's own stream by its
+        /// process id, or on the native backend by its client's.
+        @Test("PipeWire (WirePlumber): a phone-role stream makes the game's sink exactly silent, and the soundtrack resumes on its frame",
+              arguments: PipeWireRestartTests.Backend.allCases)
+        func phoneStreamOnPipeWire(_ backend: PipeWireRestartTests.Backend) throws {
             guard PrivatePipeWireServer.isInstalled else {
                 throw TestFailure("pipewire, pipewire-pulse, wireplumber or dbus-daemon is not installed (scripts/install-deps.sh installs them)")
+            }
+            guard backend == .pulse || ALLibrary.hasPipeWireBackend else {
+                print("PIPEWIRE-PHONE not run on the native PipeWire backend: \(OpenALStack.name) has none (it came in 1.22); the pulse case runs over pipewire-pulse")
+                return
             }
             let server = try PrivatePipeWireServer()
             try server.start()
             defer { server.stop() }
-            let probe = try PulseProbeProcess(environment: server.clientEnvironment,
+            let probe = try PulseProbeProcess(environment: backend == .pipewire ? server.nativeClientEnvironment : server.clientEnvironment,
                                               arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "60"])
             defer { probe.kill() }
             #expect(probe.waitFor("opened") != nil, "\(probe.stderrText)")
@@ -637,9 +645,26 @@ extension EngineSuites {
             #expect(resumed == suspended)
             try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5))
             Thread.sleep(forTimeInterval: 0.2)
-            let call = try Self.checkHeardCall(try recording.finish(), began: began, ended: ended)
-            Loss.figure(String(format: "PipeWire phone stream: held %.2f s, game sink silent %.2f s, resumed at frame %d (stopped at %d); the sweep comes back %.1f ms from where it was heard to stop",
-                               call.callSeconds, call.silenceSeconds, resumed, suspended, call.continuityMs))
+            let heard = try recording.finish()
+            var checked: HeardCall?
+            if backend == .pipewire {
+                // A defect found on OpenAL Soft 1.24.2's native PipeWire backend, not yet mended:
+                // the engine resumes the soundtrack on the frame it stopped at, but what the player
+                // hears after the call is 0.86 to 1.24 s further on (4 runs; a sleep's hold came
+                // back 0.35 s behind): the device's pause and resume do not keep what was mixed
+                // and what is heard together. Known here, so that the suite says so when it shows.
+                withKnownIssue("native PipeWire: the soundtrack is heard about a second off after a call", isIntermittent: true) {
+                    checked = try Self.checkHeardCall(heard, began: began, ended: ended)
+                }
+            } else {
+                checked = try Self.checkHeardCall(heard, began: began, ended: ended)
+            }
+            let call = try #require(checked)
+            Loss.figure(String(format: "PipeWire phone stream, %@ backend: held %.2f s, game sink silent %.2f s, resumed at frame %d (stopped at %d); the sweep comes back %.1f ms from where it was heard to stop",
+                               backend.rawValue, call.callSeconds, call.silenceSeconds, resumed, suspended, call.continuityMs))
+            StackCell.record(backend == .pipewire ? .pipeWireNative : .pipeWirePulse, .phoneStream, abs(call.continuityMs) < 50
+                ? String(format: "game's sink exactly silent through the call; resumed on its frame (%.0f ms from where it was heard to stop)", call.continuityMs)
+                : String(format: "game's sink exactly silent through the call; **heard again %+.0f ms from where it stopped** (open defect)", call.continuityMs))
             #expect(probe.closeInputAndWait() != nil)
         }
 
