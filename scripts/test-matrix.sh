@@ -3,7 +3,9 @@
 # scripts/build-openal.sh into .build and chosen at run time through LD_LIBRARY_PATH: the engine
 # is the one `make test` built against the system's 1.19.1, unchanged. Every test with a private
 # PulseAudio or PipeWire server runs again too. Then each pinned scene is rendered on both
-# releases, and how far 1.24.2's render is from 1.19.1's is printed in dB.
+# releases, and how far 1.24.2's render is from 1.19.1's is printed in dB. Last, the cells the
+# server tests of both runs measured (this one's and `make test`'s log) are kept in
+# bench/results/stacks.tsv and docs/stacks.md's stack table is written from them.
 #
 #   scripts/test-matrix.sh SWIFT [SWIFT_FLAGS...]
 set -uo pipefail
@@ -36,4 +38,6 @@ for scene in examples/scenes/showcase.json Tests/Fixtures/scenes/groups.json Tes
   printf 'STACK-RENDER %-14s 1.19.1 RMS %7s dBFS, difference %7s dBFS: %s dB below\n' "$name" "$reference" "$difference" \
     "$(awk -v r="$reference" -v d="$difference" 'BEGIN { printf "%.1f", r - d }')"
 done
+echo "== test-matrix: docs/stacks.md's stack table from the cells both runs measured"
+bash scripts/stack-table.sh .build/test-output.log ".build/test-output-$release.log" || status=1
 exit "$status"
