@@ -57,48 +57,17 @@ extension EngineSuites {
             #expect(probe.closeInputAndWait(timeoutSeconds: deadline) != nil)
         }
 
-        /// The servers a sleep is heard on: PulseAudio, and PipeWire through each backend the
-        /// library has.
-        enum SleepServer: String, CaseIterable, CustomTestStringConvertible {
-            case pulseAudio, pipeWirePulse, pipeWireNative
-            var testDescription: String { rawValue }
-        }
-
         /// Sleep and wake with the server up throughout, heard on its sink's monitor: silent
         /// from the sleep's hold to the wake, and the soundtrack going on where it stopped.
         @Test("Sleep and wake on each server and backend: the game's sink is exactly silent while asleep, and the soundtrack goes on where it was heard to stop",
-              arguments: SleepServer.allCases)
-        func sleepAndWakeHeard(_ kind: SleepServer) throws {
+              arguments: ServerKind.allCases)
+        func sleepAndWakeHeard(_ kind: ServerKind) throws {
             let deadline = 30.0
+            guard let stack = try ServerUnderTest.start(kind, label: "SLEEP") else { return }
             let bus = try PrivateSystemBus()
             try bus.start()
             let stub = try LogindStubProcess(on: bus)
-            let server: any PrivateAudioServer, environment: [String: String]
-            var pulseServer: PrivatePulseServer?, pipeWireServer: PrivatePipeWireServer?
-            defer {
-                pulseServer?.stop()
-                pipeWireServer?.stop()
-            }
-            switch kind {
-            case .pulseAudio:
-                let pulse = try PrivatePulseServer()
-                pulseServer = pulse
-                try pulse.start()
-                (server, environment) = (pulse, pulse.clientEnvironment)
-            case .pipeWirePulse, .pipeWireNative:
-                guard PrivatePipeWireServer.isInstalled else {
-                    throw TestFailure("pipewire, pipewire-pulse, wireplumber or dbus-daemon is not installed (scripts/install-deps.sh installs them)")
-                }
-                guard kind == .pipeWirePulse || ALLibrary.hasPipeWireBackend else {
-                    print("SLEEP not run on the native PipeWire backend: \(OpenALStack.name) has none (it came in 1.22); the pulse case runs over pipewire-pulse")
-                    return
-                }
-                let pipeWire = try PrivatePipeWireServer()
-                pipeWireServer = pipeWire
-                try pipeWire.start()
-                (server, environment) = (pipeWire, kind == .pipeWireNative ? pipeWire.nativeClientEnvironment : pipeWire.clientEnvironment)
-            }
-            var probeEnvironment = environment
+            var probeEnvironment = stack.clientEnvironment
             probeEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
             let probe = try PulseProbeProcess(environment: probeEnvironment,
                                               arguments: ["--music", PulseProbeProcess.sweepPath, "--seconds", "60", "--tick-ms", "50"])
@@ -107,7 +76,7 @@ extension EngineSuites {
             try #require(stub.waitFor("inhibit-taken 1 sleep delay", timeoutSeconds: deadline) != nil,
                          "the probe's engine takes the lock: \(probe.stderrText)")
             try PulseDeviceLossTests.waitForProgress(probe, from: 0, frames: Int(PulseDeviceLossTests.trackRate * 1.0), timeoutSeconds: deadline)
-            let recording = try MonitorRecording(server, name: "sleep")
+            let recording = try MonitorRecording(stack.server, name: "sleep")
             Thread.sleep(forTimeInterval: 0.5)
 
             let start = probe.lineCount
@@ -134,12 +103,7 @@ extension EngineSuites {
                 checked = try PulseSessionSourceTests.checkHeardCall(heard, began: began, ended: ended)
             }
             let call = try #require(checked)
-            let route: StackCell.Route = switch kind {
-            case .pulseAudio: .pulseAudio
-            case .pipeWirePulse: .pipeWirePulse
-            case .pipeWireNative: .pipeWireNative
-            }
-            StackCell.record(route, .sleep, abs(call.continuityMs) < 50
+            StackCell.record(kind.route, .sleep, abs(call.continuityMs) < 50
                 ? String(format: "sink exactly silent from the sleep to the wake (%.1f s); resumed on its frame (%.0f ms from where it was heard to stop)", call.silenceSeconds, call.continuityMs)
                 : String(format: "sink exactly silent from the sleep to the wake (%.1f s); **heard again %+.0f ms from where it stopped** (open defect)", call.silenceSeconds, call.continuityMs))
             #expect(probe.closeInputAndWait(timeoutSeconds: deadline) != nil)

@@ -40,56 +40,25 @@ extension EngineSuites {
             lines.filter { $0.event == "tick" }.compactMap { $0.int("position") }
         }
 
-        /// The frozen servers: PulseAudio, and PipeWire through each backend the library has.
-        enum FrozenServer: String, CaseIterable, CustomTestStringConvertible {
-            case pulseAudio, pipeWirePulse, pipeWireNative
-            var testDescription: String { rawValue }
-        }
-
         /// On PipeWire the whole server freezes (PipeWire, WirePlumber and pipewire-pulse), as a
         /// stopped or starved session's audio server does.
         @Test("A server frozen by SIGSTOP for 5 s: the game's calls keep returning, nothing is lost or restarted, and after SIGCONT the player hears the soundtrack go on from the frame it stood at",
-              arguments: FrozenServer.allCases)
-        func frozenServer(_ kind: FrozenServer) throws {
-            let arguments = ["--clicks", Self.beepPath, "--click-count", "10", "--click-ms", "100", "--log-debug"]
-            let probe: PulseProbeProcess, record: (URL) throws -> ChildProcess, folder: URL, serverPIDs: () -> [pid_t]
-            var pulseServer: PrivatePulseServer?, pipeWireServer: PrivatePipeWireServer?
-            defer {
-                pulseServer?.stop()
-                pipeWireServer?.stop()
-            }
-            switch kind {
-            case .pulseAudio:
-                let server = try PrivatePulseServer()
-                pulseServer = server
-                probe = try Self.startProbe(server, extraArguments: arguments)
-                (record, folder, serverPIDs) = ({ try server.record(to: $0) }, server.folder, { server.pid.map { [$0] } ?? [] })
-            case .pipeWirePulse, .pipeWireNative:
-                guard PrivatePipeWireServer.isInstalled else {
-                    throw TestFailure("pipewire, pipewire-pulse, wireplumber or dbus-daemon is not installed (scripts/install-deps.sh installs them)")
-                }
-                guard kind == .pipeWirePulse || ALLibrary.hasPipeWireBackend else {
-                    print("FROZEN-SERVER not run on the native PipeWire backend: \(OpenALStack.name) has none (it came in 1.22); the pulse case runs over pipewire-pulse")
-                    return
-                }
-                let server = try PrivatePipeWireServer()
-                pipeWireServer = server
-                try server.start()
-                probe = try Self.startProbe(environment: kind == .pipeWireNative ? server.nativeClientEnvironment : server.clientEnvironment,
-                                            extraArguments: arguments)
-                (record, folder, serverPIDs) = ({ try server.record(to: $0) }, server.folder, { server.daemonPIDs })
-            }
+              arguments: ServerKind.allCases)
+        func frozenServer(_ kind: ServerKind) throws {
+            guard let stack = try ServerUnderTest.start(kind, label: "FROZEN-SERVER") else { return }
+            let probe = try Self.startProbe(environment: stack.clientEnvironment,
+                                            extraArguments: ["--clicks", Self.beepPath, "--click-count", "10", "--click-ms", "100", "--log-debug"])
             defer { probe.kill() }
             guard probe.waitFor("clicksDone", timeoutSeconds: 10) != nil else {
                 throw TestFailure("the first clicks did not finish: \(probe.stderrText)")
             }
             // The sink's monitor is recorded across the whole freeze, from after the last click.
-            let recording = folder.appendingPathComponent("across-freeze.wav")
-            let recorder = try record(recording)
+            let recording = stack.server.folder.appendingPathComponent("across-freeze.wav")
+            let recorder = try stack.server.record(to: recording, device: "spk.monitor")
             var recorderStopped = false
             defer { if !recorderStopped { PrivatePulseServer.stopRecorder(recorder) } }
             Thread.sleep(forTimeInterval: 0.6)
-            let frozenPIDs = serverPIDs()
+            let frozenPIDs = stack.pids
             try #require(!frozenPIDs.isEmpty, "no server process to freeze")
             let stoppedAt = probe.lineCount
             for pid in frozenPIDs { kill(pid, SIGSTOP) }
@@ -147,11 +116,6 @@ extension EngineSuites {
                 }
                 let wentOnFrom = soundAfter.flatMap { sweep.sweepPosition(at: $0 + sweep.sampleRate * 375 / 1000) }.map { $0 - 0.375 }
                 let mixerLog = probe.stderrText.split(separator: "\n").filter { $0.contains("mixer") }.joined(separator: "\n")
-                let route: StackCell.Route = switch kind {
-                case .pulseAudio: .pulseAudio
-                case .pipeWirePulse: .pipeWirePulse
-                case .pipeWireNative: .pipeWireNative
-                }
                 guard let gap, let soundAfter, let stoodAt, let wentOnFrom else {
                     Issue.record("the recording across the freeze (\(sweep.samples.count) samples) has no silence with the sweep before and after it: silence \(String(describing: gap)), sweep at \(String(describing: stoodAt)) and \(String(describing: wentOnFrom)) s: \(sweep.describe(expectedStartSeconds: stoodAt ?? 0, soundStart: soundAfter ?? 0))\n\(mixerLog)")
                     return
@@ -160,7 +124,7 @@ extension EngineSuites {
                 PulseDeviceLossTests.figure(String(format: "frozen server: %d engine reads and the ten plays completed in the 5 s of SIGSTOP; the sweep stopped at %.3f s and went on from %.3f s (heard skip %.0f ms) after %.2f s of silence",
                                                    frozenTicks.count, stoodAt, wentOnFrom, heardSkipSeconds * 1000,
                                                    Double((soundAfter - gap.start)) / Double(sweep.sampleRate)))
-                StackCell.record(route, .sigstop,
+                StackCell.record(kind.route, .sigstop,
                                  String(format: "frozen 5 s: the game's calls kept returning; after SIGCONT the soundtrack went on %.0f ms from where it stood, nothing restarted", heardSkipSeconds * 1000))
                 #expect(abs(heardSkipSeconds) < 0.1, "the sweep stopped at \(stoodAt) s and went on from \(wentOnFrom) s: \(sweep.describe(expectedStartSeconds: stoodAt, soundStart: soundAfter))\n\(mixerLog)")
                 #expect(sweep.rms(from: soundAfter + sweep.sampleRate * 375 / 1000, count: sweep.sampleRate / 10) > 0.2)
