@@ -126,8 +126,8 @@ extension EngineSuites {
                                Loss.milliseconds(reset.receivedAt - restartedAt), audibleMs,
                                Double(suspended) / Self.trackRate, heard, positionErrorMs))
             StackCell.record(backend == .pipewire ? .pipeWireNative : .pipeWirePulse, .lossAndRebuild,
-                             String(format: "server killed: loss seen in %.0f ms; restarted: heard again %.0f ms later, on its frame (%.0f ms)",
-                                    lossMs, audibleMs, positionErrorMs))
+                             String(format: "server killed: loss seen in %.0f ms; restarted: server up in %.0f ms, heard again %.0f ms after it was up, on its frame (%.0f ms)",
+                                    lossMs, serverReadyMs, audibleMs - serverReadyMs, positionErrorMs))
             #expect(probe.closeInputAndWait() != nil)
         }
     }

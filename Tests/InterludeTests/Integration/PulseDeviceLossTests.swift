@@ -22,6 +22,8 @@ extension EngineSuites {
         struct Cycle {
             var lossDetectedMs: Double
             var audioBackMs: Double
+            /// From the restart until the server answered (its own start, not the engine's).
+            var serverReadyMs: Double
             var lossFrame: Int
             var resumedFrame: Int
             var positionErrorMs: Double?
@@ -111,6 +113,7 @@ extension EngineSuites {
             while ContinuousClock.now < restartDue { Thread.sleep(forTimeInterval: 0.002) }
             let restartedAt = ContinuousClock.now
             try server.start()
+            let serverReadyMs = milliseconds(ContinuousClock.now - restartedAt)
             let recording = server.folder.appendingPathComponent("cycle-\(number).wav")
             let recorder = try server.record(to: recording)
             defer { PrivatePulseServer.stopRecorder(recorder) }
@@ -139,7 +142,7 @@ extension EngineSuites {
                 positionErrorMs = (heard - lossSeconds) * 1000
                 if abs(positionErrorMs!) >= positionToleranceMs { print("PULSE-FIGURES cycle \(number) detail: \(sweep.describe(expectedStartSeconds: lossSeconds, soundStart: soundStart))") }
             }
-            return Cycle(lossDetectedMs: lossDetectedMs, audioBackMs: audioBackMs, lossFrame: suspended,
+            return Cycle(lossDetectedMs: lossDetectedMs, audioBackMs: audioBackMs, serverReadyMs: serverReadyMs, lossFrame: suspended,
                          resumedFrame: resumed, positionErrorMs: positionErrorMs)
         }
 

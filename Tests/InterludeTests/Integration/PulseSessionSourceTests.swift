@@ -357,8 +357,9 @@ extension EngineSuites {
             Loss.figure(String(format: "server killed -> loss detected %.1f ms; server back -> audio %.0f ms; position error %@ ms",
                                cycle.lossDetectedMs, cycle.audioBackMs, cycle.positionErrorMs.map { String(format: "%.1f", $0) } ?? "n/a"))
             StackCell.record(.pulseAudio, .lossAndRebuild,
-                             String(format: "server killed: loss seen in %.0f ms; restarted: heard again %.0f ms later, on its frame (%@ ms)",
-                                    cycle.lossDetectedMs, cycle.audioBackMs, cycle.positionErrorMs.map { String(format: "%.0f", $0) } ?? "n/a"))
+                             String(format: "server killed: loss seen in %.0f ms; restarted: server up in %.0f ms, rebuilt %.0f ms after it was up, on its frame (%@ ms)",
+                                    cycle.lossDetectedMs, cycle.serverReadyMs, cycle.audioBackMs - cycle.serverReadyMs,
+                                    cycle.positionErrorMs.map { String(format: "%.0f", $0) } ?? "n/a"))
             #expect(probe.closeInputAndWait() != nil)
         }
 
