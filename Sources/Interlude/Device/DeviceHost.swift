@@ -33,6 +33,9 @@ final class DeviceHost {
     /// Whether the running device's mixer stands still; begun anew whenever the device or the
     /// session's activity changes, since the clock then stands still by design.
     @exclusivity(unchecked) private var mixerWatch = MixerStallWatch()
+    /// The watch found the output left behind its server (``MixerStallWatch/Change/leftBehind(seconds:)``):
+    /// the driver starts it over after its update (``takeOutputRestartDue()``).
+    @exclusivity(unchecked) private var isOutputRestartDue = false
     /// When the running device's mixer mixes next; begun anew with ``mixerWatch``. nil without
     /// a real device, and unless the driver updates before each mix.
     @exclusivity(unchecked) private var mixerPace: MixerPace?
@@ -181,6 +184,9 @@ final class DeviceHost {
             logger.notice("the mixer of \(device.name) stood still for \(MixerStallWatch.stallSeconds) s: holding the sources until it runs again")
         case .running:
             logger.notice("the mixer of \(device.name) runs again: the held sources play on")
+        case .leftBehind(let seconds):
+            logger.notice("the server of \(device.name) skipped \(Int(seconds * 1000)) ms of its stream after it stood still: what the mixer makes lands behind where it plays, so the output starts over, the sources still held")
+            isOutputRestartDue = true
         case nil:
             break
         }
@@ -203,6 +209,31 @@ final class DeviceHost {
         guard succeeded, let device, device === reopen.device else { return false }
         device.readNameAfterReopen()
         logger.info("output reopened in place on \(device.name) in \(Int(seconds * 1000)) ms")
+        return true
+    }
+
+    /// True once after the watch found the output left behind its server: the caller starts it
+    /// over (``OutputRouter/restartOutput()``).
+    func takeOutputRestartDue() -> Bool {
+        defer { isOutputRestartDue = false }
+        return isOutputRestartDue && device != nil
+    }
+
+    /// The open device's output, moved in place to the output it plays to (a new stream on
+    /// the same output), for the caller to run off the lock. Nil where the library cannot (1.19).
+    func reopenInPlace() -> OutputReopen? {
+        let name: String? = if case .named(let name) = output { name } else { nil }
+        guard let device, !device.isLoopback, let call = device.reopen(on: name) else { return nil }
+        return OutputReopen(device: device, call: call)
+    }
+
+    /// A restart from ``reopenInPlace()`` has run off the lock: true when it `succeeded` on the
+    /// device still open here. The watch goes on holding the sources and judges the new stream
+    /// from now: they play on once it runs.
+    func restartedInPlace(_ reopen: OutputReopen, succeeded: Bool, seconds: Double, now: BootInstant) -> Bool {
+        guard reopened(reopen, succeeded: succeeded, seconds: seconds), let clock = device?.clockNanoseconds else { return false }
+        mixerWatch.judgeAnew(clockSeconds: Double(clock) * 1e-9, wallSeconds: now.seconds(since: createdInstant))
+        mixerPace = nil
         return true
     }
 

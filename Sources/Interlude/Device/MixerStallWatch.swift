@@ -19,6 +19,11 @@
 ///   caught up or not: a server that did not skip the time it stood still, so there is nothing
 ///   to wait for. A burst, however slow on a loaded machine, runs faster than that.
 ///
+/// A server that caught up only part of the time (a burst, then calm windows while still behind:
+/// pipewire-pulse) skipped the rest, and what the mixer makes lands behind where it plays, never
+/// heard: the watch says ``Change/leftBehind(seconds:)`` and stays stalled, the engine starts the
+/// output over on a new stream, and ``judgeAnew(clockSeconds:wallSeconds:)`` judges that from then on.
+///
 /// A stall is held only while the server may still run again. A mixer that stands still around
 /// the time the audio server's connection dropped (``isLost(serverGoneWallSeconds:)``) never runs
 /// again on that device: OpenAL Soft 1.24's native PipeWire backend (1.22 and later) reports no
@@ -31,6 +36,11 @@ struct MixerStallWatch {
         case stalled
         /// After a stall, the mixer runs at real-time speed again.
         case running
+        /// After a stall, the server caught up only part of the time it stood still, then went
+        /// on at real time: it skipped the rest, and what the mixer produces lands that far
+        /// behind where the server plays from, never heard. Still stalled: the output must
+        /// start over, and the watch judges it from now.
+        case leftBehind(seconds: Double)
     }
 
     /// How long the clock must stand still to be a stall: several periods of any backend, so a
@@ -64,6 +74,8 @@ struct MixerStallWatch {
     private var window: (wallSeconds: Double, clockSeconds: Double) = (0, 0)
     /// Stalled: the wall time the clock has run calmly for, in whole windows.
     private var calmWallSeconds = 0.0
+    /// Stalled: a window ran faster than real time (the server catching up).
+    private var sawCatchUp = false
 
     /// The mixer is held as stalled.
     var isStalled: Bool { stall != nil }
@@ -76,6 +88,17 @@ struct MixerStallWatch {
     func isLost(serverGoneWallSeconds: Double?) -> Bool {
         guard let stall, let serverGoneWallSeconds else { return false }
         return serverGoneWallSeconds >= stall.wallSeconds - Self.serverGraceSeconds
+    }
+
+    /// The device's output started over while stalled (a new stream after ``Change/leftBehind(seconds:)``):
+    /// still stalled, judged from this reading on.
+    mutating func judgeAnew(clockSeconds: Double, wallSeconds: Double) {
+        guard stall != nil else { return }
+        stall = (wallSeconds, clockSeconds)
+        window = (wallSeconds, clockSeconds)
+        lastClockSeconds = clockSeconds
+        calmWallSeconds = 0
+        sawCatchUp = false
     }
 
     /// Takes a reading; returns the change it made, if any.
@@ -97,6 +120,7 @@ struct MixerStallWatch {
             stall = (lastMoveWallSeconds, clockSeconds)
             window = (wallSeconds, clockSeconds)
             calmWallSeconds = 0
+            sawCatchUp = false
             return .stalled
         }
         let elapsedSeconds = wallSeconds - window.wallSeconds
@@ -104,9 +128,16 @@ struct MixerStallWatch {
         let speed = (clockSeconds - window.clockSeconds) / elapsedSeconds
         window = (wallSeconds, clockSeconds)
         calmWallSeconds = Self.calmSpeeds.contains(speed) ? calmWallSeconds + elapsedSeconds : 0
+        sawCatchUp = sawCatchUp || speed > Self.caughtUpSpeeds.upperBound
         let behindSeconds = (wallSeconds - stopped.wallSeconds) - (clockSeconds - stopped.clockSeconds)
         let isCaughtUp = behindSeconds <= Self.caughtUpSeconds && Self.caughtUpSpeeds.contains(speed)
         guard isCaughtUp || calmWallSeconds >= Self.calmSeconds else { return nil }
+        if !isCaughtUp && sawCatchUp {
+            stall = (wallSeconds, clockSeconds)
+            calmWallSeconds = 0
+            sawCatchUp = false
+            return .leftBehind(seconds: behindSeconds)
+        }
         stall = nil
         lastMoveWallSeconds = wallSeconds
         return .running

@@ -287,6 +287,8 @@ final class EngineCore: @unchecked Sendable {
         var attempt: DevicePreparation?
         /// Pausing or running the output (see ``DeviceHost/idleOutputStep(isIdle:now:)``).
         var outputStep: IdleOutputPause.Step?
+        /// Starting the output over (see ``OutputRouter/restartOutputIfDue()``).
+        var restart: OutputRouter.OutputRestart?
         /// Seconds the driver sleeps before its next update, unless a call wakes it.
         var waitSeconds: Double
     }
@@ -298,12 +300,13 @@ final class EngineCore: @unchecked Sendable {
         let attempt = updateNow()
         isDriverParked = attempt == nil && isIdle
         let outputStep = session.isActive ? device.idleOutputStep(isIdle: isDriverParked, now: .now) : nil
+        let restart = router.restartOutputIfDue()
         let interval = configuration.updateIntervalSeconds
         if isDriverParked {
-            return DriverWork(attempt: attempt, outputStep: outputStep, waitSeconds: max(interval, Self.idleCheckIntervalSeconds))
+            return DriverWork(attempt: attempt, outputStep: outputStep, restart: restart, waitSeconds: max(interval, Self.idleCheckIntervalSeconds))
         }
         let untilMix = device.secondsUntilNextMix(now: .now)
-        return DriverWork(attempt: attempt, outputStep: outputStep, waitSeconds: untilMix ?? interval)
+        return DriverWork(attempt: attempt, outputStep: outputStep, restart: restart, waitSeconds: untilMix ?? interval)
     }
 
     /// A call begins under the engine lock. While the driver is parked, the update clock

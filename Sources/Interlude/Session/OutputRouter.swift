@@ -272,6 +272,56 @@ final class OutputRouter {
         host.currentOutput == .systemDefault && host.isOpen
     }
 
+    /// How the output starts over once it was left behind its server after a stall
+    /// (``MixerStallWatch/Change/leftBehind(seconds:)``).
+    enum OutputRestart {
+        /// The device moves in place to the output it plays to: a new stream, every source,
+        /// buffer and position kept, the sources held until it runs (OpenAL Soft 1.22 and later).
+        case inPlace(OutputReopen)
+        /// A new device on the same output, everything moved to it as a switch moves it (1.19).
+        case rebuild(DevicePreparation)
+    }
+
+    /// The output was left behind its server: it starts over on a new stream of the same
+    /// output, as the server then plays it from where it is. The first half, under the lock:
+    /// what the caller runs off it; nil when no restart is due.
+    func restartOutputIfDue() -> OutputRestart? {
+        guard host.takeOutputRestartDue() else { return nil }
+        if let reopen = host.reopenInPlace() { return .inPlace(reopen) }
+        return prepareRestartRebuild().map { .rebuild($0) }
+    }
+
+    /// The second half of a restart in place: false when it failed, and the caller rebuilds
+    /// instead (``prepareRestartRebuild()``).
+    func outputRestarted(_ reopen: OutputReopen, succeeded: Bool, seconds: Double) -> Bool {
+        host.restartedInPlace(reopen, succeeded: succeeded, seconds: seconds, now: .now)
+    }
+
+    /// A new device on the output the engine plays to, for a restart that cannot happen in
+    /// place; nil unless a device is open.
+    func prepareRestartRebuild() -> DevicePreparation? {
+        guard host.isOpen else { return nil }
+        return try? prepareSwitch(to: host.currentOutput)
+    }
+
+    /// The second half of a rebuilt restart, with the device `prepared` opened off the lock:
+    /// the engine moves to it as a switch does. Returns the preparation when it is no longer
+    /// wanted (a loss or another output meanwhile): the caller discards it off the lock.
+    func finishRestart(_ prepared: DevicePreparation, output: OutputDevice) -> DevicePreparation? {
+        guard host.isOpen, host.currentOutput == output else { return prepared }
+        if let error = prepared.failure {
+            logger.error("the output could not start over on a new device: \(error)")
+            return nil
+        }
+        do {
+            try switchDevice(to: output, opened: prepared)
+            logger.info("the output started over on a new device")
+        } catch {
+            logger.error("the output could not start over on a new device: \(error)")
+        }
+        return nil
+    }
+
     /// The server's default sink moved and the server moved our stream there already (OpenAL
     /// Soft's `allow-moves`): it plays on, uninterrupted, on the new sink, and
     /// ``DeviceEvent/routeChanged(from:to:)`` says so.

@@ -77,6 +77,33 @@ import Testing
         #expect(changes[1].wallSeconds > 6.5 && changes[1].wallSeconds <= 7.6, "running at \(changes[1].wallSeconds) s")
     }
 
+    @Test("A server that catches up only 1.15 s of the 5 s it stood still, then runs at real time (pipewire-pulse): the output is left 3.85 s behind, still held; judged anew after it starts over, it runs once the new stream does")
+    func aPartCatchUpLeavesTheOutputBehind() throws {
+        var watch = MixerStallWatch()
+        var changes = Self.feed(&watch, from: 0, to: 1) { Self.periodClock(from: 0, wallSeconds: $0, since: 0) }
+        let frozenClock = Self.periodClock(from: 0, wallSeconds: 0.999, since: 0)
+        changes += Self.feed(&watch, from: 1, to: 6) { _ in frozenClock }
+        // As measured: 1.152 s made up within 50 ms, then periods at real time.
+        changes += Self.feed(&watch, from: 6, to: 6.05) { frozenClock + ($0 - 6) / 0.05 * 1.152 }
+        changes += Self.feed(&watch, from: 6.05, to: 7.2) { Self.periodClock(from: frozenClock + 1.152, wallSeconds: $0, since: 6.05) }
+        try #require(changes.count == 2, "\(changes)")
+        #expect(changes[0].change == .stalled)
+        guard case .leftBehind(let seconds) = changes[1].change else {
+            Issue.record("expected leftBehind, got \(changes[1].change)")
+            return
+        }
+        #expect(abs(seconds - 3.85) < 0.1, "left \(seconds) s behind")
+        #expect(changes[1].wallSeconds > 6.9 && changes[1].wallSeconds < 7.2, "found at \(changes[1].wallSeconds) s")
+        #expect(watch.isStalled)
+        // The output starts over 30 ms later on a new stream: its clock starts at 0.
+        watch.judgeAnew(clockSeconds: 0, wallSeconds: 7.23)
+        var after = Self.feed(&watch, from: 7.24, to: 7.3) { _ in 0 }
+        #expect(watch.isStalled)
+        after += Self.feed(&watch, from: 7.3, to: 10) { Self.periodClock(from: 0, wallSeconds: $0, since: 7.3) }
+        #expect(after.map(\.change) == [.running], "\(after)")
+        #expect(!watch.isStalled)
+    }
+
     @Test("A driver that misses 400 ms of ticks on a loaded machine, while the mixer runs, sees no stall")
     func lateReadingsOfARunningMixerAreNoStall() {
         var watch = MixerStallWatch()
