@@ -151,7 +151,7 @@ extension EngineSuites {
             let old = try oldRecording.finish()
             let oldEnd = try #require(old.samples.lastIndex { abs($0) > 0.05 }, "the old default's recording is silent") + 1
             #expect(old.samples.count - oldEnd > old.sampleRate * 3 / 10, "the old sink falls silent after the move: its last sound is \(Double(old.samples.count - oldEnd) / Double(old.sampleRate)) s before the recording's end")
-            let heardStop = try #require(PulseSessionSourceTests.sweepPosition(old, atSoundEnd: oldEnd), "no sweep on the old default before the change")
+            let heardStop = try #require(old.sweepPosition(atSoundEnd: oldEnd), "no sweep on the old default before the change")
             let new = try newRecording.finish()
             let soundStart = try #require(new.firstSound(), "the new default sink's recording is silent")
             #expect(new.rms(from: soundStart, count: new.sampleRate / 10) > 0.2, "the sweep at 0.5 plays on the new default")

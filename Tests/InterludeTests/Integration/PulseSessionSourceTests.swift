@@ -45,15 +45,6 @@ extension EngineSuites {
             return probe
         }
 
-        /// Where in the sweep the audio that ends at `soundEnd` stops, in seconds: the frequency
-        /// over the 50 ms that end 10 ms before it, carried forward to the end.
-        static func sweepPosition(_ sweep: SweepRecording, atSoundEnd soundEnd: Int) -> Double? {
-            let skip = sweep.sampleRate / 100, length = sweep.sampleRate / 20
-            guard let frequency = sweep.frequency(from: soundEnd - skip - length, count: length) else { return nil }
-            let centre = Double(skip) + Double(length) / 2
-            return (frequency - 200) / 100 + centre / Double(sweep.sampleRate)
-        }
-
         /// A call as heard on the game's sink.
         struct HeardCall {
             /// How long the session was held (began to ended, as the test received them).
@@ -80,7 +71,7 @@ extension EngineSuites {
             let afterStart = silence.start + silence.count
             #expect(sweep.rms(from: afterStart, count: sweep.sampleRate / 10) > 0.2,
                     "the sweep at 0.5 plays after the call (\(sweep.samples.count) samples, silence \(silence.start) + \(silence.count))")
-            let heardStop = try #require(sweepPosition(sweep, atSoundEnd: silence.start))
+            let heardStop = try #require(sweep.sweepPosition(atSoundEnd: silence.start))
             let heardStart = try #require(sweep.sweepPosition(atSoundStart: afterStart))
             let call = HeardCall(callSeconds: callSeconds, silenceSeconds: silenceSeconds, heardStop: heardStop, heardStart: heardStart)
             #expect(abs(call.continuityMs) < 50, "the sweep stopped at \(heardStop) s and came back at \(heardStart) s")
@@ -457,7 +448,7 @@ extension EngineSuites {
             // As heard: where the sweep stops on the old sink, against where it starts on the new.
             let old = try oldRecording.finish()
             let oldEnd = try #require(old.samples.lastIndex { abs($0) > 0.05 }, "the old default's recording is silent") + 1
-            let heardStop = try #require(Self.sweepPosition(old, atSoundEnd: oldEnd), "no sweep on the old default before the change")
+            let heardStop = try #require(old.sweepPosition(atSoundEnd: oldEnd), "no sweep on the old default before the change")
             let new = try newRecording.finish()
             let soundStart = try #require(new.firstSound(), "the new default sink's recording is silent")
             #expect(new.rms(from: soundStart, count: new.sampleRate / 10) > 0.2, "the sweep at 0.5 plays on the new default")

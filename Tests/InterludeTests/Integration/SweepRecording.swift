@@ -73,6 +73,34 @@ struct SweepRecording {
         return (frequency - 200) / 100 - centre / Double(sampleRate)
     }
 
+    /// Where in the sweep the audio that ends at `soundEnd` stops, in seconds: the frequency
+    /// over the 50 ms that end 10 ms before it, carried forward to the end.
+    func sweepPosition(atSoundEnd soundEnd: Int) -> Double? {
+        let skip = sampleRate / 100, length = sampleRate / 20
+        guard let frequency = frequency(from: soundEnd - skip - length, count: length) else { return nil }
+        let centre = Double(skip) + Double(length) / 2
+        return (frequency - 200) / 100 + centre / Double(sampleRate)
+    }
+
+    /// The stretches of sound, louder than `threshold`, that silences of at least
+    /// `minimumSilenceSeconds` separate.
+    func soundStretches(minimumSilenceSeconds: Double, threshold: Float = 0.05) -> [Range<Int>] {
+        let minimumCount = Int(minimumSilenceSeconds * Double(sampleRate))
+        var stretches: [Range<Int>] = []
+        var start: Int?, last = 0
+        for (index, sample) in samples.enumerated() where abs(sample) > threshold {
+            if let first = start, index - last > minimumCount {
+                stretches.append(first..<(last + 1))
+                start = index
+            } else if start == nil {
+                start = index
+            }
+            last = index
+        }
+        if let first = start { stretches.append(first..<(last + 1)) }
+        return stretches
+    }
+
     /// The sweep position read at several points, for a failure message.
     func describe(expectedStartSeconds: Double, soundStart: Int) -> String {
         let step = sampleRate / 20
