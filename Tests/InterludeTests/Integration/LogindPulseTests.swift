@@ -92,20 +92,10 @@ extension EngineSuites {
             try PulseDeviceLossTests.waitForProgress(probe, from: suspended, frames: Int(PulseDeviceLossTests.trackRate * 0.5), timeoutSeconds: deadline)
             Thread.sleep(forTimeInterval: 0.2)
             let heard = try recording.finish()
-            var checked: PulseSessionSourceTests.HeardCall?
-            if kind == .pipeWireNative {
-                // The open defect of the native PipeWire backend's pause and resume (see
-                // PulseSessionSourceTests.phoneStreamOnPipeWire): heard about a second further on.
-                withKnownIssue("native PipeWire: the soundtrack is heard up to a second off after a hold", isIntermittent: true) {
-                    checked = try PulseSessionSourceTests.checkHeardCall(heard, began: began, ended: ended)
-                }
-            } else {
-                checked = try PulseSessionSourceTests.checkHeardCall(heard, began: began, ended: ended)
-            }
-            let call = try #require(checked)
+            let call = try PulseSessionSourceTests.checkHeardCall(heard, began: began, ended: ended)
             StackCell.record(kind.route, .sleep, abs(call.continuityMs) < 50
                 ? String(format: "sink exactly silent from the sleep to the wake (%.1f s); resumed on its frame (%.0f ms from where it was heard to stop)", call.silenceSeconds, call.continuityMs)
-                : String(format: "sink exactly silent from the sleep to the wake (%.1f s); **heard again %+.0f ms from where it stopped** (open defect)", call.silenceSeconds, call.continuityMs))
+                : String(format: "sink exactly silent from the sleep to the wake (%.1f s); **heard again %+.0f ms from where it stopped**", call.silenceSeconds, call.continuityMs))
             #expect(probe.closeInputAndWait(timeoutSeconds: deadline) != nil)
         }
     }

@@ -72,7 +72,7 @@ extension EngineSuites {
             #expect(sweep.rms(from: afterStart, count: sweep.sampleRate / 10) > 0.2,
                     "the sweep at 0.5 plays after the call (\(sweep.samples.count) samples, silence \(silence.start) + \(silence.count))")
             let heardStop = try #require(sweep.sweepPosition(atSoundEnd: silence.start))
-            let heardStart = try #require(sweep.sweepPosition(atSoundStart: afterStart))
+            let heardStart = try #require(sweep.sweepPosition(pastFragmentsFrom: afterStart))
             let call = HeardCall(callSeconds: callSeconds, silenceSeconds: silenceSeconds, heardStop: heardStop, heardStart: heardStart)
             #expect(abs(call.continuityMs) < 50, "the sweep stopped at \(heardStop) s and came back at \(heardStart) s")
             return call
@@ -638,25 +638,12 @@ extension EngineSuites {
             try Loss.waitForProgress(probe, from: resumed, frames: Int(Self.trackRate * 0.5))
             Thread.sleep(forTimeInterval: 0.2)
             let heard = try recording.finish()
-            var checked: HeardCall?
-            if backend == .pipewire {
-                // A defect found on OpenAL Soft 1.24.2's native PipeWire backend, not yet mended:
-                // the engine resumes the soundtrack on the frame it stopped at, but what the player
-                // hears after the call is 0.86 to 1.24 s further on (4 runs; a sleep's hold came
-                // back 0.35 s behind): the device's pause and resume do not keep what was mixed
-                // and what is heard together. Known here, so that the suite says so when it shows.
-                withKnownIssue("native PipeWire: the soundtrack is heard about a second off after a call", isIntermittent: true) {
-                    checked = try Self.checkHeardCall(heard, began: began, ended: ended)
-                }
-            } else {
-                checked = try Self.checkHeardCall(heard, began: began, ended: ended)
-            }
-            let call = try #require(checked)
+            let call = try Self.checkHeardCall(heard, began: began, ended: ended)
             Loss.figure(String(format: "PipeWire phone stream, %@ backend: held %.2f s, game sink silent %.2f s, resumed at frame %d (stopped at %d); the sweep comes back %.1f ms from where it was heard to stop",
                                backend.rawValue, call.callSeconds, call.silenceSeconds, resumed, suspended, call.continuityMs))
             StackCell.record(backend == .pipewire ? .pipeWireNative : .pipeWirePulse, .phoneStream, abs(call.continuityMs) < 50
                 ? String(format: "game's sink exactly silent through the call; resumed on its frame (%.0f ms from where it was heard to stop)", call.continuityMs)
-                : String(format: "game's sink exactly silent through the call; **heard again %+.0f ms from where it stopped** (open defect)", call.continuityMs))
+                : String(format: "game's sink exactly silent through the call; **heard again %+.0f ms from where it stopped**", call.continuityMs))
             #expect(probe.closeInputAndWait() != nil)
         }
 

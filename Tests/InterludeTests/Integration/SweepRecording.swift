@@ -73,6 +73,37 @@ struct SweepRecording {
         return (frequency - 200) / 100 - centre / Double(sampleRate)
     }
 
+    /// Where in the sweep the audio heard from `soundStart` begins, in seconds, read past the
+    /// fragments it may begin with: a stretch shorter than 60 ms that a dropout of under 50 ms
+    /// ends (a backend restarting its stream, as OpenAL Soft 1.24's native PipeWire backend
+    /// does 13 ms into a resume) counts as track played, and the sweep is read after it. A
+    /// frequency read across the dropout would be hundreds of hertz off.
+    func sweepPosition(pastFragmentsFrom soundStart: Int, threshold: Float = 0.05) -> Double? {
+        let fragmentMaximum = sampleRate * 60 / 1000, dropoutMaximum = sampleRate * 50 / 1000
+        let dropoutMinimum = sampleRate * 2 / 1000
+        guard var start = firstSound(after: soundStart, threshold: threshold) else { return nil }
+        var fragmentsFrames = 0
+        for _ in 0..<3 {
+            // The first run of at least 2 ms of quiet within the first 60 ms of sound.
+            var quietStart: Int?, index = start
+            while index < min(samples.count, start + fragmentMaximum) {
+                if abs(samples[index]) > threshold {
+                    quietStart = nil
+                } else if let quiet = quietStart, index - quiet >= dropoutMinimum {
+                    break
+                } else if quietStart == nil {
+                    quietStart = index
+                }
+                index += 1
+            }
+            guard let quiet = quietStart, index - quiet >= dropoutMinimum,
+                  let next = firstSound(after: quiet, threshold: threshold), next - quiet < dropoutMaximum else { break }
+            fragmentsFrames += quiet - start
+            start = next
+        }
+        return sweepPosition(atSoundStart: start).map { $0 - Double(fragmentsFrames) / Double(sampleRate) }
+    }
+
     /// Where in the sweep the audio that ends at `soundEnd` stops, in seconds: the frequency
     /// over the 50 ms that end 10 ms before it, carried forward to the end.
     func sweepPosition(atSoundEnd soundEnd: Int) -> Double? {
