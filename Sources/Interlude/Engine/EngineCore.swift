@@ -61,7 +61,7 @@ final class EngineCore: @unchecked Sendable {
     /// - Parameter events: where the snapshot writer reports a failed write, from its own thread.
     init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger, events sinks: EventSinks) throws {
         self.configuration = configuration
-        let audioSession = AudioSession(policy: configuration.resumePolicy, logger: logger)
+        let audioSession = AudioSession(policy: configuration.resumePolicy, logger: logger, isOffline: configuration.output.isOffline)
         device = try DeviceHost(configuration: configuration, logger: logger)
         al = ALGate(host: device, session: audioSession, logger: logger)
         clock = UpdateClock(isOffline: configuration.output.isOffline)

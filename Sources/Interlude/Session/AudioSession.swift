@@ -15,10 +15,20 @@ final class AudioSession {
     /// What an end resumes.
     private let policy: ResumePolicy
     private let logger: Logger
+    /// An offline engine's device comes and goes only as its render scripts it.
+    private let isOffline: Bool
 
-    init(policy: ResumePolicy, logger: Logger) {
+    init(policy: ResumePolicy, logger: Logger, isOffline: Bool) {
         self.policy = policy
         self.logger = logger
+        self.isOffline = isOffline
+    }
+
+    /// How a change of the session is logged: at debug when the game made it itself (its own
+    /// interruptions, an offline render's scripted device loss), at info otherwise. A game that
+    /// raises an interruption knows of it; the log is for what the player's desktop did.
+    private func level(for source: InterruptionSource) -> Logger.Level {
+        source == .game || isOffline ? .debug : .info
     }
 
     /// Live, or interrupted and why: the device loss while it lasts, otherwise the reason of the
@@ -53,12 +63,12 @@ final class AudioSession {
     /// Records a begin from `source`; with `outlivesActivation`, `activate()` keeps the hold.
     func begin(reason: InterruptionReason, source: InterruptionSource, outlivesActivation: Bool = false) -> BeginOutcome {
         if holds.contains(where: { $0.source == source }) {
-            logger.info("interruption begin (\(reason), \(source)) absorbed: \(source) already holds the session")
+            logger.log(level: level(for: source), "interruption begin (\(reason), \(source)) absorbed: \(source) already holds the session")
             return .absorbed
         }
         let wasActive = isActive
         holds.append((source, reason, outlivesActivation))
-        logger.info(wasActive ? "interruption began (\(reason), \(source))" : "interruption hold added (\(reason), \(source))")
+        logger.log(level: level(for: source), wasActive ? "interruption began (\(reason), \(source))" : "interruption hold added (\(reason), \(source))")
         return wasActive ? .began : .holdAdded
     }
 
@@ -77,15 +87,15 @@ final class AudioSession {
     /// is released only by ``markActive()``, once the context is current again.
     func end(source: InterruptionSource, shouldResume: Bool, by caller: String) -> EndOutcome {
         guard let index = holds.firstIndex(where: { $0.source == source }) else {
-            logger.info("\(caller) ignored: \(source) holds no interruption")
+            logger.log(level: level(for: source), "\(caller) ignored: \(source) holds no interruption")
             return .notHeld
         }
         if holds.count > 1 || deviceLost {
             holds.remove(at: index)
-            logger.info("\(caller): \(source) let go; still held by \(holders.map(\.rawValue).joined(separator: ", "))")
+            logger.log(level: level(for: source), "\(caller): \(source) let go; still held by \(holders.map(\.rawValue).joined(separator: ", "))")
             return .released
         }
-        logger.info("interruption ended by \(caller), shouldResume \(shouldResume)")
+        logger.log(level: level(for: source), "interruption ended by \(caller), shouldResume \(shouldResume)")
         return .last(resumesHeld: policy == .alwaysResume || shouldResume)
     }
 
@@ -114,14 +124,14 @@ final class AudioSession {
     func markDeviceLost() -> Bool {
         let wasActive = isActive
         deviceLost = true
-        logger.warning("output device lost")
+        logger.log(level: isOffline ? .debug : .warning, "output device lost")
         return wasActive
     }
 
     /// A new device is open. Returns true when no other source holds the session: it is active.
     func endDeviceLoss() -> Bool {
         deviceLost = false
-        logger.info("output device rebuilt\(holds.isEmpty ? "" : "; still held by \(holders.map(\.rawValue).joined(separator: ", "))")")
+        logger.log(level: isOffline ? .debug : .info, "output device rebuilt\(holds.isEmpty ? "" : "; still held by \(holders.map(\.rawValue).joined(separator: ", "))")")
         return holds.isEmpty
     }
 }

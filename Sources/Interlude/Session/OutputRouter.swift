@@ -119,7 +119,7 @@ final class OutputRouter {
             throw error
         }
         guard isInstalled else { return }
-        logger.info("output device reopened")
+        logger.log(level: host.currentOutput.isOffline ? .debug : .info, "output device reopened")
         emitOutputStarted()
         if let left = leftNamedDevice {
             leftNamedDevice = nil
