@@ -250,6 +250,8 @@ engine.setEventHandler { event in
         fields["event"] = "musicDamageSkipped"; fields["frame"] = startFrame; fields["skippedFrames"] = skippedFrames
     case .music(.underrun(_, let frame)): fields["event"] = "musicUnderrun"; fields["frame"] = frame
     case .music(.recovered(_, let frame)): fields["event"] = "musicRecovered"; fields["frame"] = frame
+    case .music(.ended(_, let frame)): fields["event"] = "musicEnded"; fields["frame"] = frame
+    case .music(.fadeFinished): fields["event"] = "musicFadeFinished"
     case .device(.soundLost(let name, _)): fields["event"] = "soundLost"; fields["name"] = name
     case .savedStateWriteFailed(_, let error): fields["event"] = "snapshotWriteFailed"; fields["message"] = error.message
     case .voice(.finished): return

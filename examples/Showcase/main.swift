@@ -107,6 +107,7 @@ final class TimelinePrinter: Sendable {
         case .design(.snapshotStopped(let snapshot, let fadeSeconds)):
             return String(format: "mix snapshot %@ fades out over %.1f s", snapshot.name, fadeSeconds)
         case .session(.activated), .session(.absorbed), .session(.ignored), .voice(.resumed), .voice(.finished), .device(.outputStarted),
+             .music(.ended), .music(.fadeFinished),
              .design(.cueDropped), .design(.snapshotStopIgnored), .design(.bankReloaded), .design(.bankReloadFailed):
             return nil
         }

@@ -76,7 +76,7 @@ final class EngineCore: @unchecked Sendable {
         voices = VoicePlayer(configuration: configuration, table: voiceTable, renderer: alRenderer, mixer: groups, sounds: sounds,
                              session: audioSession, gate: al, events: events, worker: decodeWorker, logger: logger,
                              sources: voiceSources)
-        streams = StreamSet(configuration: configuration, logger: logger, mixer: groups, host: device, session: audioSession,
+        streams = StreamSet(configuration: configuration, engineID: engineID, logger: logger, mixer: groups, host: device, session: audioSession,
                            gate: al, events: events, worker: decodeWorker)
         soundDesign = SoundDesign(seed: configuration.seed, table: voiceTable, player: voices, sources: voiceSources,
                                   mixer: groups, sounds: sounds, session: audioSession, events: events, clock: clock,

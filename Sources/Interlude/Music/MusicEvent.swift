@@ -16,4 +16,14 @@ public enum MusicEvent: Sendable, Equatable {
     /// A track that ran dry plays on from `positionInFrames`, the frame after the last one
     /// heard: no frame is skipped or played twice.
     case recovered(path: String, positionInFrames: Int)
+    /// A track that does not loop played to its end, `positionInFrames` its frame count (or,
+    /// ended early by damage it could not step over, the frame it stopped at): it no longer
+    /// sounds, and its handle does nothing. Raised by the update that mixed its last frame.
+    case ended(MusicHandle, positionInFrames: Int)
+    /// A fade that leaves the track sounding reached its gain: a fade-in, a resume's, a
+    /// `setGain` with `fadeSeconds`, or the incoming side of a crossfade (so this is the
+    /// crossfade finishing). Raised by the update the fade ends in: the fade counts its time in
+    /// update steps, so that is the update at or just after its duration. A fade to a pause or a stop
+    /// raises nothing of its own: the track is then paused, or gone.
+    case fadeFinished(MusicHandle)
 }

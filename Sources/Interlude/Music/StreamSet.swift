@@ -24,10 +24,13 @@ final class StreamSet {
     @exclusivity(unchecked) private var endingErrors: [StreamChannel: InterludeError] = [:]
     /// The number the next track gets, for its ``MusicHandle``.
     @exclusivity(unchecked) private var nextTrackID = 1
+    /// The engine's number, for the handles its events carry.
+    private let engineID: Int
 
-    init(configuration: SoundEngine.Configuration, logger: Logger, mixer: GroupMixer, host: DeviceHost,
+    init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger, mixer: GroupMixer, host: DeviceHost,
          session: AudioSession, gate: ALGate, events: EventQueue, worker: DecodeWorker) {
         self.configuration = configuration
+        self.engineID = engineID
         self.logger = logger
         self.mixer = mixer
         groupMix = StreamGroupMix(mixer: mixer)
@@ -39,6 +42,11 @@ final class StreamSet {
     }
 
     private var isActive: Bool { session.isActive }
+
+    /// The handle the game holds for `stream`.
+    private func handle(of stream: MusicStream) -> MusicHandle {
+        MusicHandle(channel: stream.channel, trackID: stream.trackID, engineID: engineID)
+    }
 
     /// The channel's current track.
     func stream(on channel: StreamChannel) -> MusicStream? { streams[channel] }
@@ -285,6 +293,7 @@ final class StreamSet {
             stream.setGain(change.gain)
             stream.gainFade = change.isFinished ? nil : change
             if stream.fade == nil { try groupMix.applyGain(to: stream) }
+            if change.isFinished { events.emit(MusicEvent.fadeFinished(handle(of: stream))) }
         }
         if stream.state == .playing, var fade = stream.fade {
             fade.advance(bySeconds: elapsedSeconds)
@@ -295,6 +304,7 @@ final class StreamSet {
                 pauseNow(stream.channel)
             } else {
                 try groupMix.applyGain(to: stream)
+                if fade.isFinished && !stream.stopsWhenFadeEnds { events.emit(MusicEvent.fadeFinished(handle(of: stream))) }
             }
         } else if mixer.isDirty {
             try groupMix.applyGain(to: stream)
@@ -336,6 +346,7 @@ final class StreamSet {
         }
         for (channel, stream) in streams where stream.isFinished {
             if let error = stream.decodeError { endingErrors[channel] = error }
+            events.emit(MusicEvent.ended(handle(of: stream), positionInFrames: stream.positionInFrames))
             try stream.detach(from: device)
             streams[channel] = nil
         }

@@ -175,7 +175,7 @@ struct RenderState {
             // Version 3, every scene; the renderer gives the frame its stretch plays at.
             fields += [("event", .string("musicDamageSkipped")), ("startFrame", .number(Double(startFrame))),
                        ("skippedFrames", .number(Double(skippedFrames)))]
-        case .device(.outputStarted), .music(.underrun), .music(.recovered), .device(.soundLost),
+        case .device(.outputStarted), .music(.underrun), .music(.recovered), .music(.ended), .music(.fadeFinished), .device(.soundLost),
              .savedStateWriteFailed, .voice(.finished), .design(.bankReloaded), .design(.bankReloadFailed):
             // Not one of the scene log's events; the engine's own log has the warning.
             return

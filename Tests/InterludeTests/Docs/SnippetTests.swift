@@ -113,6 +113,7 @@ import Testing
                    "the footstep played to its end"],
         "FirstGame": ["interrupted: call", "the soundtrack resumed: true", "rendered 168000 frames"],
         "Headless": ["true"],
+        "MusicEnds": ["the fade-in is done", "the chime ended after its frame 35279: play the next cue"],
         "InterruptionEvents": ["audio interrupted by game: call", "resumed music: false"],
         "OfflineRendering": ["9600 true"],
         "OneVocabulary": ["0 0"],

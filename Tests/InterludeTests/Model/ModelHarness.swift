@@ -124,7 +124,8 @@ struct ModelHarness {
             // The model writes no snapshot that fails: one reported is a mismatch.
             case .savedStateWriteFailed(let path, _): "snapshotWriteFailed(\(path))"
             case .session(.commandDeferred), .session(.commandDropped), .music(.suspended), .music(.resumed), .voice(.resumed),
-                 .device(.routeChanged), .device(.outputStarted), .music(.damageSkipped), .music(.underrun), .music(.recovered), .device(.soundLost),
+                 .device(.routeChanged), .device(.outputStarted), .music(.damageSkipped), .music(.underrun), .music(.recovered), .music(.ended), .music(.fadeFinished),
+                 .device(.soundLost),
                  .voice(.finished), .design: nil
             }
         }

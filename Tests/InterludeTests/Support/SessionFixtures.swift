@@ -169,6 +169,8 @@ extension EngineEvent {
         case .music(.damageSkipped): "musicDamageSkipped"
         case .music(.underrun): "musicUnderrun"
         case .music(.recovered): "musicRecovered"
+        case .music(.ended): "musicEnded"
+        case .music(.fadeFinished): "musicFadeFinished"
         case .device(.soundLost): "soundLost"
         case .session(.holdKept): "interruptionHoldKept"
         case .device(.routeChanged): "routeChanged"
