@@ -198,8 +198,7 @@ final class DeviceHost {
     /// lock: its context, sources, buffers and positions kept, nothing rebuilt. Nil where the
     /// library cannot (1.19).
     func reopenOnSystemDefault() -> OutputReopen? {
-        guard let device, !device.isLoopback, output == .systemDefault, let call = device.reopen(on: nil) else { return nil }
-        return OutputReopen(device: device, call: call)
+        output == .systemDefault ? reopenInPlace() : nil
     }
 
     /// A move from ``reopenOnSystemDefault()`` has run off the lock: true when it `succeeded`

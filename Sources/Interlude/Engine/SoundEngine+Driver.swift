@@ -30,8 +30,7 @@ extension SoundEngine {
             rebuild = prepared
         }
         guard let rebuild else { return }
-        let output = readCore { $0.device.currentOutput }
-        openOffLock(rebuild) { core in core.router.finishRestart(rebuild, output: output) }
+        openOffLock(rebuild) { core in core.router.finishRestart(rebuild) }
     }
 
     /// The driver thread is parked: the engine was idle at its last update (tests).

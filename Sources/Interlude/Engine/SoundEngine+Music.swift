@@ -92,7 +92,7 @@ extension SoundEngine {
 
     /// The track now on `channel`, or nil when none plays there. Any thread.
     public func music(on channel: StreamChannel = .music) -> MusicHandle? {
-        readCore { core in core.streams.stream(on: channel).map { handle(of: $0) } }
+        readCore { core in core.streams.stream(on: channel).map { MusicHandle($0, engineID: engineID) } }
     }
 
     /// Sets a track's own gain (>= 0; its group's multiplies it): at once, or moving there over
@@ -233,11 +233,6 @@ extension SoundEngine {
         try Validate.gain(gain, in: call)
         try Validate.seconds(fadeInSeconds, "fadeSeconds", in: call)
         if let crossfadeSeconds { try Validate.seconds(crossfadeSeconds, "fadeSeconds", in: call) }
-    }
-
-    /// The handle of a track the engine holds.
-    private func handle(of stream: MusicStream) -> MusicHandle {
-        MusicHandle(channel: stream.channel, trackID: stream.trackID, engineID: engineID)
     }
 
     /// The handle was made by this engine.

@@ -17,3 +17,10 @@ public struct MusicHandle: Sendable, Hashable, CustomStringConvertible {
     /// "music TRACK on CHANNEL", for logs.
     public var description: String { "music \(trackID) on \(channel)" }
 }
+
+extension MusicHandle {
+    /// The handle of `stream`, made by engine `engineID` (an extension keeps the memberwise init).
+    init(_ stream: MusicStream, engineID: Int) {
+        self.init(channel: stream.channel, trackID: stream.trackID, engineID: engineID)
+    }
+}

@@ -43,11 +43,6 @@ final class StreamSet {
 
     private var isActive: Bool { session.isActive }
 
-    /// The handle the game holds for `stream`.
-    private func handle(of stream: MusicStream) -> MusicHandle {
-        MusicHandle(channel: stream.channel, trackID: stream.trackID, engineID: engineID)
-    }
-
     /// The channel's current track.
     func stream(on channel: StreamChannel) -> MusicStream? { streams[channel] }
 
@@ -293,7 +288,7 @@ final class StreamSet {
             stream.setGain(change.gain)
             stream.gainFade = change.isFinished ? nil : change
             if stream.fade == nil { try groupMix.applyGain(to: stream) }
-            if change.isFinished { events.emit(MusicEvent.fadeFinished(handle(of: stream))) }
+            if change.isFinished { events.emit(MusicEvent.fadeFinished(MusicHandle(stream, engineID: engineID))) }
         }
         if stream.state == .playing, var fade = stream.fade {
             fade.advance(bySeconds: elapsedSeconds)
@@ -304,7 +299,7 @@ final class StreamSet {
                 pauseNow(stream.channel)
             } else {
                 try groupMix.applyGain(to: stream)
-                if fade.isFinished && !stream.stopsWhenFadeEnds { events.emit(MusicEvent.fadeFinished(handle(of: stream))) }
+                if fade.isFinished && !stream.stopsWhenFadeEnds { events.emit(MusicEvent.fadeFinished(MusicHandle(stream, engineID: engineID))) }
             }
         } else if mixer.isDirty {
             try groupMix.applyGain(to: stream)
@@ -346,7 +341,7 @@ final class StreamSet {
         }
         for (channel, stream) in streams where stream.isFinished {
             if let error = stream.decodeError { endingErrors[channel] = error }
-            events.emit(MusicEvent.ended(handle(of: stream), positionInFrames: stream.positionInFrames))
+            events.emit(MusicEvent.ended(MusicHandle(stream, engineID: engineID), positionInFrames: stream.positionInFrames))
             try stream.detach(from: device)
             streams[channel] = nil
         }

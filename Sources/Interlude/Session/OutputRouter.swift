@@ -306,9 +306,11 @@ final class OutputRouter {
 
     /// The second half of a rebuilt restart, with the device `prepared` opened off the lock:
     /// the engine moves to it as a switch does. Returns the preparation when it is no longer
-    /// wanted (a loss or another output meanwhile): the caller discards it off the lock.
-    func finishRestart(_ prepared: DevicePreparation, output: OutputDevice) -> DevicePreparation? {
-        guard host.isOpen, host.currentOutput == output else { return prepared }
+    /// wanted (a loss, a switch or another install meanwhile changed the reopen epoch it was
+    /// made in): the caller discards it off the lock.
+    func finishRestart(_ prepared: DevicePreparation) -> DevicePreparation? {
+        guard host.isOpen, prepared.epoch == host.currentReopenEpoch else { return prepared }
+        let output = host.currentOutput
         if let error = prepared.failure {
             logger.error("the output could not start over on a new device: \(error)")
             return nil
