@@ -80,28 +80,16 @@ struct SweepRecording {
     /// frequency read across the dropout would be hundreds of hertz off.
     func sweepPosition(pastFragmentsFrom soundStart: Int, threshold: Float = 0.05) -> Double? {
         let fragmentMaximum = sampleRate * 60 / 1000, dropoutMaximum = sampleRate * 50 / 1000
-        let dropoutMinimum = sampleRate * 2 / 1000
-        guard var start = firstSound(after: soundStart, threshold: threshold) else { return nil }
+        // Stretches of sound that dropouts of 2 ms or more separate.
+        let stretches = soundStretches(minimumSilenceSeconds: 0.002, threshold: threshold).filter { $0.lowerBound >= soundStart }
+        guard var index = stretches.indices.first else { return nil }
         var fragmentsFrames = 0
-        for _ in 0..<3 {
-            // The first run of at least 2 ms of quiet within the first 60 ms of sound.
-            var quietStart: Int?, index = start
-            while index < min(samples.count, start + fragmentMaximum) {
-                if abs(samples[index]) > threshold {
-                    quietStart = nil
-                } else if let quiet = quietStart, index - quiet >= dropoutMinimum {
-                    break
-                } else if quietStart == nil {
-                    quietStart = index
-                }
-                index += 1
-            }
-            guard let quiet = quietStart, index - quiet >= dropoutMinimum,
-                  let next = firstSound(after: quiet, threshold: threshold), next - quiet < dropoutMaximum else { break }
-            fragmentsFrames += quiet - start
-            start = next
+        while index < 3, index + 1 < stretches.count, stretches[index].count < fragmentMaximum,
+              stretches[index + 1].lowerBound - stretches[index].upperBound < dropoutMaximum {
+            fragmentsFrames += stretches[index].count
+            index += 1
         }
-        return sweepPosition(atSoundStart: start).map { $0 - Double(fragmentsFrames) / Double(sampleRate) }
+        return sweepPosition(atSoundStart: stretches[index].lowerBound).map { $0 - Double(fragmentsFrames) / Double(sampleRate) }
     }
 
     /// Where in the sweep the audio that ends at `soundEnd` stops, in seconds: the frequency
