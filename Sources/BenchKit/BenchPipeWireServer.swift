@@ -25,10 +25,11 @@ public enum BenchServerKind: String, Sendable, CaseIterable {
     /// The OpenAL Soft backend the children are given (ALSOFT_DRIVERS).
     public var backend: String { self == .pipewire ? "pipewire" : "pulse" }
 
-    /// Starts a fresh server of this kind; `label` names its folder.
+    /// Starts a fresh server of this kind (a PulseAudio sink kept awake, as a desktop's is);
+    /// `label` names its folder.
     func start(label: String) throws -> BenchAudioServer {
         switch self {
-        case .pulse: try BenchPulseServer(label: label)
+        case .pulse: try BenchPulseServer(label: label, sinkStaysAwake: true)
         case .pipewirePulse, .pipewire: try BenchPipeWireServer(label: label, nativeBackend: self == .pipewire)
         }
     }

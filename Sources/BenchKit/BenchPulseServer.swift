@@ -10,16 +10,23 @@ import Interlude
 /// server is never touched; the server is stopped by its PID, and the folder removed, by
 /// ``stop()``.
 ///
+/// With `sinkStaysAwake` the sink is kept running on 10 ms blocks by a silent stream of the
+/// server's own, set up before the clients' socket opens (as the tests' PrivatePulseServer
+/// does): an idle null sink renders 2 s blocks and makes a new stream wait one out, where a
+/// desktop's hardware sink rewinds and starts it at once.
+///
 /// The server is spawned with posix_spawn, not Foundation's `Process`: on Linux, `Process`
 /// watches its children one blocking `wait4` at a time, so a client's exit would go unseen
 /// while the server still runs.
 final class BenchPulseServer: BenchAudioServer {
     private let folder: URL
     private let serverPID: pid_t
+    /// The silent stream keeping the sink awake, when there is one.
+    private let keepAwakePID: pid_t?
     private let environment: [String: String]
 
     /// Starts the server and waits until its socket exists. `label` names the folder.
-    init(label: String) throws {
+    init(label: String, sinkStaysAwake: Bool = false) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-bench-\(label)-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var environment = ProcessInfo.processInfo.environment
@@ -29,26 +36,62 @@ final class BenchPulseServer: BenchAudioServer {
             environment[variable] = path.path
         }
         let socketPath = folder.appendingPathComponent("native").path
+        let setupSocketPath = folder.appendingPathComponent("setup").path
         environment.removeValue(forKey: "PULSE_SERVER")
-        let arguments = ["/usr/bin/pulseaudio", "--daemonize=no", "--system=false", "-n", "--exit-idle-time=-1",
-                         "--use-pid-file=no", "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socketPath)",
-                         "--load=module-null-sink sink_name=spk rate=48000"]
-        serverPID = try Self.spawnQuietly(arguments, environment: environment)
-        let deadline = Measure.wallSeconds() + 5
-        while !FileManager.default.fileExists(atPath: socketPath) {
-            guard Measure.wallSeconds() < deadline, waitpid(serverPID, nil, WNOHANG) == 0 else {
-                Self.stop(serverPID)
-                try? FileManager.default.removeItem(at: folder)
-                throw InterludeError(.deviceUnavailable, "BenchPulseServer: pulseaudio did not start (`make deps` installs it)")
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
         let clientConfig = folder.appendingPathComponent("client.conf")
         try "autospawn = no\n".write(to: clientConfig, atomically: true, encoding: .utf8)
-        environment["PULSE_SERVER"] = "unix:\(socketPath)"
         environment["PULSE_CLIENTCONFIG"] = clientConfig.path
+        let firstSocket = sinkStaysAwake ? setupSocketPath : socketPath
+        let arguments = ["/usr/bin/pulseaudio", "--daemonize=no", "--system=false", "-n", "--exit-idle-time=-1",
+                         "--use-pid-file=no", "--load=module-native-protocol-unix auth-anonymous=1 socket=\(firstSocket)",
+                         "--load=module-null-sink sink_name=spk rate=48000"]
+        let serverPID = try Self.spawnQuietly(arguments, environment: environment)
+        self.serverPID = serverPID
+        let deadline = Measure.wallSeconds() + 5
+        var keepAwakePID: pid_t?
+        let fail = { [folder] (problem: String) -> InterludeError in
+            if let keepAwakePID { Self.stop(keepAwakePID) }
+            Self.stop(serverPID)
+            try? FileManager.default.removeItem(at: folder)
+            return InterludeError(.deviceUnavailable, "BenchPulseServer: \(problem) (`make deps` installs pulseaudio)")
+        }
+        guard Self.waitForSocket(firstSocket, server: serverPID, deadline: deadline) else { throw fail("pulseaudio did not start") }
+        if sinkStaysAwake {
+            var setup = environment
+            setup["PULSE_SERVER"] = "unix:\(setupSocketPath)"
+            do {
+                keepAwakePID = try Self.spawnQuietly(["pacat", "--raw", "--format=s16le", "--rate=48000", "--channels=2",
+                                                      "--latency-msec=10", "--client-name=keep-awake", "/dev/zero"], environment: setup)
+                let pactl = { (arguments: [String]) in
+                    try BenchChild.output(of: URL(fileURLWithPath: "/usr/bin/pactl"), arguments: arguments, environment: setup, name: "pactl")
+                }
+                while try pactl(["list", "short", "sink-inputs"]).isEmpty {
+                    guard Measure.wallSeconds() < deadline else { throw fail("the keep-awake stream did not reach the sink") }
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
+                _ = try pactl(["suspend-sink", "spk", "1"])
+                _ = try pactl(["suspend-sink", "spk", "0"])
+                _ = try pactl(["load-module", "module-native-protocol-unix", "auth-anonymous=1", "socket=\(socketPath)"])
+            } catch let error as InterludeError {
+                throw error
+            } catch {
+                throw fail("setting up the sink: \(error)")
+            }
+            guard Self.waitForSocket(socketPath, server: serverPID, deadline: deadline) else { throw fail("the clients' socket did not open") }
+        }
+        self.keepAwakePID = keepAwakePID
+        environment["PULSE_SERVER"] = "unix:\(socketPath)"
         environment["ALSOFT_DRIVERS"] = "pulse"
         self.environment = environment
+    }
+
+    /// Waits until `path` exists, while `server` runs and until `deadline`.
+    private static func waitForSocket(_ path: String, server: pid_t, deadline: Double) -> Bool {
+        while !FileManager.default.fileExists(atPath: path) {
+            guard Measure.wallSeconds() < deadline, waitpid(server, nil, WNOHANG) == 0 else { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return true
     }
 
     /// The server's PID.
@@ -64,6 +107,7 @@ final class BenchPulseServer: BenchAudioServer {
 
     /// Stops the server, if it still runs, and removes the folder.
     func stop() {
+        if let keepAwakePID { Self.stop(keepAwakePID) }
         Self.stop(serverPID)
         try? FileManager.default.removeItem(at: folder)
     }

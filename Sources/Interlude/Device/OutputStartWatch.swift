@@ -11,6 +11,11 @@
 /// the clock advanced by at least three quarters of that window. The first buffer, written
 /// ahead in one go, is at most `bufferSeconds` and the window is at least twice as long, so
 /// that buffer alone never passes for a running output.
+///
+/// It also runs once the clock, which starts at 0 on a new device, reads twice the buffer:
+/// the mixer is never more than a buffer ahead of the backend, so the backend has taken at
+/// least a buffer's worth. On a sink that starts a new stream at once that comes a buffer and
+/// a period after the open, well before the window would.
 struct OutputStartWatch {
     /// One reading: wall time and device clock, both in seconds.
     private struct Reading {
@@ -20,6 +25,8 @@ struct OutputStartWatch {
 
     /// The wall time the clock must be seen advancing over.
     private let windowSeconds: Double
+    /// A clock reading at least this proves the backend took audio.
+    private let takenClockSeconds: Double
     /// Readings since the clock first moved, oldest first; only the one that opens the window
     /// and the later ones are kept.
     private var readings: [Reading] = []
@@ -34,10 +41,12 @@ struct OutputStartWatch {
     /// A watch for a device whose backend buffer holds at most `bufferSeconds` of audio.
     init(bufferSeconds: Double) {
         windowSeconds = max(Self.shortestWindowSeconds, 2 * bufferSeconds)
+        takenClockSeconds = 2 * bufferSeconds
     }
 
-    /// Takes a reading; returns true once the output runs.
+    /// Takes a reading of a new device's clock; returns true once the output runs.
     mutating func observe(clockSeconds: Double, wallSeconds: Double) -> Bool {
+        if clockSeconds >= takenClockSeconds { return true }
         guard let firstClockSeconds else {
             firstClockSeconds = clockSeconds
             return false

@@ -42,6 +42,23 @@ import Testing
         #expect((runningAt ?? 1) < 0.2)
     }
 
+    /// Measured on a PulseAudio sink that starts a new stream at once: the clock reads the
+    /// buffer written ahead (3 periods) at the first reading, then a period more every period.
+    /// Past twice the buffer the backend has taken a buffer's worth: the output runs, a
+    /// period after that, not a window after the clock first moved.
+    @Test func aClockPastTwiceTheBufferIsRunning() {
+        let periodSeconds = 0.0427, bufferSeconds = 3 * 0.0427
+        var watch = OutputStartWatch(bufferSeconds: bufferSeconds)
+        var wall = 0.0
+        var runningAt: Double?
+        while wall < 1, runningAt == nil {
+            let clock = bufferSeconds + (wall / periodSeconds).rounded(.down) * periodSeconds
+            if watch.observe(clockSeconds: clock, wallSeconds: wall) { runningAt = wall }
+            wall += 0.002
+        }
+        #expect(runningAt.map { abs($0 - bufferSeconds) < 0.003 } == true, "running seen at \(String(describing: runningAt)) s")
+    }
+
     @Test func aClockThatStopsAfterItsFirstPeriodsIsNotRunning() {
         var watch = OutputStartWatch(bufferSeconds: 0.064)
         // 0, then 21, 43, 64 ms written ahead in three quick steps, then a stall.

@@ -7,14 +7,27 @@ import Foundation
 /// XDG_RUNTIME_DIR and PULSE_RUNTIME_PATH under a fresh temporary folder, a unix socket there
 /// with anonymous auth, and a null sink "spk" whose monitor records what was played. It never
 /// touches the user's own server, and is stopped by its PID only.
+///
+/// An idle null sink renders 2 s blocks and, as it lowers its latency for a new stream, shrinks
+/// how far it may rewind: that stream waits out the block (measured: 1.6 s behind, 0.1 s after
+/// it connected). A hardware sink rewinds and starts it at once. Made with
+/// `sinkStaysAwake`, the server gives "spk" a silent 10 ms stream of its own and starts it over
+/// with that stream (suspend, resume) before its socket opens to the tests, so that a new
+/// stream is heard within a few milliseconds, as on a desktop's sink.
 final class PrivatePulseServer: @unchecked Sendable {
     private let privateFolder: PrivateServerFolder
     /// The server's folder: its socket, logs, and the tests' own files.
     var folder: URL { privateFolder.url }
     var socketPath: String { privateFolder.path("native") }
+    /// The socket only the server's own set-up uses, when the sink is kept awake.
+    private var setupSocketPath: String { privateFolder.path("setup") }
     /// Arguments every null sink of the test is loaded with, beside its name (`norewinds=1`).
     let sinkArguments: [String]
+    /// Whether "spk" is kept running on small blocks by a silent stream of the server's own.
+    let sinkStaysAwake: Bool
     private var process: ChildProcess?
+    /// The silent stream that keeps "spk" awake, while the server runs.
+    private var keepAwake: ChildProcess?
     private var startCount = 0
 
     /// Whether `pulseaudio` and `parecord` are on the PATH.
@@ -27,10 +40,11 @@ final class PrivatePulseServer: @unchecked Sendable {
     }
 
     /// `sinkArguments`: what "spk" (and the test's other null sinks) are loaded with, beside
-    /// their names.
-    init(sinkArguments: [String] = []) throws {
+    /// their names. `sinkStaysAwake`: see the type's comment.
+    init(sinkArguments: [String] = [], sinkStaysAwake: Bool = false) throws {
         privateFolder = try PrivateServerFolder(kind: "pulse", subfolders: ["home", "xdg-runtime", "pulse-runtime"])
         self.sinkArguments = sinkArguments
+        self.sinkStaysAwake = sinkStaysAwake
     }
 
     deinit {
@@ -74,30 +88,64 @@ final class PrivatePulseServer: @unchecked Sendable {
         let log = folder.appendingPathComponent("server-\(startCount).log")
         let descriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         defer { close(descriptor) }
+        let firstSocket = sinkStaysAwake ? setupSocketPath : socketPath
         let server = try ChildProcess([
             "pulseaudio", "--daemonize=no", "--system=false", "-n", "--exit-idle-time=-1", "--use-pid-file=no",
             "--disallow-exit=yes",
-            "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socketPath)",
+            "--load=module-native-protocol-unix auth-anonymous=1 socket=\(firstSocket)",
             "--load=" + (["module-null-sink", "sink_name=spk"] + sinkArguments).joined(separator: " "),
         ], environment: environment, stdout: descriptor, stderr: descriptor)
         process = server
         let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+        try waitUntilAccepting(firstSocket, server: server, log: log, deadline: deadline)
+        if sinkStaysAwake {
+            try wakeSink(deadline: deadline)
+            try waitUntilAccepting(socketPath, server: server, log: log, deadline: deadline)
+        }
+    }
+
+    /// Waits until `path` accepts, or throws when the server exits or `deadline` passes.
+    private func waitUntilAccepting(_ path: String, server: ChildProcess, log: URL, deadline: ContinuousClock.Instant) throws {
         while ContinuousClock.now < deadline {
             if !server.isRunning {
                 process = nil
                 let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
                 throw TestFailure("pulseaudio exited (status \(server.status ?? -1)): \(text)")
             }
-            if Self.socketAccepts(socketPath) { return }
+            if Self.socketAccepts(path) { return }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        throw TestFailure("pulseaudio's socket \(socketPath) did not accept within \(timeoutSeconds) s")
+        throw TestFailure("pulseaudio's socket \(path) did not accept before the deadline")
+    }
+
+    /// Through the set-up socket: plays a silent 10 ms stream into "spk", starts the sink over
+    /// with it (so it runs on 10 ms blocks), then opens the tests' socket.
+    private func wakeSink(deadline: ContinuousClock.Instant) throws {
+        var environment = clientEnvironment
+        environment["PULSE_SERVER"] = "unix:\(setupSocketPath)"
+        keepAwake = try ChildProcess(["pacat", "--raw", "--format=s16le", "--rate=48000", "--channels=2",
+                                      "--latency-msec=10", "--client-name=keep-awake", "/dev/zero"], environment: environment)
+        let setupTool = { (arguments: [String]) in try self.privateFolder.runTool(["pactl"] + arguments, environment: environment) }
+        while try setupTool(["list", "short", "sink-inputs"]).isEmpty {
+            guard ContinuousClock.now < deadline, keepAwake?.isRunning == true else {
+                throw TestFailure("the keep-awake stream did not reach the private server's sink")
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        _ = try setupTool(["suspend-sink", "spk", "1"])
+        _ = try setupTool(["suspend-sink", "spk", "0"])
+        let module = try setupTool(["load-module", "module-native-protocol-unix", "auth-anonymous=1", "socket=\(socketPath)"])
+        guard Int(module.trimmingCharacters(in: .whitespacesAndNewlines)) != nil else {
+            throw TestFailure("load-module module-native-protocol-unix: \(module)")
+        }
     }
 
     /// SIGKILL by PID: the server vanishes as if it crashed. Waits until it has exited.
     func kill() {
         process?.stop(SIGKILL)
         process = nil
+        keepAwake?.stop(SIGKILL)
+        keepAwake = nil
     }
 
     /// SIGTERM by PID (SIGKILL after 2 s). Idempotent.
@@ -105,6 +153,8 @@ final class PrivatePulseServer: @unchecked Sendable {
         thaw()
         process?.stop(SIGTERM)
         process = nil
+        keepAwake?.stop(SIGKILL)
+        keepAwake = nil
     }
 
     /// SIGSTOP by PID: the server freezes with its socket open, as a server that hangs does.
