@@ -30,3 +30,19 @@ public enum CueDropReason: String, Sendable, Equatable {
     /// (``CueSteal/none``).
     case maxVoices
 }
+
+extension DesignEvent: CustomStringConvertible {
+    /// The event in words, for example "cue footstep played on voice 0.1 (variant 2, gain 0.8, pitch 1.05)".
+    public var description: String {
+        switch self {
+        case .cuePlayed(let cue, let voice, let variantIndex, let gain, let pitch):
+            "cue \(cue) played on \(voice) (variant \(variantIndex), gain \(gain), pitch \(pitch))"
+        case .cueDropped(let cue, let reason): "cue \(cue) dropped (\(reason))"
+        case .snapshotStarted(let snapshot, let fadeSeconds): "snapshot \(snapshot) started (fade \(fadeSeconds) s)"
+        case .snapshotStopped(let snapshot, let fadeSeconds): "snapshot \(snapshot) stopped (fade \(fadeSeconds) s)"
+        case .snapshotStopIgnored(let snapshot): "snapshot \(snapshot): stop ignored, it was already silent"
+        case .bankReloaded(let path): "cue bank \(path) reloaded"
+        case .bankReloadFailed(let path, let error): "cue bank \(path) not reloaded: \(error)"
+        }
+    }
+}

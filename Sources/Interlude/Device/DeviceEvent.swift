@@ -19,3 +19,16 @@ public enum DeviceEvent: Sendable, Equatable {
     /// again. `reason` names the file.
     case soundLost(name: String, reason: String)
 }
+
+extension DeviceEvent: CustomStringConvertible {
+    /// The event in words, for example "route changed from Built-in Audio to HDMI".
+    public var description: String {
+        switch self {
+        case .lost: "device lost"
+        case .rebuilt: "device rebuilt"
+        case .routeChanged(let from, let to): "route changed from \(from) to \(to)"
+        case .outputStarted(let seconds): "output started after \(Int((seconds * 1000).rounded())) ms"
+        case .soundLost(let name, let reason): "sound \(name) lost: \(reason)"
+        }
+    }
+}

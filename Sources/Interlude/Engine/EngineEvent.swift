@@ -20,3 +20,18 @@ public enum EngineEvent: Sendable, Equatable {
     /// engine's writer thread, before a call that waits for that save returns.
     case savedStateWriteFailed(path: String, error: InterludeError)
 }
+
+extension EngineEvent: CustomStringConvertible {
+    /// The event in words, as a log line would say it: `print(event)` reads, for example,
+    /// "interruption began: phoneCall from phoneStream".
+    public var description: String {
+        switch self {
+        case .session(let event): event.description
+        case .voice(let event): event.description
+        case .music(let event): event.description
+        case .device(let event): event.description
+        case .design(let event): event.description
+        case .savedStateWriteFailed(let path, let error): "saved state not written to \(path): \(error)"
+        }
+    }
+}

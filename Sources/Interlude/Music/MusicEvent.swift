@@ -27,3 +27,19 @@ public enum MusicEvent: Sendable, Equatable {
     /// raises nothing of its own: the track is then paused, or gone.
     case fadeFinished(MusicHandle)
 }
+
+extension MusicEvent: CustomStringConvertible {
+    /// The event in words, for example "music 1 on music ended at frame 96000".
+    public var description: String {
+        switch self {
+        case .suspended(let frame): "soundtrack suspended at frame \(frame)"
+        case .resumed(let frame): "soundtrack resumed at frame \(frame)"
+        case .damageSkipped(let path, let startFrame, let skippedFrames):
+            "damage skipped in \(path): \(skippedFrames) frames from frame \(startFrame)"
+        case .underrun(let path, let frame): "underrun in \(path) at frame \(frame)"
+        case .recovered(let path, let frame): "recovered from the underrun in \(path) at frame \(frame)"
+        case .ended(let music, let frame): "\(music) ended at frame \(frame)"
+        case .fadeFinished(let music): "\(music): fade finished"
+        }
+    }
+}

@@ -30,3 +30,23 @@ public enum DeferredCommand: Sendable, Equatable {
     /// The channel's track stopped: it does not resume.
     case stopMusic(StreamChannel)
 }
+
+extension DeferredCommand: CustomStringConvertible {
+    /// The command in words, for example "change position of voice 0.1" or "pause music".
+    public var description: String {
+        switch self {
+        case .play(let voice): "play \(voice)"
+        case .playCue(let voice): "play cue on \(voice)"
+        case .playSystemSound: "play system sound"
+        case .stop(let voice): "stop \(voice)"
+        case .pause(let voice): "pause \(voice)"
+        case .resume(let voice): "resume \(voice)"
+        case .change(let voice, let properties): "change \(properties) of \(voice)"
+        case .playMusic(let channel): "play \(channel)"
+        case .crossfadeMusic(let channel): "crossfade \(channel)"
+        case .pauseMusic(let channel): "pause \(channel)"
+        case .resumeMusic(let channel): "resume \(channel)"
+        case .stopMusic(let channel): "stop \(channel)"
+        }
+    }
+}

@@ -42,3 +42,36 @@ public struct ResumeSummary: Sendable, Equatable {
         self.voiceCount = voiceCount
     }
 }
+
+extension SessionEvent: CustomStringConvertible {
+    /// The event in words, for example "interruption ended (phoneStream): resumed music and 2 voices".
+    public var description: String {
+        switch self {
+        case .began(let reason, let source): "interruption began: \(reason) from \(source)"
+        case .ended(let shouldResume, let resumed, let source):
+            "interruption ended (\(source)): " + (shouldResume ? "resumed \(resumed)" : "not resumed")
+        case .activated(let resumed): "session activated: resumed \(resumed)"
+        case .reactivationFailed(let message): "reactivation failed: \(message)"
+        case .holdAdded(let reason, let source): "hold added: \(reason) from \(source)"
+        case .holdReleased(let source): "hold released: \(source)"
+        case .holdKept(let source): "hold kept: \(source)"
+        case .absorbed(let reason): "interruption absorbed: \(reason)"
+        case .ignored: "interruption call ignored"
+        case .commandDeferred(let command): "deferred: \(command)"
+        case .commandDropped(let command): "dropped: \(command)"
+        }
+    }
+}
+
+extension ResumeSummary: CustomStringConvertible {
+    /// What was resumed in words: "music and 2 voices", "1 voice", "nothing".
+    public var description: String {
+        let voices = voiceCount == 1 ? "1 voice" : "\(voiceCount) voices"
+        switch (music, voiceCount) {
+        case (true, 0): return "music"
+        case (true, _): return "music and \(voices)"
+        case (false, 0): return "nothing"
+        case (false, _): return voices
+        }
+    }
+}

@@ -20,3 +20,13 @@ public enum VoiceEndReason: String, Sendable, Equatable {
     /// Its sound could not come back on a new device after a device loss or switch.
     case deviceLost
 }
+
+extension VoiceEvent: CustomStringConvertible {
+    /// The event in words, for example "voice 0.1 finished (ended)".
+    public var description: String {
+        switch self {
+        case .finished(let voice, let reason): "\(voice) finished (\(reason))"
+        case .resumed(let voice, let frame): "\(voice) resumed at frame \(frame)"
+        }
+    }
+}

@@ -21,3 +21,13 @@ public struct VoiceProperties: OptionSet, Sendable, Hashable {
     /// The reverb zone or the low-pass.
     public static let effects = VoiceProperties(rawValue: 1 << 6)
 }
+
+extension VoiceProperties: CustomStringConvertible {
+    /// The properties by name, for example "gain, position"; "nothing" when empty.
+    public var description: String {
+        let names: [(VoiceProperties, String)] = [(.gain, "gain"), (.pitch, "pitch"), (.looping, "looping"), (.position, "position"),
+                                                  (.velocity, "velocity"), (.distance, "distance"), (.effects, "effects")]
+        let named = names.filter { contains($0.0) }.map(\.1)
+        return named.isEmpty ? "nothing" : named.joined(separator: ", ")
+    }
+}
