@@ -85,6 +85,7 @@ public final class SoundEngine: Sendable {
         if let token = watchOpenALSystemEvents(logger: logger) {
             systemEventToken.withLock { $0 = token }
         }
+        LiveEngines.add(self)
     }
 
     deinit {
@@ -96,7 +97,8 @@ public final class SoundEngine: Sendable {
     /// switch, a reopen after a loss) is waited for first, up to 5 s, until the engine keeps it
     /// or it is closed, and none opens once shutdown has begun, so that no OpenAL call is left
     /// running when it returns and the process may exit. Idempotent; later calls throw
-    /// `.shutDown`. Any thread.
+    /// `.shutDown`. Any thread. An engine dropped without it shuts down in its deinit, and one
+    /// still held when the program exits is shut down at exit, so its device is closed either way.
     public func shutdown() {
         let thread = driver.withLock { driver -> DriverThread? in
             defer { driver = nil }
@@ -118,6 +120,7 @@ public final class SoundEngine: Sendable {
         decodeWorker.stop()
         waitForSnapshots()
         sinks.finish()
+        LiveEngines.remove(engineID)
     }
 
     /// Waits, outside the engine lock, until every snapshot handed to the writer so far is on
