@@ -76,9 +76,9 @@ final class TimelinePrinter: Sendable {
         case .session(.commandDeferred(.change)):
             return nil
         case .session(.commandDeferred(let command)):
-            return "  \(command.sceneAction) during the interruption: tracked, applied at the end"
+            return "  \(command.sceneAction ?? command.description) during the interruption: tracked, applied at the end"
         case .session(.commandDropped(let command)):
-            return "  \(command.sceneAction) during the interruption: dropped"
+            return "  \(command.sceneAction ?? command.description) during the interruption: dropped"
         case .music(.resumed(let frame)):
             return "ended: context restored, soundtrack resumed at \(clock(frame))"
         case .session(.ended(let shouldResume, let resumed, _)):

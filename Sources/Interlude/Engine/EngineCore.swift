@@ -220,6 +220,12 @@ final class EngineCore: @unchecked Sendable {
         }
     }
 
+    /// Reports `command`, given while the session is interrupted, as deferred; nothing while
+    /// it is active.
+    func noteDeferred(_ command: DeferredCommand) {
+        if !session.isActive { events.emitDeferred(command) }
+    }
+
     /// Sends every real voice's and stream's gain after a group gain changed.
     func applyGroupGains() throws {
         try voices.applyGroupGains()

@@ -4,6 +4,8 @@ final class EventQueue {
     /// The voice properties reported changed while the session is interrupted: a repeat is
     /// not raised again until the session is active.
     @exclusivity(unchecked) private var deferredChanges: [VoiceHandle: VoiceProperties] = [:]
+    /// The other changes (``DeferredCommand/isCoalesced``) reported while interrupted, likewise.
+    @exclusivity(unchecked) private var deferredOthers: Set<DeferredCommand> = []
 
     /// Raises `event`.
     func emit(_ event: EngineEvent) {
@@ -13,7 +15,9 @@ final class EventQueue {
     /// Raises a session event.
     func emit(_ event: SessionEvent) {
         switch event {
-        case .ended, .activated: deferredChanges.removeAll()
+        case .ended, .activated:
+            deferredChanges.removeAll()
+            deferredOthers.removeAll()
         default: break
         }
         emit(.session(event))
@@ -27,6 +31,15 @@ final class EventQueue {
         guard !new.isEmpty else { return }
         deferredChanges[voice] = reported.union(new)
         emit(.session(.commandDeferred(.change(voice, new))))
+    }
+
+    /// Raises `command` as deferred: a change (``DeferredCommand/isCoalesced``) only the first
+    /// time in the interruption, any other command each time.
+    func emitDeferred(_ command: DeferredCommand) {
+        if command.isCoalesced {
+            guard deferredOthers.insert(command).inserted else { return }
+        }
+        emit(.session(.commandDeferred(command)))
     }
     /// Raises a voice event.
     func emit(_ event: VoiceEvent) { emit(.voice(event)) }

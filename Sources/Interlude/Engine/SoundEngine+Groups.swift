@@ -28,6 +28,7 @@ extension SoundEngine {
             let index = try core.groups.existingIndex(of: group, in: call)
             core.groups.setGain(gain, of: index, overSeconds: fadeSeconds, curve: curve)
             core.al.run(call) { _ in try core.applyGroupGains() }
+            core.noteDeferred(.changeGroup(group))
         }
     }
 
@@ -45,6 +46,7 @@ extension SoundEngine {
         try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
         try withCore(call) { core in
             let index = try core.groups.existingIndex(of: group, in: call)
+            core.noteDeferred(.pauseGroup(group))
             if fadeSeconds > 0 {
                 core.groups.fadeOutToPause(index, overSeconds: fadeSeconds)
                 return
@@ -64,6 +66,7 @@ extension SoundEngine {
             core.groups.resetTransport(of: index, fadeInSeconds: fadeSeconds)
             core.al.run(call) { _ in try core.applyGroupGains() }
             core.setGroupPaused(false, index: index)
+            core.noteDeferred(.resumeGroup(group))
         }
     }
 
@@ -76,6 +79,7 @@ extension SoundEngine {
             let index = try core.groups.existingIndex(of: group, in: call)
             core.voices.stop(group: index, fadeSeconds: fadeSeconds)
             core.streams.stop(group: index, fadeSeconds: fadeSeconds)
+            core.noteDeferred(.stopGroup(group))
         }
     }
 
@@ -103,6 +107,7 @@ extension SoundEngine {
         try withCore(call) { core in
             core.groups.setMuted(muted, of: try core.groups.existingIndex(of: group, in: call))
             core.al.run(call) { _ in try core.applyGroupGains() }
+            core.noteDeferred(.changeGroup(group))
         }
     }
 
@@ -121,6 +126,7 @@ extension SoundEngine {
                                             triggerIndex: try core.groups.existingIndex(of: trigger, in: call),
                                             duckedGain: Decibels.gain(of: -decibels),
                                             attackSeconds: attackSeconds, releaseSeconds: releaseSeconds))
+            core.noteDeferred(.changeGroup(group))
         }
     }
 
@@ -131,6 +137,7 @@ extension SoundEngine {
             core.groups.removeDucking(target: try core.groups.existingIndex(of: group, in: call),
                                       trigger: try core.groups.existingIndex(of: trigger, in: call))
             core.al.run(call) { _ in try core.applyGroupGains() }
+            core.noteDeferred(.changeGroup(group))
         }
     }
 }

@@ -5,7 +5,10 @@ extension SoundEngine {
     /// Any thread.
     public func setListener(_ listener: Listener) throws {
         try listener.validate(in: "setListener")
-        try withCore("setListener") { core in core.world.setListener(listener) }
+        try withCore("setListener") { core in
+            core.world.setListener(listener)
+            core.noteDeferred(.changeListener)
+        }
     }
 
     /// The listener as the engine keeps it. Any thread.
@@ -21,12 +24,16 @@ extension SoundEngine {
             change(&changed)
             try changed.validate(in: "changeListener")
             core.world.setListener(changed)
+            core.noteDeferred(.changeListener)
         }
     }
 
     /// Sets the distance model; OpenAL hears it at the next update. Any thread.
     public func setDistanceModel(_ model: DistanceModel) throws {
-        try withCore("setDistanceModel") { core in core.world.setDistanceModel(model) }
+        try withCore("setDistanceModel") { core in
+            core.world.setDistanceModel(model)
+            core.noteDeferred(.changeListener)
+        }
     }
 
     /// Sets the doppler factor (>= 0) and the speed of sound (> 0, units per second); OpenAL
@@ -37,6 +44,7 @@ extension SoundEngine {
         }
         try withCore("setDoppler") { core in
             core.world.setDoppler(factor: factor, speedOfSoundMetresPerSecond: speedOfSoundMetresPerSecond)
+            core.noteDeferred(.changeListener)
         }
     }
 }

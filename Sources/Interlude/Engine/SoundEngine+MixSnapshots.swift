@@ -30,6 +30,7 @@ extension SoundEngine {
         try withCore(call) { core in
             try core.soundDesign.start(snapshot, fadeSeconds: fadeSeconds, call: call)
             applyMix(core, call: call)
+            core.noteDeferred(.startSnapshot(snapshot))
         }
     }
 
@@ -42,6 +43,7 @@ extension SoundEngine {
         try withCore(call) { core in
             try core.soundDesign.stop(snapshot, fadeSeconds: fadeSeconds, call: call)
             applyMix(core, call: call)
+            core.noteDeferred(.stopSnapshot(snapshot))
         }
     }
 

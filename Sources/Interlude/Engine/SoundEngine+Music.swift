@@ -104,6 +104,7 @@ extension SoundEngine {
         try withCore(call) { core in
             guard own(music), core.streams.current(music.trackID, on: music.channel) != nil else { return }
             core.streams.setGain(gain, of: music.channel, fadeSeconds: fadeSeconds, curve: curve)
+            core.noteDeferred(.setMusicGain(music.channel))
         }
     }
 

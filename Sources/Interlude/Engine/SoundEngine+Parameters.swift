@@ -21,6 +21,7 @@ extension SoundEngine {
         func call() -> String { "setParameter(of: \(name))" }
         try withCore(call()) { core in
             try core.soundDesign.setParameter(value, of: name, fadeSeconds: fadeSeconds, call: call())
+            core.noteDeferred(.setParameter(name))
         }
     }
 

@@ -1,6 +1,8 @@
 /// A command given while the session was interrupted, as ``SessionEvent/commandDeferred(_:)``
-/// and ``SessionEvent/commandDropped(_:)`` report it: which call, on which voice or channel.
-public enum DeferredCommand: Sendable, Equatable {
+/// and ``SessionEvent/commandDropped(_:)`` report it: which call, on which voice, channel,
+/// group, parameter or snapshot. Changes (a setter that may be called every frame) are
+/// reported once per target for each interruption; the other commands each time.
+public enum DeferredCommand: Sendable, Hashable {
     /// A voice started: a looping one plays when the session is active again, a one-shot is
     /// dropped.
     case play(VoiceHandle)
@@ -29,6 +31,36 @@ public enum DeferredCommand: Sendable, Equatable {
     case resumeMusic(StreamChannel)
     /// The channel's track stopped: it does not resume.
     case stopMusic(StreamChannel)
+    /// The channel's track's own gain set: heard when the session is active again. Once per
+    /// channel and interruption.
+    case setMusicGain(StreamChannel)
+    /// The listener, the distance model or the doppler settings changed: heard when the
+    /// session is active again. Once per interruption.
+    case changeListener
+    /// A group's gain, mute or ducking changed: heard when the session is active again. Once
+    /// per group and interruption.
+    case changeGroup(GroupID)
+    /// A group paused: its voices and tracks stay paused at the end.
+    case pauseGroup(GroupID)
+    /// A group resumed: its voices and tracks play when the session is active again.
+    case resumeGroup(GroupID)
+    /// A group stopped: its voices and tracks stay stopped.
+    case stopGroup(GroupID)
+    /// A game parameter set (globally): the curves follow it, heard when the session is
+    /// active again. Once per parameter and interruption.
+    case setParameter(String)
+    /// A mix snapshot started: its mix is heard when the session is active again.
+    case startSnapshot(MixSnapshotID)
+    /// A mix snapshot stopped.
+    case stopSnapshot(MixSnapshotID)
+
+    /// Whether the command is a change reported once per target and interruption.
+    var isCoalesced: Bool {
+        switch self {
+        case .change, .setMusicGain, .changeListener, .changeGroup, .setParameter: true
+        default: false
+        }
+    }
 }
 
 extension DeferredCommand: CustomStringConvertible {
@@ -47,6 +79,15 @@ extension DeferredCommand: CustomStringConvertible {
         case .pauseMusic(let channel): "pause \(channel)"
         case .resumeMusic(let channel): "resume \(channel)"
         case .stopMusic(let channel): "stop \(channel)"
+        case .setMusicGain(let channel): "set \(channel) gain"
+        case .changeListener: "change listener"
+        case .changeGroup(let group): "change group \(group)"
+        case .pauseGroup(let group): "pause group \(group)"
+        case .resumeGroup(let group): "resume group \(group)"
+        case .stopGroup(let group): "stop group \(group)"
+        case .setParameter(let name): "set parameter \(name)"
+        case .startSnapshot(let snapshot): "start snapshot \(snapshot)"
+        case .stopSnapshot(let snapshot): "stop snapshot \(snapshot)"
         }
     }
 }

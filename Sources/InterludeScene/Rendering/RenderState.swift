@@ -134,10 +134,10 @@ struct RenderState {
         case .session(.ignored):
             fields += [("event", .string("interruptionEndIgnored"))]
         case .session(.commandDeferred(let command)):
-            fields += [("event", .string("commandDeferred")), ("do", .string(command.sceneAction))]
+            fields += [("event", .string("commandDeferred")), ("do", .string(command.sceneAction ?? command.description))]
             if case .playCue = command { defersCue = true }
         case .session(.commandDropped(let command)):
-            fields += [("event", .string("commandDropped")), ("do", .string(command.sceneAction))]
+            fields += [("event", .string("commandDropped")), ("do", .string(command.sceneAction ?? command.description))]
         case .music(.suspended(let position)):
             fields += [("event", .string("musicSuspended")), ("positionInFrames", .number(Double(position)))]
         case .music(.resumed(let position)):

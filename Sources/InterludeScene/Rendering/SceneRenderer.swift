@@ -132,9 +132,14 @@ public struct SceneRenderer {
             state.log(event: event)
             let sceneRaised = try director.apply(event)
             if Self.isSmoothed(event.action) { smoothedFrame = frame + smoothingFrames }
-            // A deferred `set` is logged per event, from the director, not per property as raised.
+            // A deferred `set` is logged per event, from the director, not per property as raised;
+            // the commands the scene contract does not track are not logged.
             let engineRaised = raised.withLock({ events in defer { events.removeAll() }; return events }).filter { raised in
-                if case .session(.commandDeferred(.change)) = raised { false } else { true }
+                switch raised {
+                case .session(.commandDeferred(.change)): false
+                case .session(.commandDeferred(let command)), .session(.commandDropped(let command)): command.sceneAction != nil
+                default: true
+                }
             }
             let sessionEvents = engineRaised + sceneRaised
             damage.noteMusicCommand(event.action)

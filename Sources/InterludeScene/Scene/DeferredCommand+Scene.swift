@@ -2,8 +2,9 @@ import Interlude
 
 extension DeferredCommand {
     /// The scene action this tracked command stands for, as a scene's log names it in
-    /// `commandDeferred` and `commandDropped` (`do`).
-    public var sceneAction: String {
+    /// `commandDeferred` and `commandDropped` (`do`); nil for the commands a scene's log does
+    /// not report (the scene contract tracks voices and the soundtrack's transport only).
+    public var sceneAction: String? {
         switch self {
         case .play: "play"
         case .playCue: "cue"
@@ -17,6 +18,8 @@ extension DeferredCommand {
         case .pauseMusic: "music.pause"
         case .resumeMusic: "music.resume"
         case .stopMusic: "music.stop"
+        case .setMusicGain, .changeListener, .changeGroup, .pauseGroup, .resumeGroup, .stopGroup, .setParameter,
+             .startSnapshot, .stopSnapshot: nil
         }
     }
 }
