@@ -212,7 +212,7 @@ final class DeviceHost {
     }
 
     /// True once after the watch found the output left behind its server: the caller starts it
-    /// over (``OutputRouter/restartOutput()``).
+    /// over (``OutputRouter/restartOutputIfDue()``).
     func takeOutputRestartDue() -> Bool {
         defer { isOutputRestartDue = false }
         return isOutputRestartDue && device != nil
