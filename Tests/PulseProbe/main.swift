@@ -254,7 +254,7 @@ engine.setEventHandler { event in
     case .music(.fadeFinished): fields["event"] = "musicFadeFinished"
     case .device(.soundLost(let name, _)): fields["event"] = "soundLost"; fields["name"] = name
     case .savedStateWriteFailed(_, let error): fields["event"] = "snapshotWriteFailed"; fields["message"] = error.message
-    case .voice(.finished): return
+    case .voice(.finished), .voice(.fadeFinished): return
     case .design: fields["event"] = "design"
     }
     emit(fields)

@@ -106,9 +106,11 @@ final class TimelinePrinter: Sendable {
             return String(format: "mix snapshot %@ fades in over %.1f s: music and effects muffled", snapshot.name, fadeSeconds)
         case .design(.snapshotStopped(let snapshot, let fadeSeconds)):
             return String(format: "mix snapshot %@ fades out over %.1f s", snapshot.name, fadeSeconds)
-        case .session(.activated), .session(.absorbed), .session(.ignored), .voice(.resumed), .voice(.finished), .device(.outputStarted),
+        case .session(.activated), .session(.absorbed), .session(.ignored), .voice(.resumed), .voice(.finished), .voice(.fadeFinished),
+             .device(.outputStarted),
              .music(.ended), .music(.fadeFinished),
-             .design(.cueDropped), .design(.snapshotStopIgnored), .design(.bankReloaded), .design(.bankReloadFailed):
+             .design(.cueDropped), .design(.snapshotStopIgnored), .design(.bankReloaded), .design(.bankReloadFailed),
+             .design(.groupFadeFinished):
             return nil
         }
     }

@@ -20,6 +20,10 @@ public enum DesignEvent: Sendable, Equatable {
     /// A watched cue bank file changed but could not be loaded: the previous bank stays whole,
     /// and `error` names the file and the cue, parameter, snapshot or sound at fault.
     case bankReloadFailed(path: String, error: InterludeError)
+    /// A group's fade reached its end in this update: a gain fade
+    /// (``SoundEngine/setGain(_:of:fadeSeconds:curve:)-(_,GroupID,_,_)``), a pause's fade to
+    /// silence (the group is paused now) or a resume's fade in.
+    case groupFadeFinished(GroupID)
 }
 
 /// Why a cue play was dropped.
@@ -43,6 +47,7 @@ extension DesignEvent: CustomStringConvertible {
         case .snapshotStopIgnored(let snapshot): "snapshot \(snapshot): stop ignored, it was already silent"
         case .bankReloaded(let path): "cue bank \(path) reloaded"
         case .bankReloadFailed(let path, let error): "cue bank \(path) not reloaded: \(error)"
+        case .groupFadeFinished(let group): "group \(group): fade finished"
         }
     }
 }

@@ -146,6 +146,7 @@ final class EngineCore: @unchecked Sendable {
             clock.countUpdate()
             groups.advance(bySeconds: elapsedSeconds, playingCounts: voiceSources.playingCountsByGroup)
             for group in groups.takePausesDue() { setGroupPaused(true, index: group) }
+            for group in groups.takeFadesFinished() { events.emit(DesignEvent.groupFadeFinished(group)) }
             al.run("update") { device in
                 // One batch: every property set here reaches the mixer at once.
                 al.attempt("update: deferred updates") {

@@ -60,6 +60,8 @@ final class GroupMixer {
     func resetTransport(of index: Int, fadeInSeconds: Double) { table.resetTransport(of: index, fadeInSeconds: fadeInSeconds) }
     /// The groups whose pause fade reached silence since the last call.
     func takePausesDue() -> [Int] { table.takePausesDue() }
+    /// The groups whose fade (gain, pause or resume) reached its end since the last call.
+    func takeFadesFinished() -> [GroupID] { table.takeFadesFinished() }
     func addDucking(_ rule: DuckRule) { table.addDucking(rule) }
     func removeDucking(target: Int, trigger: Int) { table.removeDucking(target: target, trigger: trigger) }
 

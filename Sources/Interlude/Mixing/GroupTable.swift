@@ -17,6 +17,8 @@ struct GroupTable {
     private var pausesAtFadeEnd: [Bool] = []
     /// Groups whose pause fade ended in the last advance: the engine pauses them now.
     private var pausesDue: [Int] = []
+    /// Groups whose gain, pause or resume fade reached its end in the last advance.
+    private var fadesFinished: [Int] = []
     private var isMuted: [Bool] = []
     private var paused: [Bool] = []
     private var duckFactors: [Float] = []
@@ -153,6 +155,13 @@ struct GroupTable {
     }
 
     /// The groups whose pause fade reached silence since the last call.
+    /// The groups whose fade (gain, pause or resume) reached its end since the last call.
+    mutating func takeFadesFinished() -> [GroupID] {
+        guard !fadesFinished.isEmpty else { return [] }
+        defer { fadesFinished.removeAll(keepingCapacity: true) }
+        return fadesFinished.map { GroupID(name: names[$0]) }
+    }
+
     mutating func takePausesDue() -> [Int] {
         guard !pausesDue.isEmpty else { return [] }
         defer { pausesDue.removeAll(keepingCapacity: true) }
@@ -205,6 +214,7 @@ struct GroupTable {
             fade.advance(bySeconds: seconds)
             gains[index] = fade.gain
             fades[index] = fade.isFinished ? nil : fade
+            if fade.isFinished { fadesFinished.append(index) }
             changed = true
         }
         for index in transportFades.indices {
@@ -212,6 +222,7 @@ struct GroupTable {
             fade.advance(bySeconds: seconds)
             transportGains[index] = fade.gain
             transportFades[index] = fade.isFinished ? nil : fade
+            if fade.isFinished && !fadesFinished.contains(index) { fadesFinished.append(index) }
             if fade.isFinished && pausesAtFadeEnd[index] {
                 pausesAtFadeEnd[index] = false
                 pausesDue.append(index)

@@ -4,6 +4,10 @@ public enum VoiceEvent: Sendable, Equatable {
     case finished(VoiceHandle, reason: VoiceEndReason)
     /// The voice resumed at this frame of its sound after an interruption or a device rebuild.
     case resumed(VoiceHandle, positionInFrames: Int)
+    /// The voice's gain fade reached its gain in this update
+    /// (``SoundEngine/setGain(_:of:fadeSeconds:curve:)-(_,VoiceHandle,_,_)``, or a pause's fade
+    /// out, the voice paused now). A stop's fade ends with ``finished(_:reason:)`` instead.
+    case fadeFinished(VoiceHandle)
 }
 
 /// Why a voice finished.
@@ -27,6 +31,7 @@ extension VoiceEvent: CustomStringConvertible {
         switch self {
         case .finished(let voice, let reason): "\(voice) finished (\(reason))"
         case .resumed(let voice, let frame): "\(voice) resumed at frame \(frame)"
+        case .fadeFinished(let voice): "\(voice): fade finished"
         }
     }
 }

@@ -158,7 +158,7 @@ final class VoiceSources {
             if fade.isFinished {
                 switch voice.fadeEnd {
                 case .none:
-                    break
+                    if fade.durationSeconds > 0 { events.emit(VoiceEvent.fadeFinished(voice.handle)) }
                 case .stop:
                     remove(voice, reason: .stopped)
                     return false
@@ -168,6 +168,7 @@ final class VoiceSources {
                     // Paused (or ended) now: the gain it had comes back, for the resume.
                     voice.setFadedGain(restoredGain)
                     voice.markChanged(.gain)
+                    if fade.durationSeconds > 0 { events.emit(VoiceEvent.fadeFinished(voice.handle)) }
                     return false
                 }
             }

@@ -176,7 +176,8 @@ struct RenderState {
             fields += [("event", .string("musicDamageSkipped")), ("startFrame", .number(Double(startFrame))),
                        ("skippedFrames", .number(Double(skippedFrames)))]
         case .device(.outputStarted), .music(.underrun), .music(.recovered), .music(.ended), .music(.fadeFinished), .device(.soundLost),
-             .savedStateWriteFailed, .voice(.finished), .design(.bankReloaded), .design(.bankReloadFailed):
+             .savedStateWriteFailed, .voice(.finished), .voice(.fadeFinished), .design(.bankReloaded), .design(.bankReloadFailed),
+             .design(.groupFadeFinished):
             // Not one of the scene log's events; the engine's own log has the warning.
             return
         case .design(.snapshotStarted), .design(.snapshotStopped):

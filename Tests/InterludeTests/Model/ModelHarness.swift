@@ -126,7 +126,7 @@ struct ModelHarness {
             case .session(.commandDeferred), .session(.commandDropped), .music(.suspended), .music(.resumed), .voice(.resumed),
                  .device(.routeChanged), .device(.outputStarted), .music(.damageSkipped), .music(.underrun), .music(.recovered), .music(.ended), .music(.fadeFinished),
                  .device(.soundLost),
-                 .voice(.finished), .design: nil
+                 .voice(.finished), .voice(.fadeFinished), .design: nil
             }
         }
 

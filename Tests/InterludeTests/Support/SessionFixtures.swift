@@ -176,6 +176,7 @@ extension EngineEvent {
         case .device(.routeChanged): "routeChanged"
         case .savedStateWriteFailed: "snapshotWriteFailed"
         case .voice(.finished): "voiceFinished"
+        case .voice(.fadeFinished): "voiceFadeFinished"
         case .design: "design"
         }
     }
