@@ -9,6 +9,7 @@ var step = CueDefinition(variants: [step1, step2, step3])
 step.gainRange = 0.8...1.0
 step.pitchRange = 0.95...1.05
 step.cooldownSeconds = 0.08
+step.order = .shuffle                 // each variant once per round, in a new order each round
 try engine.makeParameter(named: "speed", range: 0...10)
 step.curves = [CueCurve(.gain, parameter: "speed", points: [.init(x: 0, y: 0.5), .init(x: 10, y: 1)])]
 let footstep = try engine.makeCue(named: "footstep", step)

@@ -11,8 +11,12 @@ try engine.play(step, parameters: .init(position: Vector3(0, 0, -1), gain: 0.8))
 // The soundtrack, fading in over a second.
 let theme = try engine.playMusic(path: "assets/music/theme.ogg", fadeSeconds: 1)
 
-// The player walks towards the fire.
-try engine.changeListener { $0.position = Vector3(1, 0, 0) }
+// The player walks towards the fire, facing it (`up` stays +y).
+try engine.changeListener { listener in
+    listener.position = Vector3(1, 0, 0)
+    listener.forward = Vector3(1, 0, 0)
+    listener.velocity = Vector3(1.4, 0, 0)    // units per second: the doppler shift's
+}
 try engine.setPosition(Vector3(3, 0, -2), of: campfire)
 
 engine.shutdown()
