@@ -82,6 +82,7 @@ extension SoundEngine {
 
     /// Sets a positional voice's velocity, for doppler. Any thread.
     public func setVelocity(_ velocity: Vector3, of voice: VoiceHandle) throws {
+        try Validate.vector(velocity, "velocity", in: "setVelocity(of: voice)")
         try withCore("setVelocity(of: voice)") {
             try $0.voices.change(voice, call: "setVelocity(of: voice)") { $0.velocity = velocity }
         }

@@ -224,8 +224,8 @@ final class VoicePlayer {
     /// Moves a positional voice: the hot path of a game moving its emitters every frame, so it
     /// validates and records only the position, for the update to send.
     func setPosition(_ position: Vector3, of handle: VoiceHandle) throws {
-        guard let slot = table.liveSlot(for: handle) else { return }
         try Validate.vector(position, "position", in: "setPosition")
+        guard let slot = table.liveSlot(for: handle) else { return }
         guard table.movePositional(slot, to: position) else {
             throw InterludeError(.invalidArgument, "setPosition: a voice cannot switch between positional and unpositioned while playing")
         }
@@ -241,8 +241,8 @@ final class VoicePlayer {
         // Checked in full before anything moves, by slot: taking each voice would cost a retain
         // and a release per position.
         for index in handles.indices {
-            guard let slot = table.liveSlot(for: handles[index]) else { continue }
             try Validate.vector(positions[index], "position", in: "setPositions")
+            guard let slot = table.liveSlot(for: handles[index]) else { continue }
             guard table.isPositional(slot) else {
                 throw InterludeError(.invalidArgument, "setPositions: a voice cannot switch between positional and unpositioned while playing")
             }

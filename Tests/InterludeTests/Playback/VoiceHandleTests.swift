@@ -49,6 +49,39 @@ extension EngineSuites {
             #expect(engine.statistics.internalErrorCount == 0)
         }
 
+        /// One rule for a live and a stale handle: the arguments are checked first, so a bad
+        /// one throws on either, and a good one on a stale handle does nothing.
+        @Test("a bad argument throws the same on a live and a stale handle", arguments: [false, true])
+        func badArgumentsThrowWhateverTheHandle(isStale: Bool) throws {
+            let engine = try TestEngine.offline()
+            defer { engine.shutdown() }
+            let sine = try TestEngine.sine(engine)
+            let voice = try engine.play(sine, parameters: VoiceParameters(position: Vector3(1, 0, 0), isLooping: true))
+            _ = try engine.render(frameCount: 480)
+            if isStale { try engine.stop(voice) }
+            let notFinite = Vector3(.nan, 0, 0)
+            let bad: [(String, () throws -> Void)] = [
+                ("setPosition", { try engine.setPosition(notFinite, of: voice) }),
+                ("setPositions", { try engine.setPositions([notFinite], of: [voice]) }),
+                ("setVelocity", { try engine.setVelocity(notFinite, of: voice) }),
+                ("setGain", { try engine.setGain(-1, of: voice) }),
+                ("setPitch", { try engine.setPitch(0, of: voice) }),
+                ("stop", { try engine.stop(voice, fadeSeconds: -1) }),
+                ("pause", { try engine.pause(voice, fadeSeconds: .nan) }),
+                ("resume", { try engine.resume(voice, fadeSeconds: -1) }),
+            ]
+            for (call, body) in bad {
+                #expect(throws: InterludeError.self, "\(call) on a \(isStale ? "stale" : "live") handle") { try body() }
+                do { try body() } catch let error as InterludeError {
+                    #expect(error.code == .invalidArgument && error.message.hasPrefix(call), "\(call): \(error.message)")
+                }
+            }
+            // Good arguments: applied on the live voice, nothing on the stale one.
+            try engine.setPosition(Vector3(2, 0, 0), of: voice)
+            try engine.setVelocity(Vector3(0, 0, 1), of: voice)
+            #expect(engine.parameters(of: voice)?.position == (isStale ? nil : Vector3(2, 0, 0)))
+        }
+
         @Test func aFinishedOneShotsSlotIsReusedWithANewGeneration() throws {
             let engine = try TestEngine.offline()
             defer { engine.shutdown() }
