@@ -173,8 +173,8 @@ let package = Package(
         .executableTarget(name: "PulseProbe", dependencies: ["Interlude", .product(name: "Logging", package: "swift-log")], path: "Tests/PulseProbe"),
         // Launched by DriverThreadTests: an engine released, and so shut down, on its own driver thread.
         .executableTarget(name: "DriverReleaseProbe", dependencies: ["Interlude"], path: "Tests/DriverReleaseProbe"),
-        // Launched by ExitWithoutShutdownTests: a game that exits holding an open engine.
-        .executableTarget(name: "ExitProbe", dependencies: ["Interlude"], path: "Tests/ExitProbe"),
+        // Launched by LifecycleProbeTests: a game's start and end in a process of its own.
+        .executableTarget(name: "LifecycleProbe", dependencies: ["Interlude"], path: "Tests/LifecycleProbe"),
         // Launched by FoundationFreeTests: a game importing the engine alone, which maps no Foundation.
         .executableTarget(name: "FoundationFreeGame", dependencies: ["Interlude"], path: "Tests/FoundationFreeGame"),
         .executableTarget(

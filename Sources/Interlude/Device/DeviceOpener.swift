@@ -35,7 +35,7 @@ struct DeviceOpener: Sendable {
             return try open(NullBackend.resolve(output, logger: logger))
         case .null:
             guard NullBackend.select() else {
-                throw InterludeError(.deviceUnavailable, "OutputDevice.null: OpenAL Soft already started in this process with other drivers; set ALSOFT_DRIVERS=null before launch")
+                throw InterludeError(.deviceUnavailable, "OutputDevice.null: OpenAL Soft already started in this process with other drivers, and takes its null backend only before it starts. To fall back to no output when no device opens, make the engine with `.systemDefaultOrNull` instead of `.systemDefault`, which chooses before OpenAL Soft starts (or set ALSOFT_DRIVERS=null before launch)")
             }
             kind = .playback(name: nil)
         }

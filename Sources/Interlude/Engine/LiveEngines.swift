@@ -29,17 +29,23 @@ enum LiveEngines {
         if needsHook { atexit { LiveEngines.shutDownAll() } }
     }
 
-    /// The engine `engineID` has shut down.
+    /// The engine `engineID` has shut down: called last by its shutdown().
     static func remove(_ engineID: Int) {
         _ = state.withLock { $0.entries.removeValue(forKey: engineID) }
     }
 
-    /// Shuts down every engine still live; the exit hook.
+    /// Shuts down every engine still live, and waits (up to 5 s) for those shutting down on
+    /// another thread: one released there last runs its deinit, and so its shutdown(), on
+    /// that thread (its driver thread, say, mid-update), while this one exits. The exit hook.
     static func shutDownAll() {
-        let engines = state.withLock { state -> [SoundEngine] in
-            defer { state.entries.removeAll() }
-            return state.entries.values.compactMap(\.engine)
-        }
+        let engines = state.withLock { $0.entries.values.compactMap(\.engine) }
         for engine in engines { engine.shutdown() }
+        let deadline = BootInstant.now
+        while !state.withLock({ $0.entries.isEmpty }), BootInstant.now.seconds(since: deadline) < exitWaitSeconds {
+            usleep(1_000)
+        }
     }
+
+    /// How long the exit hook waits for shutdowns under way on other threads.
+    static let exitWaitSeconds = 5.0
 }
