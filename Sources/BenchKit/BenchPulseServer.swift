@@ -50,7 +50,7 @@ final class BenchPulseServer: BenchAudioServer {
         let deadline = Measure.wallSeconds() + 5
         var keepAwakePID: pid_t?
         let fail = { [folder] (problem: String) -> InterludeError in
-            if let keepAwakePID { Self.stop(keepAwakePID) }
+            if let keepAwakePID { Self.stop(keepAwakePID, signal: SIGKILL) }
             Self.stop(serverPID)
             try? FileManager.default.removeItem(at: folder)
             return InterludeError(.deviceUnavailable, "BenchPulseServer: \(problem) (`make deps` installs pulseaudio)")
@@ -107,14 +107,16 @@ final class BenchPulseServer: BenchAudioServer {
 
     /// Stops the server, if it still runs, and removes the folder.
     func stop() {
-        if let keepAwakePID { Self.stop(keepAwakePID) }
+        // SIGKILL: on SIGTERM pacat drains its endless stream first.
+        if let keepAwakePID { Self.stop(keepAwakePID, signal: SIGKILL) }
         Self.stop(serverPID)
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// SIGTERM to `pid` and reaps it (a child that already exited is reaped as well).
-    static func stop(_ pid: pid_t) {
-        kill(pid, SIGTERM)
+    /// `signal` (SIGTERM unless told) to `pid`, and reaps it (a child that already exited is
+    /// reaped as well).
+    static func stop(_ pid: pid_t, signal: Int32 = SIGTERM) {
+        kill(pid, signal)
         var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
     }

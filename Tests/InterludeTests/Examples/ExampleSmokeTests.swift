@@ -40,7 +40,7 @@ import Testing
 
     @Test func interruptionsResumeOnTheFrameTheyStopped() throws {
         let output = try run("Interruptions").standardOutput
-        #expect(output.contains("event: began(reason: call, source: game)"))
+        #expect(output.contains("event: interruption began: call from game"), "\(output)")
         #expect(values(after: "loudest sample is ", in: output) == [0])
         let stopped = values(after: "playing at frame ", in: output), resumed = values(after: "resumed at frame ", in: output)
         #expect(stopped.count == 1 && stopped == resumed)
