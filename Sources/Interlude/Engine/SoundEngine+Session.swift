@@ -24,7 +24,7 @@ extension SoundEngine {
     /// An interruption the engine's own sources raise (job control, the audio server's phone
     /// streams). `outlivesActivation`: the source observes its condition, and ``activate()``
     /// keeps its hold.
-    func beginOwnInterruption(reason: InterruptionReason, source: InterruptionSource, outlivesActivation: Bool = false) {
+    func beginOwnInterruption(reason: InterruptionReason, source: InterruptionSource, outlivesActivation: Bool) {
         withLiveCore { $0.session.begin(reason: reason, source: source, outlivesActivation: outlivesActivation) }
         // The snapshot is written off the lock; the begin returns once it is on disk (logind's
         // sleep lock is let go only then).

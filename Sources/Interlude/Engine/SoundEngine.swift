@@ -81,7 +81,7 @@ public final class SoundEngine: Sendable {
         }
         let logind = LogindWatcher.start(for: self, settings: configuration.logind.resolved(for: configuration.output), logger: logger)
         logindWatcher.withLock { $0 = logind }
-        AudioServerSources.attach(self, logger: logger)
+        AudioServerSources.attach(self, settings: configuration.audioServer, output: configuration.output, logger: logger)
         if let token = watchOpenALSystemEvents(logger: logger) {
             systemEventToken.withLock { $0 = token }
         }

@@ -17,36 +17,36 @@ final class JobControlSource: Sendable {
     static let shared = JobControlSource()
 
     private struct State {
-        var engines: [ObjectIdentifier: WeakEngine] = [:]
+        var sinks: [ObjectIdentifier: WeakSink] = [:]
         /// SIGTSTP's source, made on first use and kept for the process's life.
         var stopSource: (any DispatchSourceSignal)?
     }
 
-    private struct WeakEngine {
-        weak var engine: SoundEngine?
+    private struct WeakSink {
+        weak var sink: (any SessionSink)?
     }
 
     private let state = AnnotatedMutex(State())
     private let queue = DispatchQueue(label: "Interlude job control")
 
-    /// Starts watching for `engine`, installing the SIGTSTP handler on first use.
-    func attach(_ engine: SoundEngine) {
+    /// Starts watching for `sink` (an engine), installing the SIGTSTP handler on first use.
+    func attach(_ sink: any SessionSink) {
         state.withLock { state in
-            state.engines[ObjectIdentifier(engine)] = WeakEngine(engine: engine)
+            state.sinks[ObjectIdentifier(sink)] = WeakSink(sink: sink)
             guard state.stopSource == nil else { return }
             // SIGTSTP is ignored at the kernel level so that only the dispatch source sees it;
             // the process is then stopped by SIGSTOP once state is saved.
             signal(SIGTSTP, SIG_IGN)
             let stopSource = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
             stopSource.setEventHandler { [self] in
-                for engine in liveEngines() { engine.beginOwnInterruption(reason: .jobControl, source: .jobControl) }
+                for sink in liveSinks() { sink.beginOwnInterruption(reason: .jobControl, source: .jobControl) }
                 // Sent to this thread, SIGSTOP stops the process before raise returns; it
                 // returns once SIGCONT has continued it.
                 raise(SIGSTOP)
                 // Job control's own hold, whoever else holds too: a Ctrl-Z during a device loss
                 // leaves the session's reason at deviceLost, and the hold must still go on fg.
-                for engine in liveEngines() where engine.interruptionHolders.contains(.jobControl) {
-                    engine.endOwnInterruption(source: .jobControl)
+                for sink in liveSinks() where sink.interruptionHolders.contains(.jobControl) {
+                    sink.endOwnInterruption(source: .jobControl)
                 }
             }
             stopSource.resume()
@@ -54,14 +54,14 @@ final class JobControlSource: Sendable {
         }
     }
 
-    /// Stops watching for `engine`; the handler stays for the process's other engines.
-    func detach(_ engine: SoundEngine) {
+    /// Stops watching for `sink`; the handler stays for the process's other engines.
+    func detach(_ sink: any SessionSink) {
         state.withLock { state in
-            state.engines[ObjectIdentifier(engine)] = nil
+            state.sinks[ObjectIdentifier(sink)] = nil
         }
     }
 
-    private func liveEngines() -> [SoundEngine] {
-        state.withLock { state in state.engines.values.compactMap(\.engine) }
+    private func liveSinks() -> [any SessionSink] {
+        state.withLock { state in state.sinks.values.compactMap(\.sink) }
     }
 }

@@ -23,9 +23,9 @@ enum AudioServerSources {
     /// Starts `engine`'s connection when its configuration asks for one, or its wait for a
     /// server. A connection that cannot even start its thread is logged, and the engine runs
     /// without it.
-    static func attach(_ engine: SoundEngine, logger: Logger) {
-        let settings = engine.configuration.audioServer
-        guard settings.isOn(for: engine.configuration.output) else { return }
+    static func attach(_ engine: any AudioServerSink, settings: SoundEngine.Configuration.AudioServer, output: OutputDevice,
+                       logger: Logger) {
+        guard settings.isOn(for: output) else { return }
         let watch = AudioServerWatch(engine: engine, settings: settings)
         let key = ObjectIdentifier(engine)
         if AudioServerPresence.mayAnswer() {
@@ -50,7 +50,7 @@ enum AudioServerSources {
     }
 
     /// Stops `engine`'s connection or wait, if it has one, and waits for its thread.
-    static func detach(_ engine: SoundEngine) {
+    static func detach(_ engine: any AudioServerSink) {
         switch entries.withLock({ $0.removeValue(forKey: ObjectIdentifier(engine)) }) {
         case .waiting(let timer)?: timer.cancel()
         case .connected(let connection)?: connection.stop()

@@ -10,11 +10,11 @@ import Logging
 /// death. It holds the engine weakly: the engine owns the connection through
 /// ``AudioServerSources``, not the other way.
 final class AudioServerWatch: Sendable {
-    private weak let engine: SoundEngine?
+    private weak let engine: (any AudioServerSink)?
     private let settings: SoundEngine.Configuration.AudioServer
     private let watchers: AnnotatedMutex<(phone: PhoneStreamWatcher, loss: ServerLossWatcher, route: DefaultSinkWatcher)>
 
-    init(engine: SoundEngine, settings: SoundEngine.Configuration.AudioServer) {
+    init(engine: any AudioServerSink, settings: SoundEngine.Configuration.AudioServer) {
         self.engine = engine
         self.settings = settings
         watchers = AnnotatedMutex((PhoneStreamWatcher(settings: settings), ServerLossWatcher(), DefaultSinkWatcher()))

@@ -6,7 +6,7 @@ import Logging
 /// until it is active again. It calls the engine like the game would, from the watcher's
 /// thread, never holding a bus call under the engine's lock. Watcher thread only.
 final class LogindResponder {
-    private weak var engine: SoundEngine?
+    private weak var engine: (any SessionSink)?
     private let settings: SoundEngine.Configuration.LogindSources.Resolved
     private let logger: Logger
     private let inhibitor: LogindInhibitor
@@ -16,7 +16,7 @@ final class LogindResponder {
     /// engine knows. Read against `PreparingForSleep` on every (re)connection.
     private var isAsleep = false
 
-    init(engine: SoundEngine, settings: SoundEngine.Configuration.LogindSources.Resolved, logger: Logger) {
+    init(engine: any SessionSink, settings: SoundEngine.Configuration.LogindSources.Resolved, logger: Logger) {
         self.engine = engine
         self.settings = settings
         self.logger = logger

@@ -33,7 +33,7 @@ final class LogindWatcher: Sendable {
     private static let longestRetrySeconds = 30.0
 
     /// Starts watching for `engine` what `settings` turns on; nil when nothing is on.
-    static func start(for engine: SoundEngine, settings: SoundEngine.Configuration.LogindSources.Resolved,
+    static func start(for engine: any SessionSink, settings: SoundEngine.Configuration.LogindSources.Resolved,
                       logger: Logger) -> LogindWatcher? {
         guard settings.watchesSleep || settings.watchesSessionSwitch else { return nil }
         var ends: [Int32] = [-1, -1]
@@ -52,7 +52,7 @@ final class LogindWatcher: Sendable {
         }
     }
 
-    private init(engine: SoundEngine, settings: SoundEngine.Configuration.LogindSources.Resolved, logger: Logger,
+    private init(engine: any SessionSink, settings: SoundEngine.Configuration.LogindSources.Resolved, logger: Logger,
                  wakeReader: Int32, wakeWriter: Int32) throws {
         self.wakeReader = wakeReader
         self.wakeWriter = wakeWriter
