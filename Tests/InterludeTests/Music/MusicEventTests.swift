@@ -9,18 +9,12 @@ extension EngineSuites {
     @Suite struct MusicEventTests {
         static let rate = StreamTone.sampleRate
         /// One update of the default interval: what each render below mixes.
-        static let updateFrames = rate / 100
+        static let updateFrames = UpdateRender.updateFrames
 
-        /// Renders `updates` updates, one per call; returns the samples and, per update, the
-        /// music events it raised.
+        /// Renders `updates` updates, one per call: the samples and each update's music events.
         static func renderByUpdate(_ engine: SoundEngine, _ log: SessionEventLog, updates: Int) throws -> (samples: [Float], events: [[MusicEvent]]) {
-            var samples: [Float] = []
-            var events: [[MusicEvent]] = []
-            for _ in 0..<updates {
-                samples += try engine.render(frameCount: updateFrames)
-                events.append(log.take().compactMap { if case .music(let event) = $0 { event } else { nil } })
-            }
-            return (samples, events)
+            let run = try UpdateRender.byUpdate(engine, log, updates: updates)
+            return (run.samples, run.events.map { $0.compactMap { if case .music(let event) = $0 { event } else { nil } } })
         }
 
         @Test("a track that does not loop raises ended once, with its frame count, in the update after its last frame is mixed; silence follows")

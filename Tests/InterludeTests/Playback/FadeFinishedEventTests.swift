@@ -7,18 +7,7 @@ extension EngineSuites {
     /// gain, heard below it before and at it from then on.
     @Suite struct FadeFinishedEventTests {
         static let rate = StreamTone.sampleRate
-        static let updateFrames = rate / 100
-
-        /// Renders `updates` updates one by one: the samples, and each update's events.
-        static func renderByUpdate(_ engine: SoundEngine, _ log: SessionEventLog, updates: Int) throws -> (samples: [Float], events: [[EngineEvent]]) {
-            var samples: [Float] = []
-            var events: [[EngineEvent]] = []
-            for _ in 0..<updates {
-                samples += try engine.render(frameCount: updateFrames)
-                events.append(log.take())
-            }
-            return (samples, events)
-        }
+        static let updateFrames = UpdateRender.updateFrames
 
         /// An engine playing a looping 480 Hz tone as a plain voice in "sfx", and its level at gain 1.
         static func playingTone() throws -> (engine: SoundEngine, log: SessionEventLog, voice: VoiceHandle, fullRMS: Float) {
@@ -52,7 +41,7 @@ extension EngineSuites {
             let (engine, log, voice, full) = try Self.playingTone()
             defer { engine.shutdown() }
             try engine.setGain(0.25, of: voice, fadeSeconds: 0.1)
-            let run = try Self.renderByUpdate(engine, log, updates: 30)
+            let run = try UpdateRender.byUpdate(engine, log, updates: 30)
             // 0.1 s is ten updates of 10 ms; summed in floating point, the tenth or the eleventh.
             try Self.check(.voice(.fadeFinished(voice)), in: run, fullRMS: full, targetGain: 0.25, updates: 9...11)
         }
@@ -62,11 +51,11 @@ extension EngineSuites {
             let (engine, log, voice, full) = try Self.playingTone()
             defer { engine.shutdown() }
             try engine.pause(voice, fadeSeconds: 0.05)
-            let paused = try Self.renderByUpdate(engine, log, updates: 20)
+            let paused = try UpdateRender.byUpdate(engine, log, updates: 20)
             try Self.check(.voice(.fadeFinished(voice)), in: paused, fullRMS: full, targetGain: 0, updates: 4...6)
             try engine.resume(voice)
             try engine.stop(voice, fadeSeconds: 0.05)
-            let stopped = try Self.renderByUpdate(engine, log, updates: 20).events.flatMap { $0 }
+            let stopped = try UpdateRender.byUpdate(engine, log, updates: 20).events.flatMap { $0 }
             #expect(stopped.contains(.voice(.finished(voice, reason: .stopped))))
             #expect(!stopped.contains(.voice(.fadeFinished(voice))), "\(stopped)")
         }
@@ -76,10 +65,10 @@ extension EngineSuites {
             let (engine, log, _, full) = try Self.playingTone()
             defer { engine.shutdown() }
             try engine.setGain(0.5, of: GroupID.sfx, fadeSeconds: 0.1)
-            let faded = try Self.renderByUpdate(engine, log, updates: 30)
+            let faded = try UpdateRender.byUpdate(engine, log, updates: 30)
             try Self.check(.design(.groupFadeFinished(.sfx)), in: faded, fullRMS: full, targetGain: 0.5, updates: 9...11)
             try engine.pause(GroupID.sfx, fadeSeconds: 0.05)
-            let paused = try Self.renderByUpdate(engine, log, updates: 20)
+            let paused = try UpdateRender.byUpdate(engine, log, updates: 20)
             try Self.check(.design(.groupFadeFinished(.sfx)), in: paused, fullRMS: full, targetGain: 0, updates: 4...6)
             #expect(engine.isPaused(GroupID.sfx))
         }
