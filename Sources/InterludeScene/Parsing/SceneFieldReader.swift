@@ -8,18 +8,37 @@ struct SceneFieldReader {
     static let maximumSeconds = 86_400.0
 
     let context: String
+    /// The fields by the keys the readers ask for (a field given under its Swift name is kept
+    /// under the older key it stands for).
     private let members: [String: JSONValue]
+    /// The Swift name a field was given under, by the older key it is kept under: for messages.
+    private let spellings: [String: String]
 
-    init(_ value: JSONValue, context: String, allowedKeys: Set<String>) throws {
+    /// Reads `value`, an object whose keys must be in `allowedKeys` or be the Swift names of
+    /// those in `swiftNames` (older key -> the name the Swift API gives it, as `"fade"` ->
+    /// `"fadeSeconds"`). Either spelling is read; both at once are refused.
+    init(_ value: JSONValue, context: String, allowedKeys: Set<String>, swiftNames: [String: String] = [:]) throws {
         guard case .object(let list) = value else {
             throw Self.error(context, "must be a JSON object, got \(Self.excerpt(of: value))")
         }
-        if let unknown = list.first(where: { !allowedKeys.contains($0.key) }) {
+        let olderKeys = Dictionary(uniqueKeysWithValues: swiftNames.map { ($0.value, $0.key) })
+        if let unknown = list.first(where: { !allowedKeys.contains($0.key) && olderKeys[$0.key] == nil }) {
             throw Self.error(context, "unknown key \(Self.quoted(unknown.key))")
         }
         self.context = context
+        var members: [String: JSONValue] = [:]
+        var spellings: [String: String] = [:]
         // The JSON parser rejects duplicate keys.
-        members = Dictionary(uniqueKeysWithValues: list.map { ($0.key, $0.value) })
+        for (key, value) in list {
+            let keptAs = olderKeys[key] ?? key
+            if members[keptAs] != nil {
+                throw Self.error(context, "\(Self.quoted(keptAs)) and \(Self.quoted(key)) are the same field; give one")
+            }
+            members[keptAs] = value
+            if keptAs != key { spellings[keptAs] = key }
+        }
+        self.members = members
+        self.spellings = spellings
     }
 
     static func error(_ context: String, _ problem: String) -> InterludeError {
@@ -52,7 +71,7 @@ struct SceneFieldReader {
     }
 
     private func mismatch(_ key: String, _ expectation: String, _ value: JSONValue) -> InterludeError {
-        error("\"\(key)\" must be \(expectation), got \(Self.excerpt(of: value))")
+        error("\"\(spellings[key] ?? key)\" must be \(expectation), got \(Self.excerpt(of: value))")
     }
 
     func string(_ key: String) throws -> String? {

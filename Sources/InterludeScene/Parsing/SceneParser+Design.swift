@@ -6,6 +6,10 @@ extension SceneParser {
     static let cueKeys: Set = [
         "variants", "order", "gain", "pitch", "loudness", "loop", "group", "priority", "maxVoices", "steal", "cooldown", "curves",
     ]
+    /// A cue's older keys, also read under the names ``CueDefinition`` gives them.
+    static let cueSwiftNames = [
+        "gain": "gainRange", "pitch": "pitchRange", "loudness": "loudnessLUFS", "loop": "isLooping", "cooldown": "cooldownSeconds",
+    ]
 
     /// The top-level `seed`: an integer >= 0.
     static func seed(_ top: SceneFieldReader) throws -> UInt64 {
@@ -52,7 +56,7 @@ extension SceneParser {
                 }
                 for (group, mix) in groupEntries {
                     let mixFields = try SceneFieldReader(mix, context: "\(context): group \(SceneFieldReader.quoted(group))",
-                                                         allowedKeys: ["gain", "lowpass"])
+                                                         allowedKeys: ["gain", "lowpass"], swiftNames: ["lowpass": "lowPassGainHF"])
                     guard !group.isEmpty else { throw mixFields.error("a group needs a name") }
                     let lowPass = try mixFields.number("lowpass", "a number from 0 to 1") { (0...1).contains($0) }
                     groups[group] = GroupMix(gain: try mixFields.gain("gain") ?? 1, lowPassGainHF: Float(lowPass ?? 1))
@@ -73,7 +77,8 @@ extension SceneParser {
         }
         var cues: [String: SceneCue] = [:]
         for (name, entry) in entries {
-            let fields = try SceneFieldReader(entry, context: "\(fileName): cue \(SceneFieldReader.quoted(name))", allowedKeys: cueKeys)
+            let fields = try SceneFieldReader(entry, context: "\(fileName): cue \(SceneFieldReader.quoted(name))", allowedKeys: cueKeys,
+                                              swiftNames: cueSwiftNames)
             guard !name.isEmpty else { throw fields.error("a cue needs a name") }
             cues[name] = try cue(fields, sounds: sounds, parameters: parameters)
         }

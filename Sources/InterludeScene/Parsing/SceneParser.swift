@@ -21,12 +21,15 @@ public enum SceneParser {
     /// An action's own keys (besides `at` and `do`) and how to read it from an event.
     private struct ActionFormat: Sendable {
         let keys: Set<String>
+        /// Older keys the Swift API names otherwise, read under either name.
+        var swiftNames: [String: String] = [:]
         let read: @Sendable (SceneFieldReader) throws -> SceneAction
     }
 
     /// Every action by its `do` string.
     private static let actionFormats: [String: ActionFormat] = [
-        "play": ActionFormat(keys: ["sound", "id", "position", "gain", "pitch", "loop", "group", "priority", "reverbZone", "lowPass"]) { event in
+        "play": ActionFormat(keys: ["sound", "id", "position", "gain", "pitch", "loop", "group", "priority", "reverbZone", "lowPass"],
+                             swiftNames: ["loop": "isLooping", "lowPass": "lowPassGainHF"]) { event in
             .play(SceneVoicePlay(
                 sound: try event.require("sound", event.name), id: try event.name("id"),
                 position: try event.vector("position"), gain: try event.gain("gain") ?? 1,
@@ -50,7 +53,8 @@ public enum SceneParser {
             return .set(change)
         },
         "listener": ActionFormat(keys: listenerKeys) { .listener(try listenerChange($0)) },
-        "music.play": ActionFormat(keys: ["sound", "loop", "gain", "fadeIn", "loopStart", "loopEnd", "loudness"]) { event in
+        "music.play": ActionFormat(keys: ["sound", "loop", "gain", "fadeIn", "loopStart", "loopEnd", "loudness"],
+                                   swiftNames: ["loop": "isLooping", "fadeIn": "fadeSeconds", "loudness": "loudnessLUFS"]) { event in
             .musicPlay(
                 sound: try event.require("sound", event.name), loop: try event.bool("loop") ?? true,
                 gain: try event.gain("gain") ?? 1, fadeInSeconds: try event.seconds("fadeIn") ?? 0,
@@ -60,13 +64,14 @@ public enum SceneParser {
         "music.pause": ActionFormat(keys: []) { _ in .musicPause },
         "music.resume": ActionFormat(keys: []) { _ in .musicResume },
         "music.stop": ActionFormat(keys: []) { _ in .musicStop },
-        "music.crossfade": ActionFormat(keys: ["sound", "duration", "loop", "loopStart", "loopEnd", "loudness"]) { event in
+        "music.crossfade": ActionFormat(keys: ["sound", "duration", "loop", "loopStart", "loopEnd", "loudness"],
+                                        swiftNames: ["loop": "isLooping", "duration": "fadeSeconds", "loudness": "loudnessLUFS"]) { event in
             .musicCrossfade(
                 sound: try event.require("sound", event.name), durationSeconds: try event.require("duration", event.seconds),
                 loop: try event.bool("loop") ?? true, loopPoints: try loopPoints(event), loudnessLUFS: try event.loudness("loudness")
             )
         },
-        "group": ActionFormat(keys: ["name", "gain", "duration"]) { event in
+        "group": ActionFormat(keys: ["name", "gain", "duration"], swiftNames: ["duration": "fadeSeconds"]) { event in
             .group(
                 name: try event.require("name", event.name), gain: try event.require("gain", event.gain),
                 durationSeconds: try event.seconds("duration") ?? 0
@@ -92,15 +97,15 @@ public enum SceneParser {
             .cue(SceneCuePlay(cue: try event.require("cue", event.name), id: try event.name("id"),
                               position: try event.vector("position"), gain: try event.gain("gain") ?? 1))
         },
-        "parameter": ActionFormat(keys: ["name", "value", "duration"]) { event in
+        "parameter": ActionFormat(keys: ["name", "value", "duration"], swiftNames: ["duration": "fadeSeconds"]) { event in
             .parameter(name: try event.require("name", event.name),
                        value: Float(try event.require("value") { try event.number($0, "a finite number") { Float($0).isFinite } }),
                        durationSeconds: try event.seconds("duration") ?? 0)
         },
-        "snapshot.start": ActionFormat(keys: ["name", "fade"]) { event in
+        "snapshot.start": ActionFormat(keys: ["name", "fade"], swiftNames: ["fade": "fadeSeconds"]) { event in
             .snapshotStart(name: try event.require("name", event.name), fadeSeconds: try event.seconds("fade") ?? 0)
         },
-        "snapshot.stop": ActionFormat(keys: ["name", "fade"]) { event in
+        "snapshot.stop": ActionFormat(keys: ["name", "fade"], swiftNames: ["fade": "fadeSeconds"]) { event in
             .snapshotStop(name: try event.require("name", event.name), fadeSeconds: try event.seconds("fade") ?? 0)
         },
     ]
@@ -258,7 +263,8 @@ public enum SceneParser {
         guard case .string(let name) = action, let format = actionFormats[name] else {
             throw SceneFieldReader.error(context, "unknown action \(SceneFieldReader.excerpt(of: action))")
         }
-        let fields = try SceneFieldReader(value, context: "\(context) (\(name))", allowedKeys: format.keys.union(["at", "do"]))
+        let fields = try SceneFieldReader(value, context: "\(context) (\(name))", allowedKeys: format.keys.union(["at", "do"]),
+                                          swiftNames: format.swiftNames)
         let atSeconds = try fields.require("at") {
             try fields.number($0, "a number of seconds in 0...\(JSONValue.number(durationSeconds).jsonText)") {
                 $0 >= 0 && $0 <= durationSeconds

@@ -410,3 +410,54 @@ struct SceneParserTests {
         }
     }
 }
+
+/// The keys the Swift API names otherwise (`fadeSeconds`, `isLooping`, `gainRange`, ...) are read
+/// under either name: the scene contract's keys keep working.
+@Suite("SceneParser: Swift names")
+struct SceneSwiftNameTests {
+    static func designScene(_ keys: [String: String]) -> String {
+        func key(_ name: String) -> String { keys[name] ?? name }
+        return """
+        { "duration": 8,
+          "sounds": { "beep": "sfx/beep.wav", "theme": "music/theme.ogg", "other": "music/other.ogg" },
+          "parameters": { "speed": { "min": 0, "max": 10 } },
+          "snapshots": { "quiet": { "groups": { "sfx": { "gain": 0.5, "\(key("lowpass"))": 0.4 } } } },
+          "cues": { "step": { "variants": ["beep"], "\(key("cue gain"))": [0.5, 1], "\(key("pitch"))": [0.9, 1.1],
+                              "\(key("cue loudness"))": -20, "\(key("cue loop"))": false, "\(key("cooldown"))": 0.1 } },
+          "events": [
+            { "at": 0, "do": "play", "sound": "beep", "id": "a", "\(key("loop"))": true, "\(key("lowPass"))": 0.5 },
+            { "at": 0, "do": "music.play", "sound": "theme", "\(key("loop"))": false, "\(key("fadeIn"))": 1, "\(key("loudness"))": -16 },
+            { "at": 1, "do": "music.crossfade", "sound": "other", "\(key("duration"))": 2, "\(key("loop"))": true },
+            { "at": 2, "do": "group", "name": "sfx", "gain": 0.5, "\(key("duration"))": 0.5 },
+            { "at": 2, "do": "parameter", "name": "speed", "value": 5, "\(key("duration"))": 1 },
+            { "at": 3, "do": "snapshot.start", "name": "quiet", "\(key("fade"))": 0.25 },
+            { "at": 4, "do": "snapshot.stop", "name": "quiet", "\(key("fade"))": 0.25 }
+          ] }
+        """
+    }
+
+    static let swiftNames = [
+        "lowpass": "lowPassGainHF", "cue gain": "gainRange", "pitch": "pitchRange", "cue loudness": "loudnessLUFS",
+        "cue loop": "isLooping", "cooldown": "cooldownSeconds", "loop": "isLooping", "lowPass": "lowPassGainHF",
+        "fadeIn": "fadeSeconds", "loudness": "loudnessLUFS", "duration": "fadeSeconds", "fade": "fadeSeconds",
+    ]
+
+    static let olderNames = ["cue gain": "gain", "cue loudness": "loudness", "cue loop": "loop"]
+
+    @Test("a scene written with the Swift names parses to the scene written with the older keys")
+    func swiftNamesAreTheSameScene() throws {
+        let folder = try SceneFolder()
+        let older = try folder.parse(Self.designScene(Self.olderNames))
+        let swift = try folder.parse(Self.designScene(Self.swiftNames))
+        #expect(swift == older)
+    }
+
+    @Test("a field given under both names is refused, and a bad value names the key as written")
+    func bothNamesAreRefused() throws {
+        let folder = try SceneFolder()
+        let both = try error(parsing: scene(#"{ "at": 0, "do": "snapshot.start", "name": "q", "fade": 1, "fadeSeconds": 1 }"#), in: folder)
+        #expect(both.message.contains(#""fade" and "fadeSeconds" are the same field"#), "\(both.message)")
+        let bad = try error(parsing: scene(#"{ "at": 0, "do": "music.play", "sound": "theme", "fadeSeconds": "slow" }"#), in: folder)
+        #expect(bad.message.contains(#""fadeSeconds" must be"#), "\(bad.message)")
+    }
+}
