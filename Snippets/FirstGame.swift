@@ -18,9 +18,9 @@ func playScene(on engine: SoundEngine, advance: (Double) throws -> Void) throws 
         try engine.play(cue: footsteps, at: Vector3(x, -1, 0))
         try advance(0.5)
     }
-    try engine.start(paused, fadeSeconds: 0.2)      // the pause menu opens...
+    try engine.blendIn(paused, fadeSeconds: 0.2)    // the pause menu opens...
     try advance(0.5)
-    try engine.stop(paused, fadeSeconds: 0.2)       // ...and closes
+    try engine.blendOut(paused, fadeSeconds: 0.2)   // ...and closes
     try engine.beginInterruption(reason: .call)     // the launcher says a call came in
     try advance(0.5)
     try engine.endInterruption(shouldResume: true)  // the soundtrack goes on where it stopped

@@ -187,7 +187,7 @@ while isRunning {
             message = "call ended: everything resumes where it was"
         case .character("p"):
             isMixPaused.toggle()
-            if isMixPaused { try engine.start(pausedMix, fadeSeconds: 0.3) } else { try engine.stop(pausedMix, fadeSeconds: 0.3) }
+            if isMixPaused { try engine.blendIn(pausedMix, fadeSeconds: 0.3) } else { try engine.blendOut(pausedMix, fadeSeconds: 0.3) }
             message = isMixPaused ? "paused: music and effects muffled and lowered (p to go on)" : "the mix is back"
         case .character("q"):
             isRunning = false

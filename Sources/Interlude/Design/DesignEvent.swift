@@ -12,7 +12,7 @@ public enum DesignEvent: Sendable, Equatable {
     case snapshotStarted(MixSnapshotID, fadeSeconds: Double)
     /// A snapshot stopped: its intensity moves to 0 over `fadeSeconds`.
     case snapshotStopped(MixSnapshotID, fadeSeconds: Double)
-    /// ``SoundEngine/stop(_:fadeSeconds:)-(MixSnapshotID,_)`` of a snapshot already at intensity 0 (and not
+    /// ``SoundEngine/blendOut(_:fadeSeconds:)`` of a snapshot already at intensity 0 (and not
     /// fading): it changed nothing.
     case snapshotStopIgnored(MixSnapshotID)
     /// A watched cue bank file changed and was loaded again: the next plays follow it.

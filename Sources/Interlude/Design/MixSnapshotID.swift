@@ -1,5 +1,5 @@
 /// A mix snapshot the engine keeps by name (``SoundEngine/makeMixSnapshot(named:groups:)``):
-/// what ``SoundEngine/start(_:fadeSeconds:)`` and ``SoundEngine/stop(_:fadeSeconds:)-(MixSnapshotID,_)`` blend in
+/// what ``SoundEngine/blendIn(_:fadeSeconds:)`` and ``SoundEngine/blendOut(_:fadeSeconds:)`` blend in
 /// and out.
 public struct MixSnapshotID: Hashable, Sendable, CustomStringConvertible {
     private let snapshotName: String

@@ -22,29 +22,42 @@ extension SoundEngine {
         readCore { $0.soundDesign.snapshot(named: name) }
     }
 
-    /// Moves a snapshot's intensity linearly from where it is to 1 over `fadeSeconds` (0: at
-    /// once), in the engine's own time. One already at 1 changes nothing. Throws
-    /// `.invalidArgument` naming the call and the snapshot for one not made. Any thread.
-    public func start(_ snapshot: MixSnapshotID, fadeSeconds: Double = 0) throws {
-        let call = "start(\(snapshot.name))"
+    /// Blends a snapshot in: moves its intensity linearly from where it is to 1 over
+    /// `fadeSeconds` (0: at once), in the engine's own time. One already at 1 changes nothing.
+    /// Throws `.invalidArgument` naming the call and the snapshot for one not made. Any thread.
+    public func blendIn(_ snapshot: MixSnapshotID, fadeSeconds: Double = 0) throws {
+        let call = "blendIn(\(snapshot.name))"
         try withCore(call) { core in
             try core.soundDesign.start(snapshot, fadeSeconds: fadeSeconds, call: call)
             applyMix(core, call: call)
-            core.noteDeferred(.startSnapshot(snapshot))
+            core.noteDeferred(.blendIn(snapshot))
         }
     }
 
-    /// Moves a snapshot's intensity linearly from where it is to 0 over `fadeSeconds` (0: at
-    /// once). One already at rest at 0 is ignored, and says so
+    /// Blends a snapshot out: moves its intensity linearly from where it is to 0 over
+    /// `fadeSeconds` (0: at once). One already at rest at 0 is ignored, and says so
     /// (``DesignEvent/snapshotStopIgnored(_:)``). Throws `.invalidArgument` naming the call and
     /// the snapshot for one not made. Any thread.
-    public func stop(_ snapshot: MixSnapshotID, fadeSeconds: Double = 0) throws {
-        let call = "stop(\(snapshot.name))"
+    public func blendOut(_ snapshot: MixSnapshotID, fadeSeconds: Double = 0) throws {
+        let call = "blendOut(\(snapshot.name))"
         try withCore(call) { core in
             try core.soundDesign.stop(snapshot, fadeSeconds: fadeSeconds, call: call)
             applyMix(core, call: call)
-            core.noteDeferred(.stopSnapshot(snapshot))
+            core.noteDeferred(.blendOut(snapshot))
         }
+    }
+
+    /// The former name of ``blendIn(_:fadeSeconds:)``, which reads apart from the engine's own
+    /// start.
+    @available(*, deprecated, renamed: "blendIn(_:fadeSeconds:)")
+    public func start(_ snapshot: MixSnapshotID, fadeSeconds: Double = 0) throws {
+        try blendIn(snapshot, fadeSeconds: fadeSeconds)
+    }
+
+    /// The former name of ``blendOut(_:fadeSeconds:)``.
+    @available(*, deprecated, renamed: "blendOut(_:fadeSeconds:)")
+    public func stop(_ snapshot: MixSnapshotID, fadeSeconds: Double = 0) throws {
+        try blendOut(snapshot, fadeSeconds: fadeSeconds)
     }
 
     /// A snapshot's intensity now, 0...1, or nil for one this engine has not made. Any thread.

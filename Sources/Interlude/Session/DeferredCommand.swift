@@ -49,10 +49,10 @@ public enum DeferredCommand: Sendable, Hashable {
     /// A game parameter set (globally): the curves follow it, heard when the session is
     /// active again. Once per parameter and interruption.
     case setParameter(String)
-    /// A mix snapshot started: its mix is heard when the session is active again.
-    case startSnapshot(MixSnapshotID)
-    /// A mix snapshot stopped.
-    case stopSnapshot(MixSnapshotID)
+    /// A mix snapshot blended in: its mix is heard when the session is active again.
+    case blendIn(MixSnapshotID)
+    /// A mix snapshot blended out.
+    case blendOut(MixSnapshotID)
 
     /// Whether the command is a change reported once per target and interruption.
     var isCoalesced: Bool {
@@ -86,8 +86,8 @@ extension DeferredCommand: CustomStringConvertible {
         case .resumeGroup(let group): "resume group \(group)"
         case .stopGroup(let group): "stop group \(group)"
         case .setParameter(let name): "set parameter \(name)"
-        case .startSnapshot(let snapshot): "start snapshot \(snapshot)"
-        case .stopSnapshot(let snapshot): "stop snapshot \(snapshot)"
+        case .blendIn(let snapshot): "blend in snapshot \(snapshot)"
+        case .blendOut(let snapshot): "blend out snapshot \(snapshot)"
         }
     }
 }

@@ -19,7 +19,7 @@ extension DeferredCommand {
         case .resumeMusic: "music.resume"
         case .stopMusic: "music.stop"
         case .setMusicGain, .changeListener, .changeGroup, .pauseGroup, .resumeGroup, .stopGroup, .setParameter,
-             .startSnapshot, .stopSnapshot: nil
+             .blendIn, .blendOut: nil
         }
     }
 }

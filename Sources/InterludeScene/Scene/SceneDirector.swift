@@ -221,9 +221,9 @@ public final class SceneDirector {
         case .parameter(let name, let value, let durationSeconds):
             try engine.setParameter(value, of: name, fadeSeconds: durationSeconds)
         case .snapshotStart(let name, let fadeSeconds):
-            try engine.start(snapshots[name]!, fadeSeconds: fadeSeconds)
+            try engine.blendIn(snapshots[name]!, fadeSeconds: fadeSeconds)
         case .snapshotStop(let name, let fadeSeconds):
-            try engine.stop(snapshots[name]!, fadeSeconds: fadeSeconds)
+            try engine.blendOut(snapshots[name]!, fadeSeconds: fadeSeconds)
         }
     }
 }

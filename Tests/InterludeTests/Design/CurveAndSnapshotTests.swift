@@ -110,7 +110,7 @@ extension EngineSuites {
         @Test func aSnapshotBlendsByIntensityAndSnapshotsMultiply() throws {
             let (engine, reference) = try snapshotEngine()
             let quiet = try engine.makeMixSnapshot(named: "quiet", groups: [.sfx: GroupMix(gain: 0.2)])
-            try engine.start(quiet, fadeSeconds: 2)
+            try engine.blendIn(quiet, fadeSeconds: 2)
             _ = try engine.render(frameCount: 48_000)
             #expect(abs((engine.intensity(of: quiet) ?? 0) - 0.5) < 0.01)
             // At intensity 0.5: 1 + 0.5 x (0.2 - 1) = 0.6.
@@ -118,11 +118,11 @@ extension EngineSuites {
             _ = try engine.render(frameCount: 48_000)
             #expect(abs(level(try engine.render(frameCount: 4_800)) / reference - 0.2) < 0.01)
             let half = try engine.makeMixSnapshot(named: "half", groups: [.sfx: GroupMix(gain: 0.5)])
-            try engine.start(half)
+            try engine.blendIn(half)
             try engine.setGain(0.5, of: .sfx)
             #expect(abs(level(try engine.render(frameCount: 4_800)) / reference - 0.05) < 0.003)
-            try engine.stop(quiet)
-            try engine.stop(half)
+            try engine.blendOut(quiet)
+            try engine.blendOut(half)
             try engine.setGain(1, of: .sfx)
             #expect(abs(level(try engine.render(frameCount: 4_800)) / reference - 1) < 0.01)
         }
@@ -131,9 +131,9 @@ extension EngineSuites {
             let (engine, reference) = try snapshotEngine()
             let log = DesignEventLog(engine)
             let quiet = try engine.makeMixSnapshot(named: "quiet", groups: [.sfx: GroupMix(gain: 0.25)])
-            try engine.stop(quiet)
+            try engine.blendOut(quiet)
             #expect(log.all == [.snapshotStopIgnored(quiet)])
-            try engine.start(quiet)
+            try engine.blendIn(quiet)
             try engine.beginInterruption(reason: .call)
             _ = try engine.render(frameCount: 4_800)
             try engine.endInterruption(shouldResume: true)
@@ -150,7 +150,7 @@ extension EngineSuites {
             try engine.play(high, parameters: VoiceParameters(position: nil, isLooping: true))
             let open = level(try engine.render(frameCount: 4_800))
             let muffled = try engine.makeMixSnapshot(named: "muffled", groups: [.sfx: GroupMix(lowPassGainHF: 0.1)])
-            try engine.start(muffled)
+            try engine.blendIn(muffled)
             let closed = level(try engine.render(frameCount: 4_800), 960..<4_800)
             #expect(closed < 0.4 * open, "\(closed) of \(open)")
         }
@@ -165,7 +165,7 @@ extension EngineSuites {
             try engine.playMusic(path: folder.path("high.wav"))
             let open = level(try engine.render(frameCount: 4_800))
             let muffled = try engine.makeMixSnapshot(named: "underwater", groups: [.music: GroupMix(lowPassGainHF: 0.1)])
-            try engine.start(muffled)
+            try engine.blendIn(muffled)
             let closed = level(try engine.render(frameCount: 4_800), 960..<4_800)
             #expect(open > 0.1)
             #expect(closed < 0.4 * open, "\(closed) of \(open)")
@@ -174,7 +174,7 @@ extension EngineSuites {
             let rebuilt = level(try engine.render(frameCount: 9_600), 4_800..<9_600)
             // The rebuilt device's new source gets the same filter.
             #expect(abs(rebuilt / closed - 1) < 0.05, "after the rebuild: \(rebuilt), before: \(closed)")
-            try engine.stop(muffled)
+            try engine.blendOut(muffled)
             #expect(abs(level(try engine.render(frameCount: 4_800), 960..<4_800) / open - 1) < 0.02)
         }
 
@@ -192,7 +192,7 @@ extension EngineSuites {
             #expect(throws: InterludeError.self) { try engine.setParameter(1, of: "nothing") }
             #expect(throws: InterludeError.self) { try engine.makeMixSnapshot(named: "x", groups: [.sfx: GroupMix(gain: -1)]) }
             #expect(throws: InterludeError.self) { try engine.makeMixSnapshot(named: "x", groups: [.sfx: GroupMix(lowPassGainHF: 2)]) }
-            #expect(throws: InterludeError.self) { try engine.start(MixSnapshotID(name: "none")) }
+            #expect(throws: InterludeError.self) { try engine.blendIn(MixSnapshotID(name: "none")) }
         }
     }
 }

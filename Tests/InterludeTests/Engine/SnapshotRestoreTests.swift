@@ -57,7 +57,7 @@ extension EngineSuites {
             let first = try SessionRig()
             let quiet = try makeDesign(first.engine)
             try first.engine.setParameter(7, of: "speed")
-            try first.engine.start(quiet)
+            try first.engine.blendIn(quiet)
             let saved = try first.engine.savedState()
             #expect(saved.parameterValues == ["speed": 7])
             #expect(saved.snapshotIntensities == ["quiet": 1])

@@ -26,8 +26,8 @@ extension EngineSuites {
             try engine.pause(GroupID.sfx)
             try engine.resume(GroupID.sfx)
             for value: Float in [1, 2, 3, 4, 5] { try engine.setParameter(value, of: "speed") }
-            try engine.start(quiet)
-            try engine.stop(quiet)
+            try engine.blendIn(quiet)
+            try engine.blendOut(quiet)
         }
 
         @Test("while interrupted, each command is reported as deferred, changes once per target; while active, none")
@@ -48,7 +48,7 @@ extension EngineSuites {
             try Self.giveCommands(rig.engine, music: music, quiet: quiet)
             let reported = Self.deferred(rig.takeEvents())
             #expect(reported == [.changeListener, .setMusicGain(.music), .changeGroup(.sfx), .pauseGroup(.sfx), .resumeGroup(.sfx),
-                                 .setParameter("speed"), .startSnapshot(quiet), .stopSnapshot(quiet)], "\(reported)")
+                                 .setParameter("speed"), .blendIn(quiet), .blendOut(quiet)], "\(reported)")
             #expect(rig.isExactlySilent(try rig.render(seconds: 0.2)))
             try rig.engine.endInterruption(shouldResume: true)
 
