@@ -34,6 +34,7 @@ extension SoundEngine {
         func call() -> String { "setParameter(of: \(name), on: \(voice))" }
         try withCore(call()) { core in
             try core.soundDesign.setParameter(value, of: name, on: voice, fadeSeconds: fadeSeconds, call: call())
+            if core.voices.parameters(of: voice) != nil { core.noteDeferred(.setVoiceParameter(name, voice)) }
         }
     }
 

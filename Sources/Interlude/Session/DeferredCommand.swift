@@ -49,6 +49,8 @@ public enum DeferredCommand: Sendable, Hashable {
     /// A game parameter set (globally): the curves follow it, heard when the session is
     /// active again. Once per parameter and interruption.
     case setParameter(String)
+    /// A game parameter set for one cue voice alone. Once per parameter, voice and interruption.
+    case setVoiceParameter(String, VoiceHandle)
     /// A mix snapshot blended in: its mix is heard when the session is active again.
     case blendIn(MixSnapshotID)
     /// A mix snapshot blended out.
@@ -57,7 +59,7 @@ public enum DeferredCommand: Sendable, Hashable {
     /// Whether the command is a change reported once per target and interruption.
     var isCoalesced: Bool {
         switch self {
-        case .change, .setMusicGain, .changeListener, .changeGroup, .setParameter: true
+        case .change, .setMusicGain, .changeListener, .changeGroup, .setParameter, .setVoiceParameter: true
         default: false
         }
     }
@@ -86,6 +88,7 @@ extension DeferredCommand: CustomStringConvertible {
         case .resumeGroup(let group): "resume group \(group)"
         case .stopGroup(let group): "stop group \(group)"
         case .setParameter(let name): "set parameter \(name)"
+        case .setVoiceParameter(let name, let voice): "set parameter \(name) of \(voice)"
         case .blendIn(let snapshot): "blend in snapshot \(snapshot)"
         case .blendOut(let snapshot): "blend out snapshot \(snapshot)"
         }

@@ -18,7 +18,7 @@ extension DeferredCommand {
         case .pauseMusic: "music.pause"
         case .resumeMusic: "music.resume"
         case .stopMusic: "music.stop"
-        case .setMusicGain, .changeListener, .changeGroup, .pauseGroup, .resumeGroup, .stopGroup, .setParameter,
+        case .setMusicGain, .changeListener, .changeGroup, .pauseGroup, .resumeGroup, .stopGroup, .setParameter, .setVoiceParameter,
              .blendIn, .blendOut: nil
         }
     }

@@ -57,6 +57,18 @@ extension EngineSuites {
             let ratio = rig.rms(after) / rig.rms(before)
             #expect(abs(ratio - 0.25) < 0.03, "the soundtrack came back at \(ratio) of its level; 0.25 was set during the call")
 
+            // A cue voice's own parameter, twice: once.
+            try rig.engine.beginInterruption()
+            var cue = CueDefinition(variants: [try rig.engine.loadSound(path: SessionAssets.tone440)])
+            cue.isLooping = true
+            cue.curves = [CueCurve(.gain, parameter: "speed", points: [.init(x: 0, y: 0.5), .init(x: 10, y: 1)])]
+            let hum = try rig.engine.play(cue: try rig.engine.makeCue(named: "hum", cue))
+            _ = rig.takeEvents()
+            try rig.engine.setParameter(2, of: "speed", on: hum)
+            try rig.engine.setParameter(3, of: "speed", on: hum)
+            #expect(Self.deferred(rig.takeEvents()) == [.setVoiceParameter("speed", hum)])
+            try rig.engine.endInterruption(shouldResume: true)
+
             // A new interruption reports the changes again.
             try rig.engine.beginInterruption()
             _ = rig.takeEvents()
