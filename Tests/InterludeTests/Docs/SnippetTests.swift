@@ -114,6 +114,8 @@ import Testing
         "FirstGame": ["interrupted: call", "the soundtrack resumed: true", "rendered 168000 frames"],
         "Headless": ["true"],
         "MusicEnds": ["the fade-in is done", "the chime ended after its frame 35279: play the next cue"],
+        "MusicTools": ["true"],
+        "SavedGame": ["true"],
         "InterruptionEvents": ["audio interrupted by game: call", "resumed music: false"],
         "OfflineRendering": ["9600 true"],
         "OneVocabulary": ["0 0"],
