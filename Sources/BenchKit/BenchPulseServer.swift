@@ -60,8 +60,12 @@ final class BenchPulseServer: BenchAudioServer {
             var setup = environment
             setup["PULSE_SERVER"] = "unix:\(setupSocketPath)"
             do {
-                keepAwakePID = try Self.spawnQuietly(["pacat", "--raw", "--format=s16le", "--rate=48000", "--channels=2",
-                                                      "--latency-msec=10", "--client-name=keep-awake", "/dev/zero"], environment: setup)
+                do {
+                    keepAwakePID = try Self.spawnQuietly(["pacat", "--raw", "--format=s16le", "--rate=48000", "--channels=2",
+                                                          "--latency-msec=10", "--client-name=keep-awake", "/dev/zero"], environment: setup)
+                } catch {
+                    throw fail("cannot start the keep-awake stream: \(error)")
+                }
                 let pactl = { (arguments: [String]) in
                     try BenchChild.output(of: URL(fileURLWithPath: "/usr/bin/pactl"), arguments: arguments, environment: setup, name: "pactl")
                 }

@@ -26,7 +26,8 @@ final class OutputStart: @unchecked Sendable {
     init(device: ALDevice, periodCount: Int, runsAtOnce: Bool = false, now: BootInstant = .now) {
         self.device = device
         openedInstant = now
-        watch = OutputStartWatch(bufferSeconds: Double(periodCount) / device.updatesPerSecond)
+        watch = OutputStartWatch(bufferSeconds: Double(periodCount) / device.updatesPerSecond,
+                                 periodSeconds: 1 / device.updatesPerSecond)
         if runsAtOnce || device.isLoopback || device.clockNanoseconds == nil {
             runningAfterSeconds = 0
         }

@@ -8,14 +8,18 @@
 /// produced, so it stands still for exactly that wait.
 ///
 /// The output runs once, over a window of wall time that begins after the clock first moved,
-/// the clock advanced by at least three quarters of that window. The first buffer, written
-/// ahead in one go, is at most `bufferSeconds` and the window is at least twice as long, so
-/// that buffer alone never passes for a running output.
+/// the clock advanced by at least three quarters of that window, and it is still moving on (see
+/// below). The first buffer, written ahead in one go, is about `bufferSeconds` and the window is
+/// at least twice as long, so that buffer alone never passes for a running output.
 ///
-/// It also runs once the clock, which starts at 0 on a new device, reads twice the buffer:
-/// the mixer is never more than a buffer ahead of the backend, so the backend has taken at
-/// least a buffer's worth. On a sink that starts a new stream at once that comes a buffer and
-/// a period after the open, well before the window would.
+/// It also runs once the clock, which starts at 0 on a new device, reads twice the buffer
+/// while it is seen moving on: the mixer is never more than a buffer ahead of the backend, so
+/// the backend has taken a buffer's worth, and it still takes audio (the clock moved on by a
+/// period over the last one and a half, two periods or more after the first reading). Moving
+/// on guards against a first fill larger than the buffer the engine asked for (a user's
+/// alsoft.conf may say more periods), which stands still on a sink that holds the stream. On a
+/// sink that starts a new stream at once that comes about a buffer after the open, well before
+/// the window would.
 struct OutputStartWatch {
     /// One reading: wall time and device clock, both in seconds.
     private struct Reading {
@@ -25,8 +29,14 @@ struct OutputStartWatch {
 
     /// The wall time the clock must be seen advancing over.
     private let windowSeconds: Double
-    /// A clock reading at least this proves the backend took audio.
+    /// A clock reading at least this, while it moves on, proves the backend took audio.
     private let takenClockSeconds: Double
+    /// One mixer period: the clock's step.
+    private let periodSeconds: Double
+    /// The newest reading at least one and a half periods old and every later one, oldest first.
+    private var recent: [Reading] = []
+    /// The wall time of the first reading.
+    private var firstWallSeconds: Double?
     /// Readings since the clock first moved, oldest first; only the one that opens the window
     /// and the later ones are kept.
     private var readings: [Reading] = []
@@ -38,15 +48,27 @@ struct OutputStartWatch {
     /// The shortest window, whatever the buffer.
     static let shortestWindowSeconds = 0.06
 
-    /// A watch for a device whose backend buffer holds at most `bufferSeconds` of audio.
-    init(bufferSeconds: Double) {
+    /// A watch for a device whose backend buffer holds `bufferSeconds` of audio, mixed in
+    /// periods of `periodSeconds`.
+    init(bufferSeconds: Double, periodSeconds: Double) {
         windowSeconds = max(Self.shortestWindowSeconds, 2 * bufferSeconds)
         takenClockSeconds = 2 * bufferSeconds
+        self.periodSeconds = periodSeconds
     }
 
     /// Takes a reading of a new device's clock; returns true once the output runs.
     mutating func observe(clockSeconds: Double, wallSeconds: Double) -> Bool {
-        if clockSeconds >= takenClockSeconds { return true }
+        let firstWall = firstWallSeconds ?? wallSeconds
+        firstWallSeconds = firstWall
+        recent.append(Reading(wallSeconds: wallSeconds, clockSeconds: clockSeconds))
+        // The newest reading at least one and a half periods old, and the later ones.
+        if let past = recent.lastIndex(where: { wallSeconds - $0.wallSeconds >= 1.5 * periodSeconds }), past > 0 {
+            recent.removeFirst(past)
+        }
+        let isMovingOn = wallSeconds - firstWall >= 2 * periodSeconds
+            && recent.last(where: { wallSeconds - $0.wallSeconds >= 1.5 * periodSeconds })
+                .map { clockSeconds - $0.clockSeconds >= 0.9 * periodSeconds } == true
+        if clockSeconds >= takenClockSeconds && isMovingOn { return true }
         guard let firstClockSeconds else {
             firstClockSeconds = clockSeconds
             return false
@@ -60,6 +82,6 @@ struct OutputStartWatch {
         readings.removeFirst(opening)
         let start = readings[0]
         let elapsedSeconds = wallSeconds - start.wallSeconds
-        return clockSeconds - start.clockSeconds >= Self.steadyShare * elapsedSeconds
+        return clockSeconds - start.clockSeconds >= Self.steadyShare * elapsedSeconds && isMovingOn
     }
 }

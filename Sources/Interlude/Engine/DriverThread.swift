@@ -44,13 +44,13 @@ final class DriverThread: Sendable {
     /// returns: waiting there would wait forever, and the loop ends when that tick returns.
     func stop() {
         guard !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard !isOnThread else { return }
+        guard !isCurrentThread else { return }
         wake.signal()
         finished.wait()
     }
 
     /// True when the caller is the driver thread.
-    private var isOnThread: Bool {
+    var isCurrentThread: Bool {
         threadID.withLock { id in id.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 }

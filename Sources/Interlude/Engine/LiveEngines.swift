@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Synchronization
 
 /// The engines of this process not yet shut down, so that a program that ends without
@@ -14,18 +15,28 @@ enum LiveEngines {
         weak var engine: SoundEngine?
     }
 
-    /// The live engines by their IDs; whether the exit hook is installed.
-    private static let state = Mutex<(entries: [Int: Entry], isHooked: Bool)>(([:], false))
+    private struct State {
+        var entries: [Int: Entry] = [:]
+        /// The process that installed the exit hook: a forked child inherits the hook, not the
+        /// engines' threads, and does nothing at exit.
+        var hookPID: pid_t?
+    }
+
+    private static let state = Mutex<State>(State())
+
+    /// How long the exit hook waits, in all, for the engines to shut down.
+    static let exitWaitSeconds = 5.0
 
     /// Counts `engine` as live, installing the exit hook with the first one.
     static func add(_ engine: SoundEngine) {
         let needsHook = state.withLock { state -> Bool in
             state.entries[engine.engineID] = Entry(engine: engine)
-            defer { state.isHooked = true }
-            return !state.isHooked
+            guard state.hookPID == nil else { return false }
+            state.hookPID = getpid()
+            return true
         }
-        // Installed after OpenAL Soft was loaded (the engine opened its device), so that it
-        // runs before OpenAL Soft's clean-up: exit runs its handlers newest first.
+        // OpenAL Soft's clean-up is a destructor of the library, linked at load: exit runs
+        // handlers installed with atexit during main before it.
         if needsHook { atexit { LiveEngines.shutDownAll() } }
     }
 
@@ -34,18 +45,31 @@ enum LiveEngines {
         _ = state.withLock { $0.entries.removeValue(forKey: engineID) }
     }
 
-    /// Shuts down every engine still live, and waits (up to 5 s) for those shutting down on
-    /// another thread: one released there last runs its deinit, and so its shutdown(), on
-    /// that thread (its driver thread, say, mid-update), while this one exits. The exit hook.
+    /// The exit hook: shuts down every engine still live and waits for those shutting down on
+    /// other threads (one released last on its driver thread runs its deinit there), within
+    /// ``exitWaitSeconds`` in all. An engine whose driver thread is the one exiting shuts down
+    /// here; the others on a thread of their own, so that an exit that cannot wait for them (from
+    /// inside an engine call, say a signal handler, or from a thread their shutdown waits for)
+    /// goes on after the deadline instead of hanging.
     static func shutDownAll() {
-        let engines = state.withLock { $0.entries.values.compactMap(\.engine) }
-        for engine in engines { engine.shutdown() }
-        let deadline = BootInstant.now
-        while !state.withLock({ $0.entries.isEmpty }), BootInstant.now.seconds(since: deadline) < exitWaitSeconds {
-            usleep(1_000)
+        let (engines, hookPID) = state.withLock { state in (state.entries.values.compactMap(\.engine), state.hookPID) }
+        guard hookPID == getpid() else { return }
+        for engine in engines where engine.isOnDriverThread { engine.shutdown() }
+        let others = engines.filter { !$0.isOnDriverThread }
+        let done = DispatchSemaphore(value: 0)
+        let shutDownOthers: @Sendable () -> Void = {
+            for engine in others { engine.shutdown() }
+            let started = BootInstant.now
+            while !state.withLock({ $0.entries.isEmpty }), BootInstant.now.seconds(since: started) < exitWaitSeconds {
+                usleep(1_000)
+            }
+            done.signal()
         }
+        do {
+            try NamedThread.start("Interlude exit", shutDownOthers)
+        } catch {
+            shutDownOthers()
+        }
+        _ = done.wait(timeout: .now() + exitWaitSeconds)
     }
-
-    /// How long the exit hook waits for shutdowns under way on other threads.
-    static let exitWaitSeconds = 5.0
 }

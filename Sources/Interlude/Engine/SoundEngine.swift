@@ -88,6 +88,11 @@ public final class SoundEngine: Sendable {
         LiveEngines.add(self)
     }
 
+    /// Whether the calling thread is this engine's driver thread.
+    var isOnDriverThread: Bool {
+        driver.withLock { $0 }?.isCurrentThread ?? false
+    }
+
     deinit {
         shutdown()
     }
@@ -244,12 +249,14 @@ public final class SoundEngine: Sendable {
     /// `handOver` returned; false when the engine shut down first.
     func reopenOffLock(_ reopen: OutputReopen, handOver: (EngineCore, Bool, Double) -> Bool) -> Bool {
         guard opensInFlight.begin() else { return false }
-        defer { opensInFlight.end() }
         let started = BootInstant.now
         let succeeded = reopen.run()
         let seconds = BootInstant.now.seconds(since: started)
-        var kept = false
-        withLiveCore { kept = handOver($0, succeeded, seconds) }
+        let handedOver = lock.callLiveCore { handOver($0, succeeded, seconds) }
+        opensInFlight.end()
+        // Delivered once the reopen no longer counts: a handler may shut the engine down.
+        guard let (kept, raised) = handedOver else { return false }
+        if let raised { lock.deliver(raised) }
         return kept
     }
 

@@ -168,7 +168,10 @@ final class VoiceSources {
                     // Paused (or ended) now: the gain it had comes back, for the resume.
                     voice.setFadedGain(restoredGain)
                     voice.markChanged(.gain)
-                    if fade.durationSeconds > 0 { events.emit(VoiceEvent.fadeFinished(voice.handle)) }
+                    // Not for a one-shot that had played out: pausing it removed it (finished).
+                    if fade.durationSeconds > 0, table.voice(for: voice.handle) != nil {
+                        events.emit(VoiceEvent.fadeFinished(voice.handle))
+                    }
                     return false
                 }
             }

@@ -11,7 +11,7 @@ import Testing
     /// 64 ms written ahead at once, then nothing for a second (a PulseAudio stream not started),
     /// then the clock runs: the watch waits for the clock to run.
     @Test func aBufferWrittenAheadIsNotARunningOutput() {
-        var watch = OutputStartWatch(bufferSeconds: 0.064)
+        var watch = OutputStartWatch(bufferSeconds: 0.064, periodSeconds: 0.021)
         let runsAtOnce = watch.observe(clockSeconds: 0, wallSeconds: 0)
         #expect(!runsAtOnce)
         var wall = 0.002
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aClockThatRunsFromTheStartIsSeenWithinAFewWindows() {
-        var watch = OutputStartWatch(bufferSeconds: 0.064)
+        var watch = OutputStartWatch(bufferSeconds: 0.064, periodSeconds: 0.021)
         var wall = 0.0
         var runningAt: Double?
         while wall < 1, runningAt == nil {
@@ -48,7 +48,7 @@ import Testing
     /// period after that, not a window after the clock first moved.
     @Test func aClockPastTwiceTheBufferIsRunning() {
         let periodSeconds = 0.0427, bufferSeconds = 3 * 0.0427
-        var watch = OutputStartWatch(bufferSeconds: bufferSeconds)
+        var watch = OutputStartWatch(bufferSeconds: bufferSeconds, periodSeconds: periodSeconds)
         var wall = 0.0
         var runningAt: Double?
         while wall < 1, runningAt == nil {
@@ -59,8 +59,23 @@ import Testing
         #expect(runningAt.map { abs($0 - bufferSeconds) < 0.003 } == true, "running seen at \(String(describing: runningAt)) s")
     }
 
+    /// A first fill larger than the buffer the engine asked for (a user's alsoft.conf with more
+    /// periods), on a sink that holds the stream: the clock reads three buffers at once, in
+    /// quick steps, then stands still. Past twice the buffer, but not moving on: not running.
+    @Test func aLargerFirstFillThatStandsStillIsNotRunning() {
+        var watch = OutputStartWatch(bufferSeconds: 0.064, periodSeconds: 0.021)
+        for (wall, clock) in [(0.0, 0.0), (0.001, 0.064), (0.002, 0.128), (0.003, 0.192)] {
+            let runs = watch.observe(clockSeconds: clock, wallSeconds: wall)
+            #expect(!runs)
+        }
+        for step in 1...500 {
+            let runs = watch.observe(clockSeconds: 0.192, wallSeconds: 0.003 + Double(step) * 0.002)
+            #expect(!runs, "stalled at step \(step)")
+        }
+    }
+
     @Test func aClockThatStopsAfterItsFirstPeriodsIsNotRunning() {
-        var watch = OutputStartWatch(bufferSeconds: 0.064)
+        var watch = OutputStartWatch(bufferSeconds: 0.064, periodSeconds: 0.021)
         // 0, then 21, 43, 64 ms written ahead in three quick steps, then a stall.
         for (wall, clock) in [(0.0, 0.0), (0.001, 0.021), (0.002, 0.043), (0.003, 0.064)] {
             let runs = watch.observe(clockSeconds: clock, wallSeconds: wall)
