@@ -57,27 +57,9 @@ final class BenchPulseServer: BenchAudioServer {
         }
         guard Self.waitForSocket(firstSocket, server: serverPID, deadline: deadline) else { throw fail("pulseaudio did not start") }
         if sinkStaysAwake {
-            var setup = environment
-            setup["PULSE_SERVER"] = "unix:\(setupSocketPath)"
             do {
-                do {
-                    keepAwakePID = try Self.spawnQuietly(["pacat", "--raw", "--format=s16le", "--rate=48000", "--channels=2",
-                                                          "--latency-msec=10", "--client-name=keep-awake", "/dev/zero"], environment: setup)
-                } catch {
-                    throw fail("cannot start the keep-awake stream: \(error)")
-                }
-                let pactl = { (arguments: [String]) in
-                    try BenchChild.output(of: URL(fileURLWithPath: "/usr/bin/pactl"), arguments: arguments, environment: setup, name: "pactl")
-                }
-                while try pactl(["list", "short", "sink-inputs"]).isEmpty {
-                    guard Measure.wallSeconds() < deadline else { throw fail("the keep-awake stream did not reach the sink") }
-                    Thread.sleep(forTimeInterval: 0.005)
-                }
-                _ = try pactl(["suspend-sink", "spk", "1"])
-                _ = try pactl(["suspend-sink", "spk", "0"])
-                _ = try pactl(["load-module", "module-native-protocol-unix", "auth-anonymous=1", "socket=\(socketPath)"])
-            } catch let error as InterludeError {
-                throw error
+                try Self.wakeSink(setupSocket: setupSocketPath, clientsSocket: socketPath, environment: environment,
+                                  deadline: deadline, keepAwakePID: &keepAwakePID)
             } catch {
                 throw fail("setting up the sink: \(error)")
             }
@@ -87,6 +69,27 @@ final class BenchPulseServer: BenchAudioServer {
         environment["PULSE_SERVER"] = "unix:\(socketPath)"
         environment["ALSOFT_DRIVERS"] = "pulse"
         self.environment = environment
+    }
+
+    /// Through the set-up socket: plays a silent 10 ms stream into "spk" (its PID in
+    /// `keepAwakePID` as soon as it runs), starts the sink over with it, so that it runs on
+    /// 10 ms blocks, then opens the clients' socket.
+    private static func wakeSink(setupSocket: String, clientsSocket: String, environment: [String: String], deadline: Double,
+                                 keepAwakePID: inout pid_t?) throws {
+        var setup = environment
+        setup["PULSE_SERVER"] = "unix:\(setupSocket)"
+        keepAwakePID = try spawnQuietly(["pacat", "--raw", "--format=s16le", "--rate=48000", "--channels=2",
+                                         "--latency-msec=10", "--client-name=keep-awake", "/dev/zero"], environment: setup)
+        let pactl = { (arguments: [String]) in
+            try BenchChild.output(of: URL(fileURLWithPath: "/usr/bin/pactl"), arguments: arguments, environment: setup, name: "pactl")
+        }
+        while try pactl(["list", "short", "sink-inputs"]).isEmpty {
+            guard Measure.wallSeconds() < deadline else { throw BenchError("the keep-awake stream did not reach the sink") }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        _ = try pactl(["suspend-sink", "spk", "1"])
+        _ = try pactl(["suspend-sink", "spk", "0"])
+        _ = try pactl(["load-module", "module-native-protocol-unix", "auth-anonymous=1", "socket=\(clientsSocket)"])
     }
 
     /// Waits until `path` exists, while `server` runs and until `deadline`.

@@ -186,14 +186,16 @@ final class SoundDesign {
         if fadeSeconds == 0 { refreshFollowers() }
     }
 
-    /// Sets a parameter's value for one cue voice's curves alone. A stale handle, or a voice
-    /// without curves, does nothing once the value is checked.
-    func setParameter(_ value: Float, of name: String, on voice: VoiceHandle, fadeSeconds: Double, call: @autoclosure () -> String) throws {
+    /// Sets a parameter's value for one cue voice's curves alone; returns whether the voice
+    /// took it. A stale handle, or a voice without curves, does nothing (false) once the value
+    /// is checked.
+    func setParameter(_ value: Float, of name: String, on voice: VoiceHandle, fadeSeconds: Double, call: @autoclosure () -> String) throws -> Bool {
         let index = try checkedParameter(name, value: value, fadeSeconds: fadeSeconds, call: call())
-        guard let follower = followers.firstIndex(where: { $0.handle == voice }), let live = table.voice(for: voice) else { return }
+        guard let follower = followers.firstIndex(where: { $0.handle == voice }), let live = table.voice(for: voice) else { return false }
         followers[follower].setOwn(value, of: index, current: parameters.value(at: index), overSeconds: fadeSeconds)
         if fadeSeconds > 0 { hasOwnMoves = true }
         live.setFactors(followers[follower].factors(parameters))
+        return true
     }
 
     /// Every global parameter's value now, by name, for a ``SavedState``.

@@ -35,13 +35,11 @@ struct OutputStartWatch {
     private let periodSeconds: Double
     /// The newest reading at least one and a half periods old and every later one, oldest first.
     private var recent: [Reading] = []
-    /// The wall time of the first reading.
-    private var firstWallSeconds: Double?
     /// Readings since the clock first moved, oldest first; only the one that opens the window
     /// and the later ones are kept.
     private var readings: [Reading] = []
-    /// The clock's value at the first reading: it counts as moved once above this.
-    private var firstClockSeconds: Double?
+    /// The first reading: the clock counts as moved once above its value.
+    private var first: Reading?
 
     /// The share of the window the clock must advance by.
     static let steadyShare = 0.75
@@ -58,23 +56,23 @@ struct OutputStartWatch {
 
     /// Takes a reading of a new device's clock; returns true once the output runs.
     mutating func observe(clockSeconds: Double, wallSeconds: Double) -> Bool {
-        let firstWall = firstWallSeconds ?? wallSeconds
-        firstWallSeconds = firstWall
-        recent.append(Reading(wallSeconds: wallSeconds, clockSeconds: clockSeconds))
-        // The newest reading at least one and a half periods old, and the later ones.
+        let reading = Reading(wallSeconds: wallSeconds, clockSeconds: clockSeconds)
+        guard let first else {
+            first = reading
+            recent = [reading]
+            return false
+        }
+        recent.append(reading)
+        // The newest reading at least one and a half periods old becomes the oldest kept.
         if let past = recent.lastIndex(where: { wallSeconds - $0.wallSeconds >= 1.5 * periodSeconds }), past > 0 {
             recent.removeFirst(past)
         }
-        let isMovingOn = wallSeconds - firstWall >= 2 * periodSeconds
-            && recent.last(where: { wallSeconds - $0.wallSeconds >= 1.5 * periodSeconds })
-                .map { clockSeconds - $0.clockSeconds >= 0.9 * periodSeconds } == true
+        let isMovingOn = wallSeconds - first.wallSeconds >= 2 * periodSeconds
+            && wallSeconds - recent[0].wallSeconds >= 1.5 * periodSeconds
+            && clockSeconds - recent[0].clockSeconds >= 0.9 * periodSeconds
         if clockSeconds >= takenClockSeconds && isMovingOn { return true }
-        guard let firstClockSeconds else {
-            firstClockSeconds = clockSeconds
-            return false
-        }
-        if readings.isEmpty && clockSeconds <= firstClockSeconds { return false }
-        readings.append(Reading(wallSeconds: wallSeconds, clockSeconds: clockSeconds))
+        if readings.isEmpty && clockSeconds <= first.clockSeconds { return false }
+        readings.append(reading)
         // The newest reading at least a window old opens the window; older ones are not needed.
         guard let opening = readings.lastIndex(where: { wallSeconds - $0.wallSeconds >= windowSeconds }) else {
             return false

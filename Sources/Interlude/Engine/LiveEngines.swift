@@ -54,8 +54,11 @@ enum LiveEngines {
     static func shutDownAll() {
         let (engines, hookPID) = state.withLock { state in (state.entries.values.compactMap(\.engine), state.hookPID) }
         guard hookPID == getpid() else { return }
-        for engine in engines where engine.isOnDriverThread { engine.shutdown() }
-        let others = engines.filter { !$0.isOnDriverThread }
+        var elsewhere: [SoundEngine] = []
+        for engine in engines {
+            if engine.isOnDriverThread { engine.shutdown() } else { elsewhere.append(engine) }
+        }
+        let others = elsewhere
         let done = DispatchSemaphore(value: 0)
         let shutDownOthers: @Sendable () -> Void = {
             for engine in others { engine.shutdown() }

@@ -33,8 +33,9 @@ extension SoundEngine {
     public func setParameter(_ value: Float, of name: String, on voice: VoiceHandle, fadeSeconds: Double = 0) throws {
         func call() -> String { "setParameter(of: \(name), on: \(voice))" }
         try withCore(call()) { core in
-            try core.soundDesign.setParameter(value, of: name, on: voice, fadeSeconds: fadeSeconds, call: call())
-            if core.voices.parameters(of: voice) != nil { core.noteDeferred(.setVoiceParameter(name, voice)) }
+            if try core.soundDesign.setParameter(value, of: name, on: voice, fadeSeconds: fadeSeconds, call: call()) {
+                core.noteDeferred(.setVoiceParameter(name, voice))
+            }
         }
     }
 

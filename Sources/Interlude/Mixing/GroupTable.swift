@@ -154,7 +154,6 @@ struct GroupTable {
         recompute()
     }
 
-    /// The groups whose pause fade reached silence since the last call.
     /// The groups whose fade (gain, pause or resume) reached its end since the last call.
     mutating func takeFadesFinished() -> [GroupID] {
         guard !fadesFinished.isEmpty else { return [] }
@@ -162,6 +161,7 @@ struct GroupTable {
         return fadesFinished.map { GroupID(name: names[$0]) }
     }
 
+    /// The groups whose pause fade reached silence since the last call.
     mutating func takePausesDue() -> [Int] {
         guard !pausesDue.isEmpty else { return [] }
         defer { pausesDue.removeAll(keepingCapacity: true) }

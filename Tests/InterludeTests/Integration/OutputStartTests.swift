@@ -59,31 +59,21 @@ import Testing
         #expect(runningAt.map { abs($0 - bufferSeconds) < 0.003 } == true, "running seen at \(String(describing: runningAt)) s")
     }
 
-    /// A first fill larger than the buffer the engine asked for (a user's alsoft.conf with more
-    /// periods), on a sink that holds the stream: the clock reads three buffers at once, in
-    /// quick steps, then stands still. Past twice the buffer, but not moving on: not running.
-    @Test func aLargerFirstFillThatStandsStillIsNotRunning() {
+    /// A clock written ahead in quick steps, then standing still, is never running: the
+    /// buffer the engine asked for (0, 21, 43, 64 ms), and a first fill of three buffers (a
+    /// user's alsoft.conf with more periods, on a sink that holds the stream), past twice the
+    /// buffer but not moving on.
+    @Test("a clock that stands still after its first fill is not running",
+          arguments: [[0, 0.021, 0.043, 0.064], [0, 0.064, 0.128, 0.192]])
+    func aClockThatStopsAfterItsFirstFillIsNotRunning(steps: [Double]) {
         var watch = OutputStartWatch(bufferSeconds: 0.064, periodSeconds: 0.021)
-        for (wall, clock) in [(0.0, 0.0), (0.001, 0.064), (0.002, 0.128), (0.003, 0.192)] {
-            let runs = watch.observe(clockSeconds: clock, wallSeconds: wall)
+        for (index, clock) in steps.enumerated() {
+            let runs = watch.observe(clockSeconds: clock, wallSeconds: Double(index) * 0.001)
             #expect(!runs)
         }
         for step in 1...500 {
-            let runs = watch.observe(clockSeconds: 0.192, wallSeconds: 0.003 + Double(step) * 0.002)
+            let runs = watch.observe(clockSeconds: steps[3], wallSeconds: 0.003 + Double(step) * 0.002)
             #expect(!runs, "stalled at step \(step)")
-        }
-    }
-
-    @Test func aClockThatStopsAfterItsFirstPeriodsIsNotRunning() {
-        var watch = OutputStartWatch(bufferSeconds: 0.064, periodSeconds: 0.021)
-        // 0, then 21, 43, 64 ms written ahead in three quick steps, then a stall.
-        for (wall, clock) in [(0.0, 0.0), (0.001, 0.021), (0.002, 0.043), (0.003, 0.064)] {
-            let runs = watch.observe(clockSeconds: clock, wallSeconds: wall)
-            #expect(!runs)
-        }
-        for step in 1...500 {
-            let runs = watch.observe(clockSeconds: 0.064, wallSeconds: 0.003 + Double(step) * 0.002)
-            #expect(!runs)
         }
     }
 }
