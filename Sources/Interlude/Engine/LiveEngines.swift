@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Dispatch
-import Synchronization
 
 /// The engines of this process not yet shut down, so that a program that ends without
 /// calling ``SoundEngine/shutdown()`` (returning from main, or calling `exit`, with an engine
@@ -22,7 +21,7 @@ enum LiveEngines {
         var hookPID: pid_t?
     }
 
-    private static let state = Mutex<State>(State())
+    private static let state = AnnotatedMutex<State>(State())
 
     /// How long the exit hook waits, in all, for the engines to shut down.
     static let exitWaitSeconds = 5.0

@@ -1,6 +1,5 @@
 import COpenAL
 import Dispatch
-import Synchronization
 
 /// ALC_SOFT_system_events (OpenAL Soft 1.24 and later): the library's own word that the
 /// default device changed, or a device was added or removed. 1.19 has no such extension: there
@@ -38,7 +37,7 @@ enum ALSystemEvents {
     private typealias EventCallback = @convention(c) (Callback?, UnsafeMutableRawPointer?) -> Void
 
     /// The listeners, by token; the callback is installed with the first.
-    private static let state = Mutex<(listeners: [Int: @Sendable (Event) -> Void], next: Int, isInstalled: Bool)>(([:], 1, false))
+    private static let state = AnnotatedMutex<(listeners: [Int: @Sendable (Event) -> Void], next: Int, isInstalled: Bool)>(([:], 1, false))
     private static let queue = DispatchQueue(label: "Interlude OpenAL system events")
 
     /// Whether the loaded library offers the extension. Ask only once OpenAL has started (after

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import Foundation
 import Interlude
-import Synchronization
 
 /// Loads a cue bank file again whenever it changes on disk, so that a sound designer can tune
 /// cues while the game runs. Made by ``Interlude/SoundEngine/watchBank(path:)``; it watches
@@ -28,10 +27,10 @@ public final class CueBankWatcher: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// The watching thread's id, once it runs (shared with the thread, so held by reference).
     private final class ThreadID: Sendable {
-        let value = Mutex<pthread_t?>(nil)
+        let value = AnnotatedMutex<pthread_t?>(nil)
     }
     private let watchingThread = ThreadID()
-    private let isStopped = Mutex(false)
+    private let isStopped = AnnotatedMutex(false)
 
     /// Starts watching the bank file at `path` for `engine`. Throws `.unreadableFile` naming
     /// the path when its folder cannot be watched.
