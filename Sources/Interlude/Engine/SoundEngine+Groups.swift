@@ -21,15 +21,7 @@ extension SoundEngine {
     /// Sets a group's gain (>= 0), which multiplies its voices' and tracks' own: at once, or
     /// moving there over `fadeSeconds` along `curve`. Any thread.
     public func setGain(_ gain: Float, of group: GroupID, fadeSeconds: Double = 0, curve: FadeCurve = .linear) throws {
-        let call = "setGain(of: \(group))"
-        try Validate.gain(gain, in: call)
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
-        try withCore(call) { core in
-            let index = try core.groups.existingIndex(of: group, in: call)
-            core.groups.setGain(gain, of: index, overSeconds: fadeSeconds, curve: curve)
-            core.al.run(call) { _ in try core.applyGroupGains() }
-            core.noteDeferred(.changeGroup(group))
-        }
+        try control(.setGain(gain, fadeSeconds: fadeSeconds, curve: curve), .group(group))
     }
 
     /// A group's gain as the game set it (fades included; mute, ducking and pause fades not);
@@ -42,45 +34,19 @@ extension SoundEngine {
     /// silence over `fadeSeconds`. A voice paused by itself stays paused when its group
     /// resumes. Any thread.
     public func pause(_ group: GroupID, fadeSeconds: Double = 0) throws {
-        let call = "pause(\(group))"
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
-        try withCore(call) { core in
-            let index = try core.groups.existingIndex(of: group, in: call)
-            core.noteDeferred(.pauseGroup(group))
-            if fadeSeconds > 0 {
-                core.groups.fadeOutToPause(index, overSeconds: fadeSeconds)
-                return
-            }
-            core.groups.resetTransport(of: index, fadeInSeconds: 0)
-            core.setGroupPaused(true, index: index)
-        }
+        try control(.pause(fadeSeconds: fadeSeconds), .group(group))
     }
 
     /// Resumes a paused group where it stood: at once, or fading in over `fadeSeconds`.
     /// Any thread.
     public func resume(_ group: GroupID, fadeSeconds: Double = 0) throws {
-        let call = "resume(\(group))"
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
-        try withCore(call) { core in
-            let index = try core.groups.existingIndex(of: group, in: call)
-            core.groups.resetTransport(of: index, fadeInSeconds: fadeSeconds)
-            core.al.run(call) { _ in try core.applyGroupGains() }
-            core.setGroupPaused(false, index: index)
-            core.noteDeferred(.resumeGroup(group))
-        }
+        try control(.resume(fadeSeconds: fadeSeconds), .group(group))
     }
 
     /// Stops every voice and track of a group (everything, for master): at once, or after
     /// fading each to silence over `fadeSeconds`. Any thread.
     public func stop(_ group: GroupID, fadeSeconds: Double = 0) throws {
-        let call = "stop(\(group))"
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
-        try withCore(call) { core in
-            let index = try core.groups.existingIndex(of: group, in: call)
-            core.voices.stop(group: index, fadeSeconds: fadeSeconds)
-            core.streams.stop(group: index, fadeSeconds: fadeSeconds)
-            core.noteDeferred(.stopGroup(group))
-        }
+        try control(.stop(fadeSeconds: fadeSeconds), .group(group))
     }
 
     /// Pauses everything that sounds (the ``GroupID/master`` group), as a game's pause menu

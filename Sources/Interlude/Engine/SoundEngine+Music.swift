@@ -98,51 +98,32 @@ extension SoundEngine {
     /// Sets a track's own gain (>= 0; its group's multiplies it): at once, or moving there over
     /// `fadeSeconds` along `curve` while it plays. Any thread.
     public func setGain(_ gain: Float, of music: MusicHandle, fadeSeconds: Double = 0, curve: FadeCurve = .linear) throws {
-        let call = "setGain(of: \(music))"
-        try Validate.gain(gain, in: call)
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
-        try withCore(call) { core in
-            guard own(music), core.streams.current(music.trackID, on: music.channel) != nil else { return }
-            core.streams.setGain(gain, of: music.channel, fadeSeconds: fadeSeconds, curve: curve)
-            core.noteDeferred(.setMusicGain(music.channel))
-        }
+        try control(.setGain(gain, fadeSeconds: fadeSeconds, curve: curve), .music(music))
     }
 
     /// Pauses a track at its frame (with what it is crossfading from): at once, or after an
     /// equal-power fade out over `fadeSeconds`. Tracked while interrupted: it stays silent at
     /// the end. Any thread.
     public func pause(_ music: MusicHandle, fadeSeconds: Double = 0) throws {
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "pause(\(music))")
-        try withCore("pause(\(music))") { core in
-            guard own(music), core.streams.current(music.trackID, on: music.channel) != nil else { return }
-            core.streams.pause(music.channel, fadeSeconds: fadeSeconds)
-        }
+        try control(.pause(fadeSeconds: fadeSeconds), .music(music))
     }
 
     /// Resumes a track at the frame it paused on: at once, or fading in over `fadeSeconds`.
     /// Tracked while interrupted: it plays from the end on. Any thread.
     public func resume(_ music: MusicHandle, fadeSeconds: Double = 0) throws {
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "resume(\(music))")
-        try withCore("resume(\(music))") { core in
-            guard own(music), core.streams.current(music.trackID, on: music.channel) != nil else { return }
-            core.streams.resume(music.channel, fadeSeconds: fadeSeconds)
-        }
+        try control(.resume(fadeSeconds: fadeSeconds), .music(music))
     }
 
     /// Stops a track: at once, or with an equal-power fade out over `fadeSeconds`. Tracked while
     /// interrupted. Any thread.
     public func stop(_ music: MusicHandle, fadeSeconds: Double = 0) throws {
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "stop(\(music))")
-        try withCore("stop(\(music))") { core in
-            guard own(music), core.streams.current(music.trackID, on: music.channel) != nil else { return }
-            core.streams.stop(music.channel, fadeOutSeconds: fadeSeconds)
-        }
+        try control(.stop(fadeSeconds: fadeSeconds), .music(music))
     }
 
     /// Moves a track to `frame` (>= 0; past the end, it ends or wraps into its loop). Any thread.
     public func seek(_ music: MusicHandle, toFrame frame: Int) throws {
         try withCore("seek(\(music), toFrame: \(frame))") { core in
-            guard own(music), core.streams.current(music.trackID, on: music.channel) != nil else { return }
+            guard core.streams.current(music) != nil else { return }
             try core.streams.seek(music.channel, toFrame: frame)
         }
     }
@@ -151,17 +132,14 @@ extension SoundEngine {
     /// engine, and kept through interruptions and device loss. nil once the track no longer
     /// sounds. Any thread.
     public func positionInFrames(of music: MusicHandle) -> Int? {
-        readCore { core in
-            guard own(music) else { return nil }
-            return core.streams.position(of: music.trackID, on: music.channel)
-        }
+        readCore { $0.streams.position(of: music) }
     }
 
     /// The track's length in frames and its sample rate, or nil once it no longer sounds.
     /// Any thread.
     public func duration(of music: MusicHandle) -> (frameCount: Int, sampleRate: Int)? {
         readCore { core in
-            guard own(music), let stream = core.streams.sounding(music.trackID, on: music.channel) else { return nil }
+            guard let stream = core.streams.sounding(music) else { return nil }
             return (stream.frameCount, stream.format.sampleRate)
         }
     }
@@ -170,7 +148,7 @@ extension SoundEngine {
     /// interruption ends). Any thread.
     public func isPlaying(_ music: MusicHandle) -> Bool {
         readCore { core in
-            guard own(music), let stream = core.streams.current(music.trackID, on: music.channel) else { return false }
+            guard let stream = core.streams.current(music) else { return false }
             return stream.state != .paused
         }
     }
@@ -235,7 +213,4 @@ extension SoundEngine {
         try Validate.seconds(fadeInSeconds, "fadeSeconds", in: call)
         if let crossfadeSeconds { try Validate.seconds(crossfadeSeconds, "fadeSeconds", in: call) }
     }
-
-    /// The handle was made by this engine.
-    private func own(_ music: MusicHandle) -> Bool { music.engineID == engineID }
 }

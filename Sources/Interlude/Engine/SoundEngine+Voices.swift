@@ -32,10 +32,7 @@ extension SoundEngine {
     /// Sets a voice's gain (>= 0): at once, or moving there over `fadeSeconds` along `curve`.
     /// Any thread.
     public func setGain(_ gain: Float, of voice: VoiceHandle, fadeSeconds: Double = 0, curve: FadeCurve = .linear) throws {
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "setGain(of: voice)")
-        try withCore("setGain(of: voice)") {
-            try $0.voices.setGain(gain, of: voice, fadeSeconds: fadeSeconds, curve: curve, call: "setGain(of: voice)")
-        }
+        try control(.setGain(gain, fadeSeconds: fadeSeconds, curve: curve), .voice(voice))
     }
 
     /// Sets a voice's pitch (> 0; 2 is an octave up): at once, or gliding there over
@@ -50,22 +47,19 @@ extension SoundEngine {
     /// Pauses a voice at its frame: at once, or after fading to silence over `fadeSeconds` (its
     /// gain is back for the resume). Tracked while interrupted. Any thread.
     public func pause(_ voice: VoiceHandle, fadeSeconds: Double = 0) throws {
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "pause(voice)")
-        try withCore("pause(voice)") { $0.voices.pause(voice, fadeSeconds: fadeSeconds) }
+        try control(.pause(fadeSeconds: fadeSeconds), .voice(voice))
     }
 
     /// Resumes a paused voice at the frame it paused on: at once, or fading in from silence
     /// over `fadeSeconds`. Tracked while interrupted. Any thread.
     public func resume(_ voice: VoiceHandle, fadeSeconds: Double = 0) throws {
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "resume(voice)")
-        try withCore("resume(voice)") { $0.voices.resume(voice, fadeSeconds: fadeSeconds) }
+        try control(.resume(fadeSeconds: fadeSeconds), .voice(voice))
     }
 
     /// Stops a voice: at once, or after fading to silence over `fadeSeconds`. Its handle goes
     /// stale, and ``VoiceEvent/finished(_:reason:)`` says so. Any thread.
     public func stop(_ voice: VoiceHandle, fadeSeconds: Double = 0) throws {
-        try Validate.seconds(fadeSeconds, "fadeSeconds", in: "stop(voice)")
-        try withCore("stop(voice)") { $0.voices.stop(voice, fadeSeconds: fadeSeconds) }
+        try control(.stop(fadeSeconds: fadeSeconds), .voice(voice))
     }
 
     /// Moves a positional voice; OpenAL hears it at the next update. Any thread.

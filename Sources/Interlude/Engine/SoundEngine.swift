@@ -147,6 +147,14 @@ public final class SoundEngine: Sendable {
         try lock.withCore(call(), body)
     }
 
+    /// Checks a gain, pause, resume or stop's arguments, then carries it out on `target` under
+    /// the lock: voices, groups and tracks take the one control path.
+    func control(_ command: ControlCommand, _ target: ControlTarget) throws {
+        let call = command.call(on: target)
+        try command.validate(in: call)
+        try withCore(call) { try $0.apply(command, to: target, call: call) }
+    }
+
     /// Like ``withCore(_:_:)`` for calls that cannot fail: after shutdown they do nothing.
     func withLiveCore(_ body: (EngineCore) -> Void) {
         lock.withLiveCore(body)

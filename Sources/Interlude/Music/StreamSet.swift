@@ -46,15 +46,17 @@ final class StreamSet {
     /// The channel's current track.
     func stream(on channel: StreamChannel) -> MusicStream? { streams[channel] }
 
-    /// The track `trackID` while it is its channel's current one: what commands reach.
-    func current(_ trackID: Int, on channel: StreamChannel) -> MusicStream? {
-        guard let stream = streams[channel], stream.trackID == trackID else { return nil }
+    /// The handle's track while it is its channel's current one: what commands reach. nil for a
+    /// handle of another engine.
+    func current(_ music: MusicHandle) -> MusicStream? {
+        guard music.engineID == engineID, let stream = streams[music.channel], stream.trackID == music.trackID else { return nil }
         return stream
     }
 
-    /// The track `trackID` while it still sounds: current, or on its way out. What queries read.
-    func sounding(_ trackID: Int, on channel: StreamChannel) -> MusicStream? {
-        current(trackID, on: channel) ?? outgoing.first { $0.trackID == trackID && $0.channel == channel }
+    /// The handle's track while it still sounds: current, or on its way out. What queries read.
+    func sounding(_ music: MusicHandle) -> MusicStream? {
+        guard music.engineID == engineID else { return nil }
+        return current(music) ?? outgoing.first { $0.trackID == music.trackID && $0.channel == music.channel }
     }
 
     /// The current tracks, by channel order.
@@ -268,10 +270,10 @@ final class StreamSet {
         }
     }
 
-    /// The position in frames of track `trackID` while it sounds, read from OpenAL first while
+    /// The position in frames of the handle's track while it sounds, read from OpenAL first while
     /// it can be.
-    func position(of trackID: Int, on channel: StreamChannel) -> Int? {
-        guard let stream = sounding(trackID, on: channel) else { return nil }
+    func position(of music: MusicHandle) -> Int? {
+        guard let stream = sounding(music) else { return nil }
         if stream.isAttached {
             gate.run("positionInFrames") { _ in try stream.syncPosition() }
         }

@@ -79,6 +79,60 @@ extension EngineSuites {
             #expect(events.filter { if case .voice(.finished) = $0 { true } else { false } }.count == 2)
         }
 
+        /// Voices, tracks and groups take one control path: each command checks its gain and
+        /// fade the same way, before it looks its target up, and names the call and the target.
+        /// A refused command changes nothing that is heard.
+        @Test("a bad gain or fade is refused alike on a voice, a track and a group, live or gone, and nothing heard changes",
+              arguments: [false, true])
+        func oneRuleForEveryTarget(isGone: Bool) throws {
+            let engine = try TestEngine.offline()
+            defer { engine.shutdown() }
+            let voice = try engine.play(TestEngine.sine(engine), parameters: VoiceParameters(position: nil, isLooping: true))
+            let theme = try engine.playMusic(path: TestPaths.asset("music/sweep.ogg"))
+            _ = try engine.render(frameCount: Self.rate / 10)
+            let group = isGone ? GroupID(name: "never made") : GroupID.sfx
+            if isGone {
+                try engine.stop(voice)
+                try engine.stop(theme)
+            }
+            let before = try engine.render(frameCount: Self.rate / 10)
+            let targets: [(name: String, gain: (Float, Double) throws -> Void, pause: (Double) throws -> Void,
+                           resume: (Double) throws -> Void, stop: (Double) throws -> Void)] = [
+                ("voice", { try engine.setGain($0, of: voice, fadeSeconds: $1) }, { try engine.pause(voice, fadeSeconds: $0) },
+                 { try engine.resume(voice, fadeSeconds: $0) }, { try engine.stop(voice, fadeSeconds: $0) }),
+                ("\(theme)", { try engine.setGain($0, of: theme, fadeSeconds: $1) }, { try engine.pause(theme, fadeSeconds: $0) },
+                 { try engine.resume(theme, fadeSeconds: $0) }, { try engine.stop(theme, fadeSeconds: $0) }),
+                ("\(group)", { try engine.setGain($0, of: group, fadeSeconds: $1) }, { try engine.pause(group, fadeSeconds: $0) },
+                 { try engine.resume(group, fadeSeconds: $0) }, { try engine.stop(group, fadeSeconds: $0) }),
+            ]
+            for target in targets {
+                let refused: [(call: String, problem: String, body: () throws -> Void)] = [
+                    ("setGain(of: \(target.name))", "gain must be", { try target.gain(-1, 0) }),
+                    ("setGain(of: \(target.name))", "gain must be", { try target.gain(.nan, 0) }),
+                    ("setGain(of: \(target.name))", "fadeSeconds must be", { try target.gain(0.5, -1) }),
+                    ("pause(\(target.name))", "fadeSeconds must be", { try target.pause(.nan) }),
+                    ("resume(\(target.name))", "fadeSeconds must be", { try target.resume(-0.5) }),
+                    ("stop(\(target.name))", "fadeSeconds must be", { try target.stop(.infinity) }),
+                ]
+                for (call, problem, body) in refused {
+                    do {
+                        try body()
+                        Issue.record("\(call) took a bad argument")
+                    } catch let error as InterludeError {
+                        #expect(error.code == .invalidArgument && error.message.hasPrefix("\(call): \(problem)"), "\(error.message)")
+                    }
+                }
+            }
+            let after = try engine.render(frameCount: Self.rate / 10)
+            let (levelBefore, levelAfter) = (Self.level(before, from: 0.05, seconds: 0.05), Self.level(after, from: 0.05, seconds: 0.05))
+            if isGone {
+                #expect(levelBefore == 0 && levelAfter == 0)
+            } else {
+                #expect(levelBefore > 0.1 && abs(levelAfter / levelBefore - 1) < 0.15, "\(levelBefore) -> \(levelAfter)")
+                #expect(engine.isPlaying(voice) && engine.isPlaying(theme))
+            }
+        }
+
         @Test("a music track's gain fades, its pause fades out and holds the frame, its resume fades back in")
         func musicControls() throws {
             let engine = try TestEngine.offline()
