@@ -73,8 +73,9 @@ public struct BenchTables: Sendable {
 
     /// `text` with every marker block's content replaced by its table. A marker is a line of its
     /// own (so prose can quote one inline). `<!-- bench:NAME from PATH:begin -->` takes the table
-    /// from another run's JSON, PATH relative to `root` (a run kept beside the snapshot, say one
-    /// made on a quiet machine). Throws for a name it does not know, or a block that does not end.
+    /// from another run's JSON, PATH relative to `root`: only docs/stacks.md does, for its
+    /// `--stacks` run, which is not a `make bench` run. Throws for a name it does not know, or a
+    /// block that does not end.
     public func rewrite(_ text: String, file: String, root: URL? = nil) throws -> String {
         var output: [Substring] = []
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
