@@ -1,7 +1,6 @@
 // libFLAC, libmpg123 and libopusfile, loaded the first time a file of theirs is opened rather
-// than linked: a game that plays WAV and Ogg Vorbis alone never maps them (about 340 KiB
-// resident with libopus, measured in docs/performance.md), and the dynamic linker does not
-// resolve their symbols at every start.
+// than linked: a game that plays WAV and Ogg Vorbis alone never maps them (FoundationFreeTests
+// checks it), and the dynamic linker does not resolve their symbols at every start.
 //
 // libFLAC's and libmpg123's headers give the types and constants; each function is reached
 // through a table filled by dlsym, whose fields have the functions' own types and names, so a

@@ -24,8 +24,8 @@ final class VoiceSources {
 
     /// Real voices' positions are read from OpenAL every this many updates (half a second at the
     /// default interval), all in the same update, and advanced by the clock in between: an
-    /// offset read is costly in OpenAL Soft 1.19 (it waits out a mix in progress; the figures
-    /// are in docs/performance.md). The clock drifts from the device only while the mixer
+    /// offset read is costly in OpenAL Soft 1.19 (it waits out a mix in progress, and reads the
+    /// source's mixing voice, cold on the game's thread). The clock drifts from the device only while the mixer
     /// stalls, so a device lost without warning resumes a real voice off by at most the stalls
     /// of the last half second. Exact positions (interruptions, teardown, queries) still read
     /// OpenAL directly.

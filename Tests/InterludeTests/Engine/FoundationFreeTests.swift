@@ -3,9 +3,8 @@ import Testing
 
 /// The engine keeps Foundation out of a game that does not import it: Dispatch,
 /// FoundationEssentials (files, JSON) and POSIX threads cover what it needs, so a game importing
-/// Interlude alone maps neither libFoundation nor ICU (6.8 MiB resident, measured in
-/// docs/performance.md). The game runs in its own process, FoundationFreeGame, which reads its
-/// own memory map while it plays.
+/// Interlude alone maps neither libFoundation nor ICU. The game runs in its own process,
+/// FoundationFreeGame, which reads its own memory map while it plays.
 ///
 /// The decoders' libraries (libFLAC, libmpg123, libopusfile) are likewise loaded only when a
 /// file of theirs is first opened: the game maps none while it plays WAV and Ogg Vorbis, and
