@@ -14,7 +14,8 @@
 #define IL_PULSE_FUNCTIONS(X) \
     X(context_connect) X(context_disconnect) X(context_errno) X(context_get_client_info) \
     X(context_get_client_info_list) X(context_get_server) \
-    X(context_get_server_info) X(context_get_sink_input_info) X(context_get_sink_input_info_list) \
+    X(context_get_server_info) X(context_get_sink_info_by_name) X(context_get_sink_input_info) \
+    X(context_get_sink_input_info_list) \
     X(context_get_state) X(context_move_sink_input_by_name) X(context_new) \
     X(context_set_state_callback) X(context_set_subscribe_callback) X(context_subscribe) \
     X(context_unref) X(gettimeofday) X(mainloop_dispatch) X(mainloop_free) X(mainloop_get_api) \

@@ -56,13 +56,22 @@ struct DeviceOpener: Sendable {
             updatesPerSecond: latency?.updatesPerSecond))
     }
 
-    /// Opens `output` and starts watching its output start; a real device on a server whose
-    /// streams run at once (``OutputStartRule``, asked while the device opens) counts as
-    /// running at once.
+    /// Opens `output` and starts watching its output start; a real device whose stream runs at
+    /// once (``OutputStartRule``, asked while the device opens) counts as running at once.
     func start(_ output: OutputDevice) throws -> OutputStart {
         let server = output.isOffline ? nil : OutputStartRule.ask()
         let device = try open(output)
-        return OutputStart(device: device, periodCount: configuration.outputLatency?.periodCount ?? DeviceHost.defaultPeriodCount,
-                           runsAtOnce: !device.isLoopback && server?.wait() == true)
+        let periodCount = configuration.outputLatency?.periodCount ?? DeviceHost.defaultPeriodCount
+        let toDefaultSink = switch output {
+        case .systemDefault, .systemDefaultOrNull: true
+        default: false
+        }
+        let bufferSeconds = Double(periodCount) / device.updatesPerSecond
+        let facts = device.isLoopback ? nil : server?.wait()
+        let runsAtOnce = !device.isLoopback && OutputStartRule.runsAtOnce(facts, toDefaultSink: toDefaultSink, bufferSeconds: bufferSeconds)
+        if let facts {
+            logger.debug("\(facts.serverName): default sink \(facts.defaultSinkIsRunning ? "running" : "not running") at \(Int((facts.defaultSinkLatencySeconds * 1000).rounded())) ms, buffer \(Int((bufferSeconds * 1000).rounded())) ms: \(runsAtOnce ? "the stream runs at once" : "waiting for the output to run")")
+        }
+        return OutputStart(device: device, periodCount: periodCount, runsAtOnce: runsAtOnce)
     }
 }

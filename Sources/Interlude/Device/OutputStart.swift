@@ -73,9 +73,17 @@ final class OutputStart: @unchecked Sendable {
 
 /// Where the engine waits for a new device's output to run, by the audio server behind it,
 /// as scenario 10 of `make bench --click-servers` measures it on each stack:
-/// - PulseAudio, through OpenAL Soft's pulse backend (1.19 and 1.24 alike): the new stream
-///   sits with one buffer written until the server starts it, and a sound played meanwhile is
-///   lost (raw OpenAL loses its first clicks). The engine waits, bounded, for the clock to run.
+/// - PulseAudio, through OpenAL Soft's pulse backend (1.19 and 1.24 alike), on a sink that is not
+///   running (idle or suspended: nothing else plays): the new stream may sit with one buffer
+///   written until the sink gets to it (a null sink renders 2 s blocks when idle), and a sound
+///   played meanwhile is lost (raw OpenAL loses its first clicks). The engine waits, bounded,
+///   for the clock to run.
+/// - PulseAudio on a sink already running on blocks shorter than the engine's buffer (another
+///   stream plays on it at a low latency, as a desktop's sink does while anything plays): the
+///   sink takes the new stream in before the buffer written ahead runs out, and raw OpenAL loses
+///   nothing. The engine does not wait. A sink that runs on longer blocks (one whose monitor is
+///   recorded at a high latency, say) holds the new stream as an idle one does. This holds for
+///   the default sink, where `.systemDefault` plays; a named device is waited for.
 /// - PipeWire, through pipewire-pulse (1.19's and 1.24's pulse backend) or through 1.24's native
 ///   PipeWire backend: the stream runs from the open and raw OpenAL loses nothing. The engine
 ///   does not wait.
@@ -85,17 +93,22 @@ enum OutputStartRule {
     /// How long the server may take to answer the question; one that stalls costs this.
     static let probeTimeoutSeconds = 0.5
 
-    /// Whether the audio server libpulse reaches is PipeWire (pipewire-pulse names itself
-    /// "PulseAudio (on PipeWire x.y.z)"), whose streams run as soon as they are made.
-    static func serverRunsStreamsAtOnce() -> Bool {
-        AudioServerProbe.serverName(timeoutSeconds: probeTimeoutSeconds)?.contains("PipeWire") ?? false
+    /// Whether a new stream runs as soon as it is made, from what the server said (nil: no
+    /// server answered): on a PipeWire server (pipewire-pulse names itself "PulseAudio (on
+    /// PipeWire x.y.z)"), or, for a stream to the default sink (`toDefaultSink`), when that sink
+    /// is running on blocks no longer than the engine's buffer of `bufferSeconds`.
+    static func runsAtOnce(_ facts: AudioServerProbe.Facts?, toDefaultSink: Bool, bufferSeconds: Double) -> Bool {
+        guard let facts else { return false }
+        if facts.serverName.contains("PipeWire") { return true }
+        return toDefaultSink && facts.defaultSinkIsRunning
+            && facts.defaultSinkLatencySeconds > 0 && facts.defaultSinkLatencySeconds <= bufferSeconds
     }
 
-    /// Asks ``serverRunsStreamsAtOnce()`` on a thread of its own, so that the question is
-    /// answered while the caller opens the device, not after.
+    /// Asks the server for its ``AudioServerProbe/Facts`` on a thread of its own, so that the
+    /// question is answered while the caller opens the device, not after.
     static func ask() -> Answer {
         let answer = Answer()
-        DispatchQueue.global().async { answer.set(serverRunsStreamsAtOnce()) }
+        DispatchQueue.global().async { answer.set(AudioServerProbe.facts(timeoutSeconds: probeTimeoutSeconds)) }
         return answer
     }
 
@@ -103,17 +116,18 @@ enum OutputStartRule {
     /// after waiting on it (hence `@unchecked Sendable`).
     final class Answer: @unchecked Sendable {
         private let answered = DispatchSemaphore(value: 0)
-        private var runsAtOnce = false
+        private var facts: AudioServerProbe.Facts?
 
-        fileprivate func set(_ value: Bool) {
-            runsAtOnce = value
+        fileprivate func set(_ value: AudioServerProbe.Facts?) {
+            facts = value
             answered.signal()
         }
 
-        /// Waits for the answer (at most the probe's timeout, and a moment).
-        func wait() -> Bool {
+        /// Waits for the answer (at most the probe's timeout, and a moment): nil when no server
+        /// answered.
+        func wait() -> AudioServerProbe.Facts? {
             answered.wait()
-            return runsAtOnce
+            return facts
         }
     }
 }

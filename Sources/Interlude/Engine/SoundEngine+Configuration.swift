@@ -100,8 +100,9 @@ extension SoundEngine {
         /// How long opening a device waits until its output really runs (its clock advances
         /// steadily), so that a sound played right after is heard on time: at creation, in
         /// ``SoundEngine/switchDevice(to:)`` and ``SoundEngine/reconnectDevice()``, and before a
-        /// rebuild after a loss. 0 does not wait. A device on a PipeWire server runs from the
-        /// open and is not waited for. See ``DeviceEvent/outputStarted(afterSeconds:)``.
+        /// rebuild after a loss. 0 does not wait. A device whose stream runs from the open is not
+        /// waited for: on a PipeWire server, and on a PulseAudio default sink already running on
+        /// blocks shorter than the engine's buffer. See ``DeviceEvent/outputStarted(afterSeconds:)``.
         public var outputStartTimeoutSeconds = 3.0
         /// The label of the engine's swift-log logger.
         public var loggerLabel = "Interlude"

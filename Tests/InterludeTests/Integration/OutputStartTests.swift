@@ -10,6 +10,28 @@ import Testing
 @Suite struct OutputStartWatchTests {
     /// 64 ms written ahead at once, then nothing for a second (a PulseAudio stream not started),
     /// then the clock runs: the watch waits for the clock to run.
+    /// The rule of when a new stream runs at once, from what the server says: PipeWire always;
+    /// PulseAudio only for the default sink, running on blocks no longer than the buffer.
+    @Test func aStreamRunsAtOnceOnPipeWireAndOnARunningLowLatencyDefaultSink() {
+        typealias Facts = AudioServerProbe.Facts
+        let buffer = 0.064
+        let pipeWire = Facts(serverName: "PulseAudio (on PipeWire 0.3.65)", defaultSinkIsRunning: false, defaultSinkLatencySeconds: 0)
+        let running = Facts(serverName: "pulseaudio", defaultSinkIsRunning: true, defaultSinkLatencySeconds: 0.003)
+        #expect(OutputStartRule.runsAtOnce(pipeWire, toDefaultSink: false, bufferSeconds: buffer))
+        #expect(OutputStartRule.runsAtOnce(running, toDefaultSink: true, bufferSeconds: buffer))
+        #expect(!OutputStartRule.runsAtOnce(running, toDefaultSink: false, bufferSeconds: buffer), "a named device")
+        var long = running
+        long.defaultSinkLatencySeconds = 2
+        #expect(!OutputStartRule.runsAtOnce(long, toDefaultSink: true, bufferSeconds: buffer), "a sink rendering 2 s blocks")
+        var idle = running
+        idle.defaultSinkIsRunning = false
+        #expect(!OutputStartRule.runsAtOnce(idle, toDefaultSink: true, bufferSeconds: buffer))
+        var unknown = running
+        unknown.defaultSinkLatencySeconds = 0
+        #expect(!OutputStartRule.runsAtOnce(unknown, toDefaultSink: true, bufferSeconds: buffer))
+        #expect(!OutputStartRule.runsAtOnce(nil, toDefaultSink: true, bufferSeconds: buffer), "no server answered")
+    }
+
     @Test func aBufferWrittenAheadIsNotARunningOutput() {
         var watch = OutputStartWatch(bufferSeconds: 0.064, periodSeconds: 0.021)
         let runsAtOnce = watch.observe(clockSeconds: 0, wallSeconds: 0)
@@ -147,11 +169,12 @@ extension EngineSuites {
                 pipeWireServer?.stop()
             }
             switch stack {
-            case .pulseAudio:
+            case .pulseAudio, .pulseAudioRunningSink:
                 guard PrivatePulseServer.isInstalled else {
                     throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
                 }
-                let server = try PrivatePulseServer()
+                let sinkRuns = if case .pulseAudioRunningSink = stack { true } else { false }
+                let server = try PrivatePulseServer(sinkStaysAwake: sinkRuns)
                 pulseServer = server
                 try server.start()
                 (folder, environment, record) = (server.folder, server.clientEnvironment, { try server.record(to: $0) })
@@ -200,10 +223,20 @@ extension EngineSuites {
             }
         }
 
+        /// What the engine's debug log said of the default sink when it opened its device.
+        static func sinkLine(_ stderr: String) -> String? {
+            stderr.split(separator: "\n").first { $0.contains("default sink") }
+                .map { String($0[($0.range(of: "] ")?.upperBound ?? $0.startIndex)...]) }
+        }
+
         /// The server a case records on, and the OpenAL Soft backend the probe plays through.
         enum Stack {
-            /// A private PulseAudio; OpenAL Soft's pulse backend.
+            /// A private PulseAudio whose null sink idles until the probe plays; OpenAL Soft's
+            /// pulse backend.
             case pulseAudio
+            /// A private PulseAudio whose sink already runs, a silent stream playing on it, as
+            /// a desktop's does while anything plays; OpenAL Soft's pulse backend.
+            case pulseAudioRunningSink
             /// A private PipeWire; `backend` says whether through pipewire-pulse or natively.
             case pipeWire(PipeWireRestartTests.Backend)
         }
@@ -230,9 +263,31 @@ extension EngineSuites {
             Self.expectEachClickWhole(heard.recording, onsets: heard.onsets)
         }
 
+        /// On PulseAudio, a sink that runs already takes a new stream in at once (a stream's
+        /// latency there reads a few milliseconds from its first moment), so the engine is ready
+        /// without waiting for its clock (``OutputStartRule``), as raw OpenAL is, and the clicks
+        /// played right after init are all heard whole. On an idle sink it waits (the next test).
+        @Test("on a PulseAudio sink that already runs the engine is ready at once and every click played right after init is heard whole")
+        func clicksRightAfterInitOnARunningPulseSinkAreAllHeardWhole() throws {
+            var startSeconds: Double?, sinkLine = "no word from the server"
+            let heard = try Self.recordedClicks(extraArguments: ["--log-debug"], created: "init", on: .pulseAudioRunningSink) { probe, opened in
+                startSeconds = opened.double("outputStartSeconds")
+                sinkLine = Self.sinkLine(probe.stderrText) ?? sinkLine
+            }
+            let release = ALLibrary.fileRelease?.description ?? "unknown"
+            PulseDeviceLossTests.figure("OpenAL Soft \(release) on a running PulseAudio sink: start wait \(startSeconds.map { String(format: "%.3f s", $0) } ?? "none"), heard \(heard.onsets.count) of \(Self.clickCount) clicks (\(sinkLine))")
+            #expect(startSeconds == 0, "the engine waited \(String(describing: startSeconds)) s on a running sink")
+            #expect(heard.onsets.count == Self.clickCount, "heard \(heard.onsets.count) of \(Self.clickCount) clicks played right after init")
+            Self.expectEachClickWhole(heard.recording, onsets: heard.onsets)
+        }
+
+        /// On an idle null sink the engine waits for the clock (a wait of more than 0 s), and
+        /// every click, after init and after a rebuild, is heard.
         @Test func clicksRightAfterInitAndAfterARebuildAreAllHeard() throws {
-            let heard = try Self.recordedClicks(created: "init") { probe, opened in
-                #expect(opened.double("outputStartSeconds") != nil)
+            let heard = try Self.recordedClicks(extraArguments: ["--log-debug"], created: "init") { probe, opened in
+                let waited = try #require(opened.double("outputStartSeconds"))
+                PulseDeviceLossTests.figure("on an idle PulseAudio null sink: start wait \(String(format: "%.3f s", waited)) (\(Self.sinkLine(probe.stderrText) ?? "no word from the server"))")
+                #expect(waited > 0, "the engine did not wait on an idle sink")
                 let rebuildStart = probe.lineCount
                 probe.send("rebuild")
                 let rebuilt = try #require(probe.waitFor("rebuilt", from: rebuildStart, timeoutSeconds: Self.startTimeoutSeconds + 5),

@@ -15,26 +15,59 @@ enum AudioServerProbe {
         withReadyContext(timeoutSeconds: timeoutSeconds) { _, _, _ in true } ?? false
     }
 
-    /// The answering server's name (`pa_server_info.server_name`: "pulseaudio", or "PulseAudio
-    /// (on PipeWire 0.3.65)" from pipewire-pulse); nil when no server answers within
-    /// `timeoutSeconds`.
-    static func serverName(timeoutSeconds: Double = timeoutSeconds) -> String? {
+    /// What the answering server says about where a new stream goes.
+    struct Facts: Equatable {
+        /// `pa_server_info.server_name`: "pulseaudio", or "PulseAudio (on PipeWire 0.3.65)"
+        /// from pipewire-pulse.
+        var serverName: String
+        /// The default sink is running (`PA_SINK_RUNNING`): some stream plays on it, or records
+        /// its monitor.
+        var defaultSinkIsRunning: Bool
+        /// The latency the default sink is configured to now (`configured_latency`): how far
+        /// ahead it renders, so how long a new stream may wait to be taken in. 0 when unknown.
+        var defaultSinkLatencySeconds: Double
+    }
+
+    /// Asks the answering server for its ``Facts``; nil when none answers within `timeoutSeconds`.
+    static func facts(timeoutSeconds: Double = timeoutSeconds) -> Facts? {
         withReadyContext(timeoutSeconds: timeoutSeconds) { pa, mainloop, context in
-            final class Reply { var name: String?; var done = false }
+            final class Reply {
+                var name: String?, defaultSink: String?, isRunning = false, latencySeconds = 0.0, done = false
+            }
             let reply = Reply()
             let userdata = Unmanaged.passUnretained(reply).toOpaque()
-            guard let operation = pa.context_get_server_info(context, { _, info, userdata in
+            let deadline = BootInstant.now.advanced(bySeconds: timeoutSeconds)
+            /// Runs the main loop until the operation's reply came; false on a failure or timeout.
+            func finish(_ operation: OpaquePointer?) -> Bool {
+                guard let operation else { return false }
+                defer { pa.operation_unref(operation) }
+                while !reply.done, BootInstant.now < deadline {
+                    guard iterate(pa, mainloop) else { return false }
+                }
+                return reply.done
+            }
+            guard finish(pa.context_get_server_info(context, { _, info, userdata in
                 guard let userdata else { return }
                 let reply = Unmanaged<Reply>.fromOpaque(userdata).takeUnretainedValue()
                 reply.name = info?.pointee.server_name.map { String(cString: $0) }
+                reply.defaultSink = info?.pointee.default_sink_name.map { String(cString: $0) }
                 reply.done = true
-            }, userdata) else { return nil }
-            defer { pa.operation_unref(operation) }
-            let deadline = BootInstant.now.advanced(bySeconds: timeoutSeconds)
-            while !reply.done, BootInstant.now < deadline {
-                guard iterate(pa, mainloop) else { return nil }
+            }, userdata)), let name = reply.name else { return nil }
+            guard let sink = reply.defaultSink else {
+                return Facts(serverName: name, defaultSinkIsRunning: false, defaultSinkLatencySeconds: 0)
             }
-            return reply.name
+            reply.done = false
+            // The list-style callback comes once per sink (one here) and once more at its end.
+            _ = finish(pa.context_get_sink_info_by_name(context, sink, { _, info, isLast, userdata in
+                guard let userdata else { return }
+                let reply = Unmanaged<Reply>.fromOpaque(userdata).takeUnretainedValue()
+                if let info {
+                    reply.isRunning = info.pointee.state == PA_SINK_RUNNING
+                    reply.latencySeconds = Double(info.pointee.configured_latency) * 1e-6
+                }
+                if isLast != 0 || info == nil { reply.done = true }
+            }, userdata))
+            return Facts(serverName: name, defaultSinkIsRunning: reply.isRunning, defaultSinkLatencySeconds: reply.latencySeconds)
         } ?? nil
     }
 
