@@ -35,10 +35,10 @@ struct SavedStateRestore {
         }
         for track in state.tracks {
             attempt {
-                _ = try engine.playStream(path: track.path, channel: track.channel, isLooping: track.isLooping,
-                                          gain: track.gain, fadeInSeconds: 0, loopRegion: nil, crossfadeSeconds: nil,
-                                          call: "restore(\(track.path))", loudnessLUFS: track.loudnessLUFS,
-                                          startFrame: track.positionInFrames, startsPaused: !track.wasPlaying)
+                _ = try TrackStart(engine: engine).play(path: track.path, channel: track.channel, isLooping: track.isLooping,
+                                                        gain: track.gain, fadeInSeconds: 0, loopRegion: nil, crossfadeSeconds: nil,
+                                                        call: "restore(\(track.path))", loudnessLUFS: track.loudnessLUFS,
+                                                        startFrame: track.positionInFrames, startsPaused: !track.wasPlaying)
             }
         }
         // The sounds loaded again for looping voices, by path: each file is read once.

@@ -22,8 +22,9 @@ extension SoundEngine {
     @discardableResult
     public func playMusic(path: String, channel: StreamChannel = .music, isLooping: Bool = true, gain: Float = 1,
                           fadeSeconds: Double = 0, loopRegion: Range<Int>? = nil, loudnessLUFS: Double? = nil) throws -> MusicHandle {
-        try playStream(path: path, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: fadeSeconds,
-                       loopRegion: loopRegion, crossfadeSeconds: nil, call: "playMusic(path: \(path))", loudnessLUFS: loudnessLUFS)
+        try TrackStart(engine: self).play(path: path, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: fadeSeconds,
+                                          loopRegion: loopRegion, crossfadeSeconds: nil, call: "playMusic(path: \(path))",
+                                          loudnessLUFS: loudnessLUFS)
     }
 
     /// Streams a track from a decoder of the game's own on `channel`, replacing any: a format
@@ -43,12 +44,9 @@ extension SoundEngine {
     public func playMusic(decoder: sending any AudioDecoder, channel: StreamChannel = .music, isLooping: Bool = true,
                           gain: Float = 1, fadeSeconds: Double = 0, loopRegion: Range<Int>? = nil,
                           loudnessLUFS: Double? = nil) throws -> MusicHandle {
-        let call = "playMusic(decoder: \(decoder.path))"
-        try checkStream(decoder, call: call)
-        let loudness = try measureForTarget(decoder, loudnessLUFS: loudnessLUFS, call: call)
-        return try playStream(decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
-                              fadeInSeconds: fadeSeconds, loopRegion: loopRegion, crossfadeSeconds: nil, call: call,
-                              loudness: loudness)
+        try TrackStart(engine: self).play(decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
+                                          fadeInSeconds: fadeSeconds, loopRegion: loopRegion, crossfadeSeconds: nil,
+                                          call: "playMusic(decoder: \(decoder.path))", loudnessLUFS: loudnessLUFS)
     }
 
     /// Crossfades `channel` to another track over `fadeSeconds`, equal-power: the combined
@@ -60,9 +58,9 @@ extension SoundEngine {
     public func crossfadeMusic(toPath path: String, fadeSeconds: Double, channel: StreamChannel = .music,
                                isLooping: Bool = true, gain: Float = 1, loopRegion: Range<Int>? = nil,
                                loudnessLUFS: Double? = nil) throws -> MusicHandle {
-        try playStream(path: path, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: 0,
-                       loopRegion: loopRegion, crossfadeSeconds: fadeSeconds, call: "crossfadeMusic(toPath: \(path))",
-                       loudnessLUFS: loudnessLUFS)
+        try TrackStart(engine: self).play(path: path, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: 0,
+                                          loopRegion: loopRegion, crossfadeSeconds: fadeSeconds,
+                                          call: "crossfadeMusic(toPath: \(path))", loudnessLUFS: loudnessLUFS)
     }
 
     /// Crossfades `channel` to a track from a decoder of the game's own, as
@@ -73,11 +71,9 @@ extension SoundEngine {
     public func crossfadeMusic(toDecoder decoder: sending any AudioDecoder, fadeSeconds: Double,
                                channel: StreamChannel = .music, isLooping: Bool = true, gain: Float = 1,
                                loopRegion: Range<Int>? = nil, loudnessLUFS: Double? = nil) throws -> MusicHandle {
-        let call = "crossfadeMusic(toDecoder: \(decoder.path))"
-        try checkStream(decoder, call: call)
-        let loudness = try measureForTarget(decoder, loudnessLUFS: loudnessLUFS, call: call)
-        return try playStream(decoder: decoder, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: 0,
-                              loopRegion: loopRegion, crossfadeSeconds: fadeSeconds, call: call, loudness: loudness)
+        try TrackStart(engine: self).play(decoder: decoder, channel: channel, isLooping: isLooping, gain: gain, fadeInSeconds: 0,
+                                          loopRegion: loopRegion, crossfadeSeconds: fadeSeconds,
+                                          call: "crossfadeMusic(toDecoder: \(decoder.path))", loudnessLUFS: loudnessLUFS)
     }
 
     /// The integrated loudness of the track file at `path` (see ``Loudness``), as a loudness
@@ -157,60 +153,5 @@ extension SoundEngine {
     /// kept after the track has ended, until the channel plays another. Any thread.
     public func musicError(on channel: StreamChannel = .music) -> InterludeError? {
         readCore { $0.streams.error(on: channel) }
-    }
-
-    /// Opens the track (outside the engine's lock), measures it for a loudness target (also
-    /// outside), and starts it on `channel`.
-    func playStream(path: String, channel: StreamChannel, isLooping: Bool, gain: Float, fadeInSeconds: Double,
-                    loopRegion: Range<Int>?, crossfadeSeconds: Double?, call: String, loudnessLUFS: Double? = nil,
-                    startFrame: Int = 0, startsPaused: Bool = false) throws -> MusicHandle {
-        try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: crossfadeSeconds, call: call)
-        if let loudnessLUFS { try Validate.loudness(loudnessLUFS, in: call) }
-        try ensureAlive(call)
-        let decoder = try DecoderFactory.open(path: path)
-        let loudness = try loudnessLUFS.map { StreamLoudness(targetLUFS: $0, gain: try trackLoudness(ofPath: path).gain(toTarget: $0)) }
-        return try playStream(decoder: decoder, channel: channel, isLooping: isLooping, gain: gain,
-                              fadeInSeconds: fadeInSeconds, loopRegion: loopRegion, crossfadeSeconds: crossfadeSeconds,
-                              call: call, loudness: loudness, startFrame: startFrame, startsPaused: startsPaused)
-    }
-
-    /// Starts an open decoder's track on `channel`; the decoder goes to the decode thread.
-    private func playStream(decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float,
-                            fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?,
-                            call: String, loudness: StreamLoudness? = nil, startFrame: Int = 0,
-                            startsPaused: Bool = false) throws -> MusicHandle {
-        try validateStream(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: crossfadeSeconds, call: call)
-        return try withCore(call) { core in
-            let trackID = try core.streams.play(path: decoder.path, decoder: decoder, channel: channel, isLooping: isLooping,
-                                                gain: gain, fadeInSeconds: fadeInSeconds, loopRegion: loopRegion,
-                                                crossfadeSeconds: crossfadeSeconds, call: call, loudness: loudness,
-                                                startFrame: startFrame, startsPaused: startsPaused)
-            return MusicHandle(channel: channel, trackID: trackID, engineID: engineID)
-        }
-    }
-
-    /// For a `loudnessLUFS` target, a game's decoder measured from frame 0 to its end on the
-    /// calling thread and moved back to frame 0; nil without a target.
-    private func measureForTarget(_ decoder: any AudioDecoder, loudnessLUFS: Double?, call: String) throws -> StreamLoudness? {
-        guard let loudnessLUFS else { return nil }
-        try Validate.loudness(loudnessLUFS, in: call)
-        try decoder.seek(toFrame: 0)
-        let gain = try Loudness.measure(decoder: decoder).gain(toTarget: loudnessLUFS)
-        try decoder.seek(toFrame: 0)
-        return StreamLoudness(targetLUFS: loudnessLUFS, gain: gain)
-    }
-
-    /// Throws `.unsupportedFormat` for a game's decoder the engine cannot stream.
-    private func checkStream(_ decoder: any AudioDecoder, call: String) throws {
-        try decoder.format.checkSupported(in: call)
-        guard decoder.frameCount >= 0 else {
-            throw InterludeError(.unsupportedFormat, "\(call): a decoder of \(decoder.frameCount) frames is not supported")
-        }
-    }
-
-    private func validateStream(gain: Float, fadeInSeconds: Double, crossfadeSeconds: Double?, call: String) throws {
-        try Validate.gain(gain, in: call)
-        try Validate.seconds(fadeInSeconds, "fadeSeconds", in: call)
-        if let crossfadeSeconds { try Validate.seconds(crossfadeSeconds, "fadeSeconds", in: call) }
     }
 }
