@@ -62,8 +62,10 @@ struct DeviceOpener: Sendable {
         let server = output.isOffline ? nil : OutputStartRule.ask()
         let device = try open(output)
         let periodCount = configuration.outputLatency?.periodCount ?? DeviceHost.defaultPeriodCount
+        // The stream goes to the server's default sink unless the process names another.
+        let namesItsOwnSink = ["PULSE_SINK", "ALSOFT_PULSE_DEFAULT"].contains { (name: String) in getenv(name).map { $0.pointee != 0 } ?? false }
         let toDefaultSink = switch output {
-        case .systemDefault, .systemDefaultOrNull: true
+        case .systemDefault, .systemDefaultOrNull: !namesItsOwnSink
         default: false
         }
         let bufferSeconds = Double(periodCount) / device.updatesPerSecond

@@ -81,9 +81,10 @@ final class OutputStart: @unchecked Sendable {
 /// - PulseAudio on a sink already running on blocks shorter than the engine's buffer (another
 ///   stream plays on it at a low latency, as a desktop's sink does while anything plays): the
 ///   sink takes the new stream in before the buffer written ahead runs out, and raw OpenAL loses
-///   nothing. The engine does not wait. A sink that runs on longer blocks (one whose monitor is
-///   recorded at a high latency, say) holds the new stream as an idle one does. This holds for
-///   the default sink, where `.systemDefault` plays; a named device is waited for.
+///   nothing. The engine does not wait. A sink that runs on longer blocks, or still renders a
+///   long block it began while idle, may hold the new stream as an idle one does. This holds
+///   for the default sink, where `.systemDefault` plays; a named device, and a default the
+///   process points elsewhere (`PULSE_SINK`, `ALSOFT_PULSE_DEFAULT`), are waited for.
 /// - PipeWire, through pipewire-pulse (1.19's and 1.24's pulse backend) or through 1.24's native
 ///   PipeWire backend: the stream runs from the open and raw OpenAL loses nothing. The engine
 ///   does not wait.
@@ -96,7 +97,7 @@ enum OutputStartRule {
     /// Whether a new stream runs as soon as it is made, from what the server said (nil: no
     /// server answered): on a PipeWire server (pipewire-pulse names itself "PulseAudio (on
     /// PipeWire x.y.z)"), or, for a stream to the default sink (`toDefaultSink`), when that sink
-    /// is running on blocks no longer than the engine's buffer of `bufferSeconds`.
+    /// is running and renders no further ahead than the engine's buffer of `bufferSeconds`.
     static func runsAtOnce(_ facts: AudioServerProbe.Facts?, toDefaultSink: Bool, bufferSeconds: Double) -> Bool {
         guard let facts else { return false }
         if facts.serverName.contains("PipeWire") { return true }
@@ -123,8 +124,8 @@ enum OutputStartRule {
             answered.signal()
         }
 
-        /// Waits for the answer (at most the probe's timeout, and a moment): nil when no server
-        /// answered.
+        /// Waits for the answer (the probe's connection and each of its two questions wait up
+        /// to ``OutputStartRule/probeTimeoutSeconds``): nil when no server answered.
         func wait() -> AudioServerProbe.Facts? {
             answered.wait()
             return facts

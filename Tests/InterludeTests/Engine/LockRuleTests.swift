@@ -1,17 +1,18 @@
 import Foundation
 import Testing
 
-/// The engine and the scene tools lock only through `AnnotatedMutex`: a plain
+/// The engine, the scene tools and the tests' support code (which runs in the thread sanitizer's
+/// pass too) lock only through `AnnotatedMutex`: a plain
 /// `Synchronization.Mutex` locks where ThreadSanitizer cannot see, so `make sanitize-thread`
 /// reports every access made under it as a race and hides real ones among them.
 @Suite struct LockRuleTests {
-    @Test("no plain Mutex in the engine or the scene tools")
+    @Test("no plain Mutex in the engine, the scene tools or the tests' support code")
     func onlyAnnotatedMutexes() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let plain = #/(^|[^A-Za-z])Mutex\s*[<(]/#
         var found: [String] = []
-        for folder in ["Sources/Interlude", "Sources/InterludeScene"] {
+        for folder in ["Sources/Interlude", "Sources/InterludeScene", "Tests/InterludeTests/Support"] {
             let base = root.appendingPathComponent(folder)
             let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" && $0.lastPathComponent != "AnnotatedMutex.swift" } ?? []

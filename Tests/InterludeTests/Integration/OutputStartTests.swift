@@ -8,8 +8,6 @@ import Testing
 /// When a device's output really runs (OutputStartWatch) and what that means for a game: a sound
 /// played right after init, or right after a rebuild, is heard, none lost.
 @Suite struct OutputStartWatchTests {
-    /// 64 ms written ahead at once, then nothing for a second (a PulseAudio stream not started),
-    /// then the clock runs: the watch waits for the clock to run.
     /// The rule of when a new stream runs at once, from what the server says: PipeWire always;
     /// PulseAudio only for the default sink, running on blocks no longer than the buffer.
     @Test func aStreamRunsAtOnceOnPipeWireAndOnARunningLowLatencyDefaultSink() {
@@ -20,6 +18,11 @@ import Testing
         #expect(OutputStartRule.runsAtOnce(pipeWire, toDefaultSink: false, bufferSeconds: buffer))
         #expect(OutputStartRule.runsAtOnce(running, toDefaultSink: true, bufferSeconds: buffer))
         #expect(!OutputStartRule.runsAtOnce(running, toDefaultSink: false, bufferSeconds: buffer), "a named device")
+        var asLong = running
+        asLong.defaultSinkLatencySeconds = buffer
+        #expect(OutputStartRule.runsAtOnce(asLong, toDefaultSink: true, bufferSeconds: buffer), "blocks as long as the buffer")
+        asLong.defaultSinkLatencySeconds = buffer * 1.01
+        #expect(!OutputStartRule.runsAtOnce(asLong, toDefaultSink: true, bufferSeconds: buffer), "blocks longer than the buffer")
         var long = running
         long.defaultSinkLatencySeconds = 2
         #expect(!OutputStartRule.runsAtOnce(long, toDefaultSink: true, bufferSeconds: buffer), "a sink rendering 2 s blocks")
@@ -32,6 +35,8 @@ import Testing
         #expect(!OutputStartRule.runsAtOnce(nil, toDefaultSink: true, bufferSeconds: buffer), "no server answered")
     }
 
+    /// 64 ms written ahead at once, then nothing for a second (a PulseAudio stream not started),
+    /// then the clock runs: the watch waits for the clock to run.
     @Test func aBufferWrittenAheadIsNotARunningOutput() {
         var watch = OutputStartWatch(bufferSeconds: 0.064, periodSeconds: 0.021)
         let runsAtOnce = watch.observe(clockSeconds: 0, wallSeconds: 0)

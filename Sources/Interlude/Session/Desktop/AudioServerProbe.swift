@@ -20,11 +20,13 @@ enum AudioServerProbe {
         /// `pa_server_info.server_name`: "pulseaudio", or "PulseAudio (on PipeWire 0.3.65)"
         /// from pipewire-pulse.
         var serverName: String
-        /// The default sink is running (`PA_SINK_RUNNING`): some stream plays on it, or records
-        /// its monitor.
+        /// The default sink is running (`PA_SINK_RUNNING`): some stream plays on it (a recording
+        /// of its monitor alone does not count).
         var defaultSinkIsRunning: Bool
-        /// The latency the default sink is configured to now (`configured_latency`): how far
-        /// ahead it renders, so how long a new stream may wait to be taken in. 0 when unknown.
+        /// How far ahead the default sink renders: the larger of the latency it is configured to
+        /// now (`configured_latency`) and the audio it has queued (`latency`; a null sink that was
+        /// idle keeps its 2 s block for a while after a low-latency stream joins). A new stream
+        /// may wait that long to be taken in. 0 when unknown.
         var defaultSinkLatencySeconds: Double
     }
 
@@ -41,7 +43,8 @@ enum AudioServerProbe {
             func finish(_ operation: OpaquePointer?) -> Bool {
                 guard let operation else { return false }
                 defer { pa.operation_unref(operation) }
-                while !reply.done, BootInstant.now < deadline {
+                // A failed context cancels the operation without calling back: stop then.
+                while !reply.done, BootInstant.now < deadline, pa.context_get_state(context) == PA_CONTEXT_READY {
                     guard iterate(pa, mainloop) else { return false }
                 }
                 return reply.done
@@ -63,7 +66,7 @@ enum AudioServerProbe {
                 let reply = Unmanaged<Reply>.fromOpaque(userdata).takeUnretainedValue()
                 if let info {
                     reply.isRunning = info.pointee.state == PA_SINK_RUNNING
-                    reply.latencySeconds = Double(info.pointee.configured_latency) * 1e-6
+                    reply.latencySeconds = Double(max(info.pointee.configured_latency, info.pointee.latency)) * 1e-6
                 }
                 if isLast != 0 || info == nil { reply.done = true }
             }, userdata))
