@@ -78,6 +78,11 @@ public enum ClickLatency {
                 Thread.sleep(forTimeInterval: clickIntervalSeconds + Double.random(in: 0..<clickJitterSeconds))
             }
         }
+        // The engine's click is a file, written before the clock starts: raw OpenAL's is in
+        // memory before its open, so neither start is charged with making its sound.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-click-\(getpid()).wav")
+        if player != .raw { try wavFile(click).write(to: path) }
+        defer { try? FileManager.default.removeItem(at: path) }
         let openSeconds = bb_monotonic_seconds()
         var readySeconds = 0.0
         switch player {
@@ -99,9 +104,6 @@ public enum ClickLatency {
             clicks(.rebuild) { bb_click_player_play(raw) }
             bb_click_player_close(raw)
         case .interlude, .interludeNoWait:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-click-\(getpid()).wav")
-            try wavFile(click).write(to: path)
-            defer { try? FileManager.default.removeItem(at: path) }
             var configuration = SoundEngine.Configuration(output: .systemDefault)
             configuration.outputLatency = latency
             if player == .interludeNoWait { configuration.outputStartTimeoutSeconds = 0 }
