@@ -130,7 +130,15 @@ enum OpenALConfigFile {
     /// instructions as Characters.
     static func keys(in text: [UInt8]) -> Set<String> {
         text.withUnsafeBufferPointer { bytes in
-            Set(bytes.split(separator: UInt8(ascii: "\n")).compactMap { Self.key(in: UnsafeBufferPointer(rebasing: $0)) })
+            var keys: Set<String> = []
+            var lineStart = 0
+            while lineStart < bytes.count {
+                let rest = UnsafeBufferPointer(rebasing: bytes[lineStart...])
+                let lineEnd = rest.firstIndex(of: UInt8(ascii: "\n")).map { lineStart + $0 } ?? bytes.count
+                if let key = Self.key(in: UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])) { keys.insert(key) }
+                lineStart = lineEnd + 1
+            }
+            return keys
         }
     }
 
@@ -170,10 +178,13 @@ enum OpenALConfigFile {
         }
     }
 
-    /// Writes `bytes` to a new file of this process's own in TMPDIR (or /tmp), readable by it
-    /// alone, and returns its path; nil when it cannot be written.
+    /// Writes `bytes` to a new file of this process's own, readable by it alone, and returns
+    /// its path; nil when it cannot be written. In /dev/shm, a file system in memory, where
+    /// there is one we may write to: it lives for the milliseconds of the first open, and on a
+    /// disk its creation cost the engine's start up to a millisecond. Else in TMPDIR, or /tmp.
     private static func writeTemporaryFile(_ bytes: [UInt8]) -> String? {
-        let folder = environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let folder = access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm"
+            : environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(folder.hasSuffix("/") ? folder : folder + "/")interlude-alsoft-\(getpid())-XXXXXX".utf8CString)
         let fileDescriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fileDescriptor >= 0 else { return nil }

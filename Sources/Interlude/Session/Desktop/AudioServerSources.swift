@@ -13,6 +13,9 @@ enum AudioServerSources {
     /// An engine's connection, or its wait for a server. `@unchecked Sendable`: a timer is
     /// resumed once, then touched only under ``entries``' lock (to cancel it).
     private enum Entry: @unchecked Sendable {
+        /// Its connection is being made on a thread of its own, for the watch named (an engine
+        /// detached meanwhile and another made at its address has another).
+        case starting(ObjectIdentifier)
         case waiting(DispatchSourceTimer)
         case connected(PulseConnection)
     }
@@ -20,8 +23,8 @@ enum AudioServerSources {
     private static let entries = AnnotatedMutex<[ObjectIdentifier: Entry]>([:])
     private static let queue = DispatchQueue(label: "Interlude audio server wait")
 
-    /// Starts `engine`'s connection when its configuration asks for one, or its wait for a
-    /// server. A connection that cannot even start its thread is logged, and the engine runs
+    /// Starts `engine`'s connection when its configuration asks for one (made on a thread of
+    /// its own, so the engine's start does not wait for it), or its wait for a server. A connection that cannot even start its thread is logged, and the engine runs
     /// without it.
     static func attach(_ engine: any AudioServerSink, settings: SoundEngine.Configuration.AudioServer, output: OutputDevice,
                        logger: Logger) {
@@ -29,7 +32,22 @@ enum AudioServerSources {
         let watch = AudioServerWatch(engine: engine, settings: settings)
         let key = ObjectIdentifier(engine)
         if AudioServerPresence.mayAnswer() {
-            entries.withLock { connect(key, watch: watch, logger: logger, in: &$0) }
+            // On a thread of its own: making the connection (libpulse's context and thread)
+            // would cost the engine's start half a millisecond before its first sound.
+            let starting = ObjectIdentifier(watch)
+            entries.withLock { $0[key] = .starting(starting) }
+            do {
+                try NamedThread.start("interlude-pulse") {
+                    entries.withLock { entries in
+                        // Detached meanwhile: the engine is gone.
+                        guard case .starting(starting)? = entries[key] else { return }
+                        connect(key, watch: watch, logger: logger, in: &entries)
+                    }
+                }
+            } catch {
+                entries.withLock { $0[key] = nil }
+                logger.error("audio server sources unavailable: \(error)")
+            }
             return
         }
         logger.debug("no audio server connection: no server socket or PULSE_SERVER; looking again every \(PulseConnection.longestRetrySecondsNeverReached) s")
@@ -54,7 +72,7 @@ enum AudioServerSources {
         switch entries.withLock({ $0.removeValue(forKey: ObjectIdentifier(engine)) }) {
         case .waiting(let timer)?: timer.cancel()
         case .connected(let connection)?: connection.stop()
-        case nil: break
+        case .starting?, nil: break
         }
     }
 
