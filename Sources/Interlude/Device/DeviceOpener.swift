@@ -8,7 +8,7 @@ import Logging
 /// (`alcOpenDevice`, which on PulseAudio waits for the server) never holds up a game's call.
 /// The device it opens belongs to its caller until ``DeviceHost`` takes it (installed, or
 /// adopted as the device starting after a loss); a caller off the lock goes through
-/// ``SoundEngine/openOffLock(_:waitSeconds:handOver:)``, which closes it when the host does not.
+/// ``OutputChanges``, which closes it when the host does not.
 struct DeviceOpener: Sendable {
     private let configuration: SoundEngine.Configuration
     private let logger: Logger
@@ -68,9 +68,10 @@ struct DeviceOpener: Sendable {
         case .systemDefault, .systemDefaultOrNull: !namesItsOwnSink
         default: false
         }
-        let bufferSeconds = Double(periodCount) / device.updatesPerSecond
-        let facts = device.isLoopback ? nil : server?.wait()
-        let runsAtOnce = !device.isLoopback && OutputStartRule.runsAtOnce(facts, toDefaultSink: toDefaultSink, bufferSeconds: bufferSeconds)
+        let bufferSeconds = OutputStart.bufferSeconds(of: device, periodCount: periodCount)
+        // No server was asked for an offline engine's loopback device.
+        let facts = server?.wait()
+        let runsAtOnce = OutputStartRule.runsAtOnce(facts, toDefaultSink: toDefaultSink, bufferSeconds: bufferSeconds)
         if let facts {
             logger.debug("\(facts.serverName): default sink \(facts.defaultSinkIsRunning ? "running" : "not running") at \(Int((facts.defaultSinkLatencySeconds * 1000).rounded())) ms, buffer \(Int((bufferSeconds * 1000).rounded())) ms: \(runsAtOnce ? "the stream runs at once" : "waiting for the output to run")")
         }

@@ -13,7 +13,7 @@
 /// Its device has one owner at a time: the thread running it, from the open until it hands it
 /// to the session under the lock, which keeps it (``DeviceHost`` then closes it) or hands it
 /// back; then that thread closes it (``discard()``), before ``SoundEngine/shutdown()`` returns
-/// (``SoundEngine/openOffLock(_:waitSeconds:handOver:)``).
+/// (``OutputChanges``).
 ///
 /// `@unchecked Sendable`: built under the engine lock, run by one thread with the lock
 /// released, then handed back under the lock; one thread holds it at a time.

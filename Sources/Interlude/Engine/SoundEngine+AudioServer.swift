@@ -20,7 +20,7 @@ extension SoundEngine {
     func audioServerReturned() {
         var attempt: DevicePreparation?
         withLiveCore { attempt = $0.router.reopenNowIfLost() }
-        if let attempt { runReopenAttempt(attempt) }
+        if let attempt { outputChanges.reopenAfterLoss(attempt) }
     }
 
     /// The engine plays to an open `.systemDefault` device: a new default sink concerns it.
@@ -29,34 +29,10 @@ extension SoundEngine {
     }
 
     /// The server's default sink moved from `old` to `new`, and `streamMoved` says whether the
-    /// server moved our stream there: an engine on `.systemDefault` follows, with everything kept.
-    /// Without the server's move, the device is reopened there in place where the library can
-    /// (ALC_SOFT_reopen_device, 1.22 and later); elsewhere, or when that fails, a new device
-    /// opens and gets its sounds. Either open runs with the engine lock released, counted in
-    /// ``opensInFlight`` so that shutdown waits for it.
+    /// server moved our stream there: an engine on `.systemDefault` follows, with everything kept
+    /// (``OutputChanges/followDefaultSink(from:to:streamMoved:)``).
     func followDefaultSink(from old: String, to new: String, streamMoved: Bool) {
-        guard !streamMoved else {
-            withLiveCore { $0.router.defaultSinkMovedOurStream(from: old, to: new) }
-            return
-        }
-        // OpenAL Soft 1.22 and later move the device in place; 1.19 rebuilds it on a new device.
-        var reopen: OutputReopen?
-        withLiveCore { reopen = $0.router.reopenForDefaultSink() }
-        if let reopen, reopenOffLock(reopen, handOver: { core, succeeded, seconds in
-            core.router.defaultSinkReopened(reopen, succeeded: succeeded, seconds: seconds, from: old, to: new)
-        }) {
-            return
-        }
-        var preparation: DevicePreparation?
-        withLiveCore { preparation = $0.router.prepareToFollowDefaultSink() }
-        guard let prepared = preparation else { return }
-        openOffLock(prepared) { core in
-            guard let error = prepared.failure else {
-                return core.router.followDefaultSink(from: old, to: new, prepared: prepared)
-            }
-            core.router.defaultSinkNotFollowed(from: old, to: new, error: error)
-            return nil
-        }
+        outputChanges.followDefaultSink(from: old, to: new, streamMoved: streamMoved)
     }
 
     /// A phone stream began (`isOn`) or ended under ``Configuration/AudioServer/CallResponse/duck(group:byDecibels:attackSeconds:releaseSeconds:)``:

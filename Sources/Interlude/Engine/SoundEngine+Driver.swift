@@ -9,28 +9,9 @@ extension SoundEngine {
             work = core.driverUpdate()
         }
         work.outputStep?.run()
-        if let attempt = work.attempt { runReopenAttempt(attempt) }
-        if let restart = work.restart { restartOutput(restart) }
+        if let attempt = work.attempt { outputChanges.reopenAfterLoss(attempt) }
+        if let restart = work.restart { outputChanges.restartOutput(restart) }
         return work.waitSeconds
-    }
-
-    /// Starts the output over off the lock, once the update found it left behind its server
-    /// (``OutputRouter/restartOutputIfDue()``): in place, or, where that cannot be or failed, on
-    /// a new device as a switch does.
-    private func restartOutput(_ restart: OutputRouter.OutputRestart) {
-        var rebuild: DevicePreparation?
-        switch restart {
-        case .inPlace(let reopen):
-            let restarted = reopenOffLock(reopen) { core, succeeded, seconds in
-                core.router.outputRestarted(reopen, succeeded: succeeded, seconds: seconds)
-            }
-            guard !restarted else { return }
-            withLiveCore { rebuild = $0.router.prepareRestartRebuild() }
-        case .rebuild(let prepared):
-            rebuild = prepared
-        }
-        guard let rebuild else { return }
-        openOffLock(rebuild) { core in core.router.finishRestart(rebuild) }
     }
 
     /// The driver thread is parked: the engine was idle at its last update (tests).

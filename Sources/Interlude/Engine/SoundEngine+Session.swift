@@ -107,18 +107,9 @@ extension SoundEngine {
     /// ``Configuration/outputStartTimeoutSeconds``. Throws `.deviceUnavailable` when no device
     /// opens yet (a real engine keeps retrying by itself). Any thread.
     public func reconnectDevice() throws {
-        let timeoutSeconds = configuration.outputStartTimeoutSeconds
-        var attempt: DevicePreparation?
-        try withCore("reconnectDevice()") { attempt = $0.router.prepareReconnect() }
-        if let attempt {
-            // The device opens, gets its sounds (file sounds decoded again) and starts with the
-            // engine lock released.
-            runReopenAttempt(attempt, waitSeconds: timeoutSeconds)
-            if let failure = attempt.failure { throw failure }
-        }
-        try withCore("reconnectDevice()") { core in
-            try core.router.rebuildDevice(waitSeconds: timeoutSeconds)
-        }
+        // The device opens, gets its sounds (file sounds decoded again) and starts with the
+        // engine lock released.
+        try outputChanges.reconnect(timeoutSeconds: configuration.outputStartTimeoutSeconds)
     }
 
     /// Moves playback to another output with all state kept: voices, streams, positions,
@@ -133,23 +124,9 @@ extension SoundEngine {
     /// waits up to ``Configuration/outputStartTimeoutSeconds``, without holding up other calls:
     /// the old device plays on meanwhile). Any thread.
     public func switchDevice(to output: OutputDevice) throws {
-        let call = "switchDevice(to: \(output))"
-        let (prepared, current) = try withCore(call) { core in
-            let prepared = try core.router.prepareSwitch(to: output)
-            return (prepared, core.device.currentOutput)
-        }
         // Opening the device, uploading the sounds and waiting for the new output to run hold
         // no engine lock: the engine plays on meanwhile.
-        let isAlive = try openOffLock(prepared, waitSeconds: configuration.outputStartTimeoutSeconds) { core in
-            // A device that did not open is closed already: the engine stays where it is.
-            if prepared.failure == nil { try core.router.switchDevice(to: output, opened: prepared) }
-            return nil
-        }
-        if let failure = prepared.failure {
-            throw OutputRouter.switchFailure(failure, to: output, from: current)
-        }
-        // Shut down before the switch: the new device is closed, and the call says why.
-        if !isAlive { try ensureAlive(call) }
+        try outputChanges.switchDevice(to: output, timeoutSeconds: configuration.outputStartTimeoutSeconds)
     }
 
     /// The output the engine plays to now (see ``switchDevice(to:)``). Any thread.

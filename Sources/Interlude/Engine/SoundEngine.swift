@@ -25,12 +25,10 @@ public final class SoundEngine: Sendable {
     private let lock: EngineLock
     private let sinks: EventSinks
     private let driver: AnnotatedMutex<DriverThread?>
-    /// Device opens under way off the lock (``openOffLock(_:waitSeconds:handOver:)``: a
-    /// reconnect or switch on a caller's thread, following the default sink, the driver's
-    /// reopen), each until its device is the core's or closed: ``shutdown()`` refuses new ones
-    /// and waits for these, so no OpenAL call is left running when it returns and the process
-    /// may exit.
-    private let opensInFlight = OpensInFlight()
+    /// Reopens, reconnects, switches, default-sink moves and restarts, each opening its device
+    /// off the lock: ``shutdown()`` refuses new ones and waits for those under way, so no OpenAL
+    /// call is left running when it returns and the process may exit.
+    let outputChanges: OutputChanges
     /// How long ``shutdown()`` waits for a device open under way (one stuck on a frozen server
     /// is left to finish by itself).
     static let shutdownOpenWaitSeconds = 5.0
@@ -67,6 +65,7 @@ public final class SoundEngine: Sendable {
         self.decodeWorker = core.decodeWorker
         let lock = EngineLock(core, sinks: sinks)
         self.lock = lock
+        outputChanges = OutputChanges(lock: lock)
         loader = SoundLoader(lock: lock, engineID: engineID)
         renderer = OfflineRenderer(lock: lock, decodeWorker: core.decodeWorker, isOffline: configuration.output.isOffline)
         self.driver = AnnotatedMutex(nil)
@@ -113,7 +112,7 @@ public final class SoundEngine: Sendable {
         // Before the core shuts down: no device opens off the lock from now on, and one opening
         // now is handed to the core, which closes it with the rest, or closed by its own thread
         // before the wait ends.
-        opensInFlight.closeAndWait(timeoutSeconds: Self.shutdownOpenWaitSeconds)
+        outputChanges.closeAndWait(timeoutSeconds: Self.shutdownOpenWaitSeconds)
         JobControlSource.shared.detach(self)
         logindWatcher.withLock { watcher -> LogindWatcher? in defer { watcher = nil }; return watcher }?.stop()
         AudioServerSources.detach(self)
@@ -199,73 +198,7 @@ public final class SoundEngine: Sendable {
     public func update() {
         var attempt: DevicePreparation?
         withLiveCore { attempt = $0.updateNow() }
-        if let attempt { runReopenAttempt(attempt) }
-    }
-
-    /// Runs a reopen attempt after a device loss on the calling thread with the engine lock
-    /// released (opening the device, which on a stalled audio server blocks, and uploading every
-    /// sound to it), then hands it to the session under the lock; a stale attempt (the engine
-    /// shut down, switched or was reopened meanwhile) is closed after the lock is released.
-    /// - Parameter waitSeconds: how long to wait, still off the lock, for the new device's
-    ///   output to run before handing it over (0: not at all; the update installs it once it runs).
-    func runReopenAttempt(_ attempt: DevicePreparation, waitSeconds: Double = 0) {
-        openOffLock(attempt, waitSeconds: waitSeconds) { $0.router.finishReopen(attempt, now: .now) }
-    }
-
-    /// Runs `prepared` with the engine lock released (opens its device and uploads the sounds),
-    /// waits, when it opened, up to `waitSeconds` for its output to run, and gives it to
-    /// `handOver` on the core under the lock. `handOver` returns it when the core does not keep
-    /// it (stale, or its device did not open), and when it throws it has kept or closed the
-    /// device itself; after shutdown it does not run. A device the core did not keep is closed
-    /// here, off the lock.
-    ///
-    /// Every open off the lock goes through here, counted (``OpensInFlight``) from its start
-    /// until its device is the core's or closed: so ``shutdown()`` returns only once it is
-    /// closed. Once shutdown has begun nothing opens: `prepared` fails with `.shutDown`. The
-    /// events the hand-over raised are delivered last, when the open no longer counts: a
-    /// handler may shut the engine down. Returns false when the engine had shut down before
-    /// the hand-over.
-    @discardableResult
-    func openOffLock<E: Error>(_ prepared: DevicePreparation, waitSeconds: Double = 0,
-                               handOver: (EngineCore) throws(E) -> DevicePreparation?) throws(E) -> Bool {
-        let isCounted = opensInFlight.begin()
-        if !isCounted {
-            prepared.cancel(InterludeError(.shutDown, "opening a device: the engine is shutting down"))
-        } else if prepared.run(), waitSeconds > 0 {
-            _ = prepared.opened?.wait(timeoutSeconds: waitSeconds)
-        }
-        let handedOver = Result { () throws(E) in try lock.callLiveCore(handOver) }
-        if case .success(let outcome) = handedOver {
-            let unused: DevicePreparation?
-            if let (returned, _) = outcome {
-                unused = returned
-            } else {
-                // The engine shut down first: its core took nothing.
-                unused = prepared
-            }
-            unused?.discard()
-        }
-        if isCounted { opensInFlight.end() }
-        guard let (_, raised) = try handedOver.get() else { return false }
-        if let raised { lock.deliver(raised) }
-        return true
-    }
-
-    /// Runs `reopen` (a device moved in place to another output) with the engine lock released,
-    /// counted like ``openOffLock(_:waitSeconds:handOver:)`` so that shutdown waits for it, then
-    /// hands over under the lock whether it succeeded and how long it took. Returns what
-    /// `handOver` returned; false when the engine shut down first.
-    func reopenOffLock(_ reopen: OutputReopen, handOver: (EngineCore, Bool, Double) -> Bool) -> Bool {
-        guard opensInFlight.begin() else { return false }
-        let started = BootInstant.now
-        let succeeded = reopen.run()
-        let seconds = BootInstant.now.seconds(since: started)
-        let handedOver = lock.callLiveCore { handOver($0, succeeded, seconds) }
-        opensInFlight.end()
-        // Delivered once the reopen no longer counts: a handler may shut the engine down.
-        guard let (kept, raised) = handedOver else { return false }
-        if let raised { lock.deliver(raised) }
-        return kept
+        if let attempt { outputChanges.reopenAfterLoss(attempt) }
     }
 
     /// Renders the next `frameCount` frames of an offline engine as interleaved float samples,
