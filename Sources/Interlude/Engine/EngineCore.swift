@@ -92,7 +92,7 @@ final class EngineCore: @unchecked Sendable {
             events.emit(DeviceEvent.outputStarted(afterSeconds: startSeconds))
         }
         do {
-            _ = try device.withContext { _ in try world.apply() }
+            _ = try device.withContext { _ in try SpatialRenderer.sendAll(of: world) }
         } catch {
             device.closeDevice(isReachable: true)
             decodeWorker.stop()
@@ -207,7 +207,7 @@ final class EngineCore: @unchecked Sendable {
     /// fades moved on, the listener and the world), in the update's deferred block.
     private func sendChanges(on device: ALDevice) {
         al.attempt("update: voice parameters") { try voices.sendChanges(on: device) }
-        al.attempt("update: listener and world") { try world.applyChanges() }
+        al.attempt("update: listener and world") { try SpatialRenderer.sendChanges(of: world) }
     }
 
     /// Pauses or resumes a group's voices and streams where they are (every group's, for

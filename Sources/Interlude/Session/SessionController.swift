@@ -149,7 +149,7 @@ final class SessionController {
             // A new device (a rebuild, a switch) gets every sound; on the same one, they are there.
             try sounds.uploadAll(on: device)
             dropLostSounds()
-            try world.apply()
+            try SpatialRenderer.sendAll(of: world)
             try streams.releaseFinishedOutgoing(on: device)
             // What resumes plays together, in one call.
             var sourcesToPlay: [ALSource] = []

@@ -1,6 +1,6 @@
 /// The listener and the rules of distance and motion that every positional voice is heard by:
 /// kept by the engine, sent to each new context. Setters change only the engine's copy and
-/// record what changed; the update sends it (``applyChanges()``).
+/// record what changed; the update has ``SpatialRenderer`` send it.
 final class SpatialWorld {
     @exclusivity(unchecked) private var currentListener = Listener()
     @exclusivity(unchecked) private var model: DistanceModel
@@ -40,34 +40,36 @@ final class SpatialWorld {
         isDopplerChanged = true
     }
 
-    /// Something changed that ``applyChanges()`` has not sent yet.
+    /// Something changed that has not been sent yet.
     var hasChanges: Bool { isListenerChanged || isDistanceModelChanged || isDopplerChanged }
 
-    /// Sends the listener, distance model and doppler to the current context (a new context,
-    /// or one resumed after an interruption).
-    func apply() throws {
+    /// What a context has not been sent yet: each part nil when it has.
+    struct Changes {
+        var listener: Listener?
+        var distanceModel: DistanceModel?
+        var doppler: (factor: Float, speedOfSoundMetresPerSecond: Float)?
+    }
+
+    /// Everything, as a new context (or one resumed after an interruption) needs it; clears
+    /// what changed.
+    func everything() -> Changes {
         isListenerChanged = true
         isDistanceModelChanged = true
         isDopplerChanged = true
-        try applyChanges()
+        return takeChanges()
     }
 
-    /// Sends what changed since the last time to the current context. What fails is not sent
-    /// again until it changes again.
-    func applyChanges() throws {
-        if isListenerChanged {
+    /// What changed since the last time, then counted as sent: what fails to be sent is not
+    /// sent again until it changes again.
+    func takeChanges() -> Changes {
+        defer {
             isListenerChanged = false
-            try currentListener.apply()
-        }
-        if isDistanceModelChanged {
             isDistanceModelChanged = false
-            try ALListener.setDistanceModel(model)
-        }
-        if isDopplerChanged {
             isDopplerChanged = false
-            try ALListener.setDopplerFactor(doppler)
-            try ALListener.setSpeedOfSound(speedOfSoundMetresPerSecond)
         }
+        return Changes(listener: isListenerChanged ? currentListener : nil,
+                       distanceModel: isDistanceModelChanged ? model : nil,
+                       doppler: isDopplerChanged ? (doppler, speedOfSoundMetresPerSecond) : nil)
     }
 
     /// Scoring against the listener and distance model as they are now.

@@ -267,9 +267,9 @@ final class VoicePlayer {
     var hasChanges: Bool { table.entries.hasChanges }
 
     /// Moves a voice's gain to `gain` over `fadeSeconds` along `curve` (at once for 0), on the
-    /// update. Cancels a pending stop or pause of a fade-out. Tracked while interrupted.
+    /// update. Cancels a pending stop or pause of a fade-out. Tracked while interrupted. The
+    /// gain was checked with its ``ControlCommand``.
     func setGain(_ gain: Float, of handle: VoiceHandle, fadeSeconds: Double, curve: FadeCurve, call: String) throws {
-        try Validate.gain(gain, in: call)
         guard let voice = table.voice(for: handle) else { return }
         if fadeSeconds == 0 {
             voice.gainFade = nil
