@@ -71,25 +71,21 @@ final class BenchPulseServer: BenchAudioServer {
         self.environment = environment
     }
 
-    /// Through the set-up socket: plays a silent 10 ms stream into "spk" (its PID in
-    /// `keepAwakePID` as soon as it runs), starts the sink over with it, so that it runs on
-    /// 10 ms blocks, then opens the clients' socket.
+    /// ``SinkWake``'s steps through the set-up socket (the keep-awake stream's PID in
+    /// `keepAwakePID` as soon as it runs).
     private static func wakeSink(setupSocket: String, clientsSocket: String, environment: [String: String], deadline: Double,
                                  keepAwakePID: inout pid_t?) throws {
         var setup = environment
         setup["PULSE_SERVER"] = "unix:\(setupSocket)"
-        keepAwakePID = try spawnQuietly(["pacat", "--raw", "--format=s16le", "--rate=48000", "--channels=2",
-                                         "--latency-msec=10", "--client-name=keep-awake", "/dev/zero"], environment: setup)
+        keepAwakePID = try spawnQuietly(SinkWake.keepAwakeCommand, environment: setup)
         let pactl = { (arguments: [String]) in
             try BenchChild.output(of: URL(fileURLWithPath: "/usr/bin/pactl"), arguments: arguments, environment: setup, name: "pactl")
         }
-        while try pactl(["list", "short", "sink-inputs"]).isEmpty {
+        while try pactl(SinkWake.streamsQuery).isEmpty {
             guard Measure.wallSeconds() < deadline else { throw BenchError("the keep-awake stream did not reach the sink") }
             Thread.sleep(forTimeInterval: 0.005)
         }
-        _ = try pactl(["suspend-sink", "spk", "1"])
-        _ = try pactl(["suspend-sink", "spk", "0"])
-        _ = try pactl(["load-module", "module-native-protocol-unix", "auth-anonymous=1", "socket=\(clientsSocket)"])
+        for step in SinkWake.restart(clientsSocket: clientsSocket) { _ = try pactl(step) }
     }
 
     /// Waits until `path` exists, while `server` runs and until `deadline`.

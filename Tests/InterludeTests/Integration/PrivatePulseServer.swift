@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import BenchKit
 
 /// A private PulseAudio server for the device-loss tests: its own HOME,
 /// XDG_RUNTIME_DIR and PULSE_RUNTIME_PATH under a fresh temporary folder, a unix socket there
@@ -118,25 +119,24 @@ final class PrivatePulseServer: @unchecked Sendable {
         throw TestFailure("pulseaudio's socket \(path) did not accept before the deadline")
     }
 
-    /// Through the set-up socket: plays a silent 10 ms stream into "spk", starts the sink over
-    /// with it (so it runs on 10 ms blocks), then opens the tests' socket.
+    /// ``SinkWake``'s steps through the set-up socket: "spk" runs on 10 ms blocks, then the
+    /// tests' socket opens.
     private func wakeSink(deadline: ContinuousClock.Instant) throws {
         var environment = clientEnvironment
         environment["PULSE_SERVER"] = "unix:\(setupSocketPath)"
-        keepAwake = try ChildProcess(["pacat", "--raw", "--format=s16le", "--rate=48000", "--channels=2",
-                                      "--latency-msec=10", "--client-name=keep-awake", "/dev/zero"], environment: environment)
+        keepAwake = try ChildProcess(SinkWake.keepAwakeCommand, environment: environment)
         let setupTool = { (arguments: [String]) in try self.privateFolder.runTool(["pactl"] + arguments, environment: environment) }
-        while try setupTool(["list", "short", "sink-inputs"]).isEmpty {
+        while try setupTool(SinkWake.streamsQuery).isEmpty {
             guard ContinuousClock.now < deadline, keepAwake?.isRunning == true else {
                 throw TestFailure("the keep-awake stream did not reach the private server's sink")
             }
             Thread.sleep(forTimeInterval: 0.005)
         }
-        _ = try setupTool(["suspend-sink", "spk", "1"])
-        _ = try setupTool(["suspend-sink", "spk", "0"])
-        let module = try setupTool(["load-module", "module-native-protocol-unix", "auth-anonymous=1", "socket=\(socketPath)"])
-        guard Int(module.trimmingCharacters(in: .whitespacesAndNewlines)) != nil else {
-            throw TestFailure("load-module module-native-protocol-unix: \(module)")
+        var answer = ""
+        for step in SinkWake.restart(clientsSocket: socketPath) { answer = try setupTool(step) }
+        // The last step loads the clients' socket: pactl answers with the module's index.
+        guard Int(answer.trimmingCharacters(in: .whitespacesAndNewlines)) != nil else {
+            throw TestFailure("load-module module-native-protocol-unix: \(answer)")
         }
     }
 

@@ -402,7 +402,7 @@ extension EngineSuites {
         func followsTheDefaultSink(_ following: DefaultSinkFollowing) throws {
             // Sinks that do not rewind, whose monitors record what they play. A null sink that
             // rewinds renders ahead into its monitor, and a move rewinds the old sink: across a
-            // move such recordings read 224 and 274 ms apart (README, "Calls and the audio server").
+            // move such recordings read a quarter of a second apart.
             let server = try PrivatePulseServer(sinkArguments: ["norewinds=1"])
             var environment: [String: String] = [:]
             if following == .engineMovesTheDevice {
