@@ -9,8 +9,9 @@
 /// followed by the user's own ALSOFT_CONF, and points ALSOFT_CONF at it for that first use. The
 /// first engine of a process decides, and ``EngineStatistics/outputPeriodMilliseconds`` says what is in effect.
 public enum OutputLatency: String, Sendable, CaseIterable, Codable {
-    /// 9 ms periods, 3 of them (432 frames at 48 kHz): a median of 19 ms from `play` to a
-    /// PulseAudio sink, with no underrun in 60 s on a 2-core machine with the other core busy.
+    /// 9 ms periods, 3 of them (432 frames at 48 kHz): the soonest a sound is heard, on a
+    /// machine with a core to spare (its latency and underruns: docs/performance.md, scenarios
+    /// 10 and 15).
     case low
     /// 21 ms periods, 3 of them: OpenAL Soft's own default (1024 frames at 48 kHz).
     case balanced
