@@ -26,5 +26,4 @@ public struct Listener: Sendable, Equatable, Codable {
             throw InterludeError(.invalidArgument, "\(call): forward and up must not be zero vectors")
         }
     }
-
 }

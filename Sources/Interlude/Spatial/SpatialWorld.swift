@@ -43,33 +43,35 @@ final class SpatialWorld {
     /// Something changed that has not been sent yet.
     var hasChanges: Bool { isListenerChanged || isDistanceModelChanged || isDopplerChanged }
 
-    /// What a context has not been sent yet: each part nil when it has.
-    struct Changes {
-        var listener: Listener?
-        var distanceModel: DistanceModel?
-        var doppler: (factor: Float, speedOfSoundMetresPerSecond: Float)?
-    }
-
-    /// Everything, as a new context (or one resumed after an interruption) needs it; clears
-    /// what changed.
-    func everything() -> Changes {
+    /// Counts everything as changed, for a new context (or one resumed after an interruption).
+    func markAllChanged() {
         isListenerChanged = true
         isDistanceModelChanged = true
         isDopplerChanged = true
-        return takeChanges()
     }
 
-    /// What changed since the last time, then counted as sent: what fails to be sent is not
-    /// sent again until it changes again.
-    func takeChanges() -> Changes {
-        defer {
-            isListenerChanged = false
-            isDistanceModelChanged = false
-            isDopplerChanged = false
-        }
-        return Changes(listener: isListenerChanged ? currentListener : nil,
-                       distanceModel: isDistanceModelChanged ? model : nil,
-                       doppler: isDopplerChanged ? (doppler, speedOfSoundMetresPerSecond) : nil)
+    // Each part is counted as sent when it is taken, before it is sent: what fails to be sent
+    // is not sent again until it changes again, and what comes after it stays due.
+
+    /// The listener, when it changed since it was last taken.
+    func takeListenerChange() -> Listener? {
+        guard isListenerChanged else { return nil }
+        isListenerChanged = false
+        return currentListener
+    }
+
+    /// The distance model, when it changed since it was last taken.
+    func takeDistanceModelChange() -> DistanceModel? {
+        guard isDistanceModelChanged else { return nil }
+        isDistanceModelChanged = false
+        return model
+    }
+
+    /// The doppler factor and speed of sound, when they changed since they were last taken.
+    func takeDopplerChange() -> (factor: Float, speedOfSoundMetresPerSecond: Float)? {
+        guard isDopplerChanged else { return nil }
+        isDopplerChanged = false
+        return (doppler, speedOfSoundMetresPerSecond)
     }
 
     /// Scoring against the listener and distance model as they are now.
