@@ -179,12 +179,19 @@ enum OpenALConfigFile {
     }
 
     /// Writes `bytes` to a new file of this process's own, readable by it alone, and returns
-    /// its path; nil when it cannot be written. In /dev/shm, a file system in memory, where
-    /// there is one we may write to: it lives for the milliseconds of the first open, and on a
-    /// disk its creation cost the engine's start up to a millisecond. Else in TMPDIR, or /tmp.
+    /// its path; nil when no folder takes it. First in /dev/shm, a file system in memory: the
+    /// file lives for the first open's milliseconds, and made on a disk it slowed the engine's
+    /// start. Where /dev/shm refuses it (missing, full, or a sandbox's policy), in TMPDIR, then /tmp.
     private static func writeTemporaryFile(_ bytes: [UInt8]) -> String? {
-        let folder = access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm"
-            : environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let folders = ["/dev/shm", environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 }, "/tmp"].compactMap { $0 }
+        for folder in folders {
+            if let path = writeTemporaryFile(bytes, in: folder) { return path }
+        }
+        return nil
+    }
+
+    /// ``writeTemporaryFile(_:)`` in one `folder`.
+    private static func writeTemporaryFile(_ bytes: [UInt8], in folder: String) -> String? {
         var template = Array("\(folder.hasSuffix("/") ? folder : folder + "/")interlude-alsoft-\(getpid())-XXXXXX".utf8CString)
         let fileDescriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fileDescriptor >= 0 else { return nil }

@@ -105,8 +105,8 @@ enum OutputStartRule {
     /// is running and renders no further ahead than the engine's buffer of `bufferSeconds`.
     static func runsAtOnce(_ facts: AudioServerProbe.Facts?, toDefaultSink: Bool, bufferSeconds: Double) -> Bool {
         guard let facts else { return false }
-        // strstr, not String's `contains`, whose first call (loading its search code) cost the
-        // engine's start 0.2-0.3 ms.
+        // strstr, not String's `contains`, whose first call (loading its search code) slowed
+        // the engine's start.
         if strstr(facts.serverName, "PipeWire") != nil { return true }
         return toDefaultSink && facts.defaultSinkIsRunning
             && facts.defaultSinkLatencySeconds > 0 && facts.defaultSinkLatencySeconds <= bufferSeconds
@@ -114,13 +114,13 @@ enum OutputStartRule {
 
     /// Asks the server for its ``AudioServerProbe/Facts`` on a thread of its own, so that the
     /// question is answered while the caller opens the device, not after. A plain thread, not
-    /// Dispatch's pool, whose first use costs an engine's start a third of a millisecond. Where
+    /// Dispatch's pool, whose first use slows the engine's start. Where
     /// no thread can be made, the answer is "no server answered": the engine then waits for
     /// the output to run, which is always safe.
     static func ask() -> Answer {
         let answer = Answer()
         do {
-            try NamedThread.start("interlude-probe") { answer.set(AudioServerProbe.facts(timeoutSeconds: probeTimeoutSeconds)) }
+            try NamedThread.start("IL probe") { answer.set(AudioServerProbe.facts(timeoutSeconds: probeTimeoutSeconds)) }
         } catch {
             answer.set(nil)
         }

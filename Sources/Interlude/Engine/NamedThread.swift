@@ -4,8 +4,8 @@ import Glibc
 import Musl
 #endif
 
-/// The engine's own long-lived threads (the driver, the decode worker, logind's watcher, the
-/// async start): a detached POSIX thread with a name, and nothing more. Foundation's `Thread`
+/// The engine's own threads (the driver, the decode worker, logind's watcher, the async start,
+/// and the short-lived server probe and connection): a detached POSIX thread with a name, and nothing more. Foundation's `Thread`
 /// would do the same with its own object, thread-local state and run-loop machinery mapped and
 /// touched for each, which a game pays in resident memory for no use.
 enum NamedThread {

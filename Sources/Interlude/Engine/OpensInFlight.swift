@@ -1,6 +1,6 @@
 import Dispatch
 
-/// The devices an engine is opening off its lock (``SoundEngine/openOffLock(_:waitSeconds:handOver:)``),
+/// The devices an engine is opening off its lock (``OutputChanges``),
 /// each counted from the start of its open until the core keeps it or it is closed.
 /// ``SoundEngine/shutdown()`` closes it to new opens, then waits for those counted: when shutdown
 /// returns, no device the engine opened off the lock is still open outside the core, and none

@@ -1,11 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import COpenAL
 
 /// What the OpenAL Soft library loaded in this process offers, asked before its first call:
 /// the engine links libopenal.so.1, and which release answers (1.19, 1.24, ...) is decided at run
-/// time. Asking the dynamic linker about its file or a symbol starts nothing in the library.
+/// time. Reading the process's maps or looking a symbol up starts nothing in the library.
 enum ALLibrary {
     /// The release the loaded library's file is named for, as CMake names it
     /// (`libopenal.so.1.24.2`, reached through the libopenal.so.1 link), read without starting
@@ -31,20 +30,33 @@ enum ALLibrary {
         return dlsym(process, name) != nil
     }
 
-    /// The release in the name of the libopenal.so file the process loaded: the file that
-    /// holds `alcOpenDevice` (dladdr), its links resolved (the libopenal.so.1 link names none).
-    /// Asked of the dynamic linker, not read from /proc/self/maps, whose text the kernel makes
-    /// anew for each read (half a millisecond of every engine's start in a large process).
+    /// The release in the name of the libopenal.so file mapped into the process, as
+    /// /proc/self/maps names it (the file itself, not the link it was loaded through, and the
+    /// file loaded even when an upgrade has replaced it since). dladdr would say the same;
+    /// Swift's Glibc module leaves it out (a GNU extension).
     private static func releaseInFileName() -> ALRelease? {
-        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "alcOpenDevice") else { return nil }
-        var loaded = interlude_loaded_symbol()
-        guard interlude_dladdr(symbol, &loaded) != 0, let fileName = loaded.file_name,
-              let resolved = realpath(fileName, nil) else { return nil }
-        defer { free(resolved) }
-        let name = String(cString: resolved)
-        let prefix = "/libopenal.so."
-        guard let slash = name.lastIndex(of: "/"), name[slash...].hasPrefix(prefix) else { return nil }
-        return ALRelease(dotted: String(name[slash...].dropFirst(prefix.count)))
+        let descriptor = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var maps: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            maps += block[..<count]
+        }
+        maps.append(0)
+        // One strstr over the text, not a split into lines: a process's maps run to hundreds
+        // of lines, and splitting them cost several times the read.
+        return maps.withUnsafeBufferPointer { buffer -> ALRelease? in
+            let text = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            guard let found = strstr(text, "/libopenal.so.") else { return nil }
+            let start = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) + "/libopenal.so.".utf8.count
+            var end = start
+            while end.pointee != 0 && end.pointee != UInt8(ascii: "\n") { end += 1 }
+            return ALRelease(dotted: String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self))
+        }
     }
 }
 

@@ -23,26 +23,28 @@ enum AudioServerSources {
     private static let entries = AnnotatedMutex<[ObjectIdentifier: Entry]>([:])
     private static let queue = DispatchQueue(label: "Interlude audio server wait")
 
-    /// Starts `engine`'s connection when its configuration asks for one (made on a thread of
-    /// its own, so the engine's start does not wait for it), or its wait for a server. A connection that cannot even start its thread is logged, and the engine runs
-    /// without it.
+    /// Starts `engine`'s connection when its configuration asks for one, on a thread of its own
+    /// so that the engine's start does not wait for libpulse, or its wait for a server. A
+    /// connection that cannot be made is logged, and the engine runs without it.
     static func attach(_ engine: any AudioServerSink, settings: SoundEngine.Configuration.AudioServer, output: OutputDevice,
                        logger: Logger) {
         guard settings.isOn(for: output) else { return }
         let watch = AudioServerWatch(engine: engine, settings: settings)
         let key = ObjectIdentifier(engine)
         if AudioServerPresence.mayAnswer() {
-            // On a thread of its own: making the connection (libpulse's context and thread)
-            // would cost the engine's start half a millisecond before its first sound.
             let starting = ObjectIdentifier(watch)
             entries.withLock { $0[key] = .starting(starting) }
             do {
-                try NamedThread.start("interlude-pulse") {
-                    entries.withLock { entries in
-                        // Detached meanwhile: the engine is gone.
-                        guard case .starting(starting)? = entries[key] else { return }
-                        connect(key, watch: watch, logger: logger, in: &entries)
+                try NamedThread.start("IL connect") {
+                    // Made outside the lock: other engines' starts and shutdowns do not wait.
+                    let connection = makeConnection(watch: watch, logger: logger)
+                    let isKept = entries.withLock { entries -> Bool in
+                        guard case .starting(starting)? = entries[key] else { return false }
+                        entries[key] = connection.map { .connected($0) }
+                        return true
                     }
+                    // Detached meanwhile: the engine is gone.
+                    if !isKept { connection?.stop() }
                 }
             } catch {
                 entries.withLock { $0[key] = nil }
@@ -60,14 +62,15 @@ enum AudioServerSources {
                 // Detached meanwhile: the engine is gone, and so is its wait.
                 guard case .waiting(let waiting)? = entries[key] else { return }
                 waiting.cancel()
-                connect(key, watch: watch, logger: logger, in: &entries)
+                entries[key] = makeConnection(watch: watch, logger: logger).map { .connected($0) }
             }
         }
         entries.withLock { $0[key] = .waiting(timer) }
         timer.resume()
     }
 
-    /// Stops `engine`'s connection or wait, if it has one, and waits for its thread.
+    /// Stops `engine`'s connection or wait, if it has one, and waits for its thread; a
+    /// connection still being made is stopped by its own thread once made.
     static func detach(_ engine: any AudioServerSink) {
         switch entries.withLock({ $0.removeValue(forKey: ObjectIdentifier(engine)) }) {
         case .waiting(let timer)?: timer.cancel()
@@ -76,16 +79,15 @@ enum AudioServerSources {
         }
     }
 
-    /// Loads libpulse, makes and starts the connection, and records it as `key`'s.
-    private static func connect(_ key: ObjectIdentifier, watch: AudioServerWatch, logger: Logger,
-                                in entries: inout [ObjectIdentifier: Entry]) {
+    /// Loads libpulse, makes and starts a connection for `watch`; nil (logged) when it cannot.
+    private static func makeConnection(watch: AudioServerWatch, logger: Logger) -> PulseConnection? {
         do {
             let connection = try PulseConnection(logger: logger) { event, connection in watch.handle(event, from: connection) }
             try connection.start()
-            entries[key] = .connected(connection)
+            return connection
         } catch {
-            entries[key] = nil
             logger.error("audio server sources unavailable: \(error)")
+            return nil
         }
     }
 }
