@@ -1,5 +1,5 @@
 /// The listener: where the player's ears are. The engine keeps this copy and brings OpenAL's
-/// listener in line with it (``SpatialRenderer``), so it can be set up again on a new device.
+/// listener in line with it, so it can be set up again on a new device.
 public struct Listener: Sendable, Equatable, Codable {
     /// Where the listener is.
     public var position: Vector3 = .zero
