@@ -65,7 +65,7 @@ enum OpenALConfigFile {
         written.skipsPipeWire = skipsPipeWire(userKeys: userKeys)
         guard written.periods || written.allowsMoves || written.forbidsMoves || written.skipsPipeWire else { return Written() }
         let user = environment("ALSOFT_CONF")
-        let userText = user.flatMap(contents(of:)) ?? []
+        let userText = user.flatMap(FileBytes.read) ?? []
         var lines = ["# Written by Interlude for process \(getpid())."]
         if written.allowsMoves {
             lines += ["[pulse]", "# 1.19 sets PA_STREAM_DONT_MOVE by default.", "allow-moves = true"]
@@ -118,7 +118,7 @@ enum OpenALConfigFile {
         if let user = environment("ALSOFT_CONF") { files.append(user) }
         var keys: Set<String> = []
         for path in files {
-            guard let bytes = contents(of: path) else { continue }
+            guard let bytes = FileBytes.read(path) else { continue }
             keys.formUnion(Self.keys(in: bytes))
         }
         return keys
@@ -160,22 +160,6 @@ enum OpenALConfigFile {
     /// An environment variable, or nil when unset.
     private static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
-    }
-
-    /// The bytes of the file at `path`, or nil when it cannot be read.
-    private static func contents(of path: String) -> [UInt8]? {
-        let fileDescriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard fileDescriptor >= 0 else { return nil }
-        defer { close(fileDescriptor) }
-        var bytes: [UInt8] = []
-        var block = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = block.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += block[..<count]
-        }
     }
 
     /// Writes `bytes` to a new file of this process's own, readable by it alone, and returns

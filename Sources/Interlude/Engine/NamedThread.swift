@@ -5,9 +5,10 @@ import Musl
 #endif
 
 /// The engine's own threads (the driver, the decode worker, logind's watcher, the async start,
-/// and the short-lived server probe and connection): a detached POSIX thread with a name, and nothing more. Foundation's `Thread`
-/// would do the same with its own object, thread-local state and run-loop machinery mapped and
-/// touched for each, which a game pays in resident memory for no use.
+/// and the short-lived server probe and connection): a detached POSIX thread with a name, and
+/// nothing more. Foundation's `Thread` would do the same with its own object, thread-local
+/// state and run-loop machinery mapped and touched for each, which a game pays in resident
+/// memory for no use.
 enum NamedThread {
     /// Starts a detached thread named `name` (see ``ThreadName``) running `body`. Fails only
     /// when the system cannot make a thread; the message names the error.

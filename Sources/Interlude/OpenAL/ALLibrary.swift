@@ -35,17 +35,7 @@ enum ALLibrary {
     /// file loaded even when an upgrade has replaced it since). dladdr would say the same;
     /// Swift's Glibc module leaves it out (a GNU extension).
     private static func releaseInFileName() -> ALRelease? {
-        let descriptor = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var maps: [UInt8] = []
-        var block = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            maps += block[..<count]
-        }
+        guard var maps = FileBytes.read("/proc/self/maps") else { return nil }
         maps.append(0)
         // One strstr over the text, not a split into lines: a process's maps run to hundreds
         // of lines, and splitting them cost several times the read.
