@@ -40,9 +40,10 @@ final class LoudnessMeter {
     private var isOutOfMemory = false
     /// Every segment so far; those handed to a worker are done once `workers` is.
     private var segments: [LoudnessSegment] = []
-    private let workers = DispatchGroup()
-    /// Bounds the segments in flight, and so the samples held, to a few.
-    private let slots = DispatchSemaphore(value: LoudnessMeter.segmentsInFlight)
+    /// The workers' group and the slots that bound the segments in flight (and so the samples
+    /// held) to a few. Made with the first hand-off: a sound of one segment, most of a game's
+    /// effects, never pays libdispatch's first use.
+    private var handOffs: (workers: DispatchGroup, slots: DispatchSemaphore)?
     /// One more segment than the processors online (sysconf, not ProcessInfo, which reads the
     /// cgroup's files and parses URLs on every engine's first load), and at least two.
     private static let segmentsInFlight = max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)) + 1)
@@ -132,7 +133,7 @@ final class LoudnessMeter {
                 segments.removeLast()
             }
         }
-        workers.wait()
+        handOffs?.workers.wait()
         guard !isOutOfMemory else { return Loudness(integratedLUFS: -.infinity, truePeakDecibels: measuresTruePeak ? -.infinity : nil) }
         var integrated = -Double.infinity
         var states = segments.map { Optional($0.state) }
@@ -158,8 +159,10 @@ final class LoudnessMeter {
         let channelCount = format.channelCount
         let samples = pending
         let segment = segments[segments.count - 1]
+        let (workers, slots) = handOffs ?? (DispatchGroup(), DispatchSemaphore(value: Self.segmentsInFlight))
+        handOffs = (workers, slots)
         slots.wait()
-        DispatchQueue.global().async(group: workers) { [slots] in
+        DispatchQueue.global().async(group: workers) {
             samples.withUnsafeBufferPointer { segment.add($0, channelCount: channelCount) }
             slots.signal()
         }

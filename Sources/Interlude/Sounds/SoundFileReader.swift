@@ -33,11 +33,14 @@ struct SoundFileReader {
         let sixteenBit = isSixteenBit(decoder)
         var result = Result(frameCount: 0, checksum: PCMChecksum(), levels: SoundLevels(sampleRate: decoder.format.sampleRate), hasMore: false)
         let meter = measuresLoudness ? try LoudnessMeter(format: decoder.format, truePeak: false) : nil
-        var floats = [Float](repeating: 0, count: chunkFrames * channelCount)
-        var shorts = [Int16](repeating: 0, count: sixteenBit ? chunkFrames * channelCount : 0)
+        // A short sound's chunk is its own length (at least the one frame of the probe for more
+        // below): a 0.1 s click does not zero and fault in 384 KiB of chunk it never uses.
+        let bufferFrames = max(1, min(chunkFrames, frameLimit))
+        var floats = [Float](repeating: 0, count: bufferFrames * channelCount)
+        var shorts = [Int16](repeating: 0, count: sixteenBit ? bufferFrames * channelCount : 0)
         var byteOffset = 0
         while result.frameCount < frameLimit {
-            let wanted = min(chunkFrames, frameLimit - result.frameCount)
+            let wanted = min(bufferFrames, frameLimit - result.frameCount)
             let frames = try floats.withUnsafeMutableBufferPointer { all in
                 min(try decoder.read(into: UnsafeMutableBufferPointer(rebasing: all[0..<wanted * channelCount])), wanted)
             }
