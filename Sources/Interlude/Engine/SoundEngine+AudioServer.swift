@@ -43,27 +43,4 @@ extension SoundEngine {
                                     attackSeconds: attackSeconds, releaseSeconds: releaseSeconds)
         }
     }
-
-    /// Says, once the device is open, what the loaded OpenAL Soft offers for a new default
-    /// output, and listens to its system events where it has them. OpenAL Soft 1.24 and later
-    /// (ALC_SOFT_system_events) report a new default device themselves; 1.19 does not, and
-    /// there only the engine's libpulse connection (``AudioServerWatch``) sees it. On either, a
-    /// default-device engine's stream is moved to the new default by the server (OpenAL Soft's
-    /// `allow-moves`), and ``AudioServerWatch`` raises ``DeviceEvent/routeChanged(from:to:)``;
-    /// the event from OpenAL is logged. Returns the listener's token, nil without one.
-    func watchOpenALSystemEvents(logger: Logger) -> Int? {
-        guard !configuration.output.isOffline, configuration.output != .null else { return nil }
-        let device = readCore { core in core.device.openDevice.map { ($0.release.map { "\($0)" } ?? "unknown", $0.canReopen) } }
-        guard let (release, canReopen) = device else { return nil }
-        let token = ALSystemEvents.listen { event in
-            guard event.isPlayback else { return }
-            switch event.kind {
-            case .defaultDeviceChanged: logger.info("OpenAL reports a new default output: \(event.message)")
-            case .deviceRemoved: logger.info("OpenAL reports an output removed: \(event.message)")
-            case .deviceAdded: logger.debug("OpenAL reports an output added: \(event.message)")
-            }
-        }
-        logger.debug("OpenAL Soft \(release): ALC_SOFT_system_events \(token != nil ? "yes" : "no"), ALC_SOFT_reopen_device \(canReopen ? "yes" : "no")")
-        return token
-    }
 }

@@ -34,7 +34,7 @@ public final class SoundEngine: Sendable {
     static let shutdownOpenWaitSeconds = 5.0
     private let logindWatcher = AnnotatedMutex<LogindWatcher?>(nil)
     /// The engine's listener on OpenAL Soft's system events (1.24 and later), nil without one.
-    private let systemEventToken = AnnotatedMutex<Int?>(nil)
+    private let systemEventLog = AnnotatedMutex<SystemEventLog?>(nil)
     /// This engine's configuration.
     public let configuration: Configuration
     let engineID: Int
@@ -81,8 +81,10 @@ public final class SoundEngine: Sendable {
         let logind = LogindWatcher.start(for: self, settings: configuration.logind.resolved(for: configuration.output), logger: logger)
         logindWatcher.withLock { $0 = logind }
         AudioServerSources.attach(self, settings: configuration.audioServer, output: configuration.output, logger: logger)
-        if let token = watchOpenALSystemEvents(logger: logger) {
-            systemEventToken.withLock { $0 = token }
+        if !configuration.output.isOffline, configuration.output != .null,
+           let (release, canReopen) = readCore({ core in core.device.openDevice.map { ($0.release, $0.canReopen) } }),
+           let log = SystemEventLog.start(release: release, canReopen: canReopen, logger: logger) {
+            systemEventLog.withLock { $0 = log }
         }
         LiveEngines.add(self)
     }
@@ -116,9 +118,7 @@ public final class SoundEngine: Sendable {
         JobControlSource.shared.detach(self)
         logindWatcher.withLock { watcher -> LogindWatcher? in defer { watcher = nil }; return watcher }?.stop()
         AudioServerSources.detach(self)
-        if let token = systemEventToken.withLock({ token -> Int? in defer { token = nil }; return token }) {
-            ALSystemEvents.stopListening(token)
-        }
+        systemEventLog.withLock { log -> SystemEventLog? in defer { log = nil }; return log }?.stop()
         lock.shutDown()
         // Outside the lock: a read under way may take a while to return.
         decodeWorker.stop()

@@ -94,11 +94,11 @@ final class ALRenderer {
         return true
     }
 
-    /// A removed voice's source (and, for a streamed voice, its buffers): stopped and freed by
+    /// A removed voice's place: its source (and, for a streamed voice, its buffers) stopped and freed by
     /// ``releaseDeferredSources(on:)``.
-    func release(_ source: ALSource, buffers: [ALBuffer]) {
+    func release(_ slot: RenderSlot, buffers: [ALBuffer]) {
         realCount -= 1
-        sourcesToRelease.append(source)
+        sourcesToRelease.append(slot.source)
         buffersToDelete += buffers
     }
 

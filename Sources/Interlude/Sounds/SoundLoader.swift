@@ -108,16 +108,9 @@ final class SoundLoader: Sendable {
         case intoMemory(uploads: Bool)
     }
 
-    /// A buffer on the device that a file is being decoded into.
-    private struct StreamedLoad {
-        var device: ALDevice
-        var buffer: ALBuffer
-        var mapping: ALBufferMapping
-    }
-
     /// How a load straight into the device's buffer began.
     private enum StreamStart {
-        case ready(StreamedLoad)
+        case ready(BufferFill)
         /// No device to write into now (or one that cannot map buffers).
         case noDevice
         /// An AL error, counted.
@@ -144,16 +137,8 @@ final class SoundLoader: Sendable {
         let start = try lock.withCore(call) { core -> StreamStart in
             guard core.al.isOpen else { return .noDevice }
             do {
-                let made = try core.device.withContext { device -> StreamedLoad? in
-                    guard let mapping = device.extensions.bufferMapping else { return nil }
-                    let buffer = try device.makeBuffer()
-                    do {
-                        try buffer.allocate(byteCount: byteCount, format: format, isFloat: isFloat, using: mapping)
-                    } catch {
-                        try device.deleteBuffer(buffer)
-                        throw error
-                    }
-                    return StreamedLoad(device: device, buffer: buffer, mapping: mapping)
+                let made = try core.device.withContext { device in
+                    try BufferFill.begin(on: device, byteCount: byteCount, format: format, isFloat: isFloat)
                 }
                 guard let made, let made else { return .noDevice }
                 return .ready(made)
@@ -162,7 +147,7 @@ final class SoundLoader: Sendable {
                 return .failed
             }
         }
-        let target: StreamedLoad
+        let target: BufferFill
         switch start {
         case .ready(let load): target = load
         case .noDevice: return .intoMemory(uploads: true)
@@ -172,11 +157,10 @@ final class SoundLoader: Sendable {
         do {
             result = try SoundFileReader.read(decoder, frameLimit: frameCount, measuresLoudness: true) { chunk, byteOffset in
                 let written = try lock.withCore(call) { core -> Bool in
-                    guard core.al.isOpen, core.device.openDevice === target.device else { return false }
+                    guard core.al.isOpen, target.isOn(core.device.openDevice) else { return false }
                     do {
                         return try core.device.withContext { _ in
-                            try target.buffer.withMappedBytes(byteOffset: byteOffset, byteCount: chunk.count, writes: true,
-                                                              using: target.mapping) { $0.copyMemory(from: chunk) }
+                            try target.write(chunk, at: byteOffset)
                             return true
                         } ?? false
                     } catch {
@@ -201,11 +185,9 @@ final class SoundLoader: Sendable {
                           loopRegion: decoder.loopRegion, id: SoundLoader.nextSoundID.wrappingAdd(1, ordering: .relaxed).oldValue,
                           engineID: engineID)
         let registered = try lock.withCore(call) { core -> Bool in
-            guard core.al.isOpen, core.device.openDevice === target.device else { return false }
+            guard core.al.isOpen, target.isOn(core.device.openDevice) else { return false }
             do {
-                _ = try core.device.withContext { _ in
-                    if let loopRegion = sound.loopRegion { try target.buffer.setLoopPoints(loopRegion) }
-                }
+                _ = try core.device.withContext { _ in try target.finish(loopRegion: sound.loopRegion) }
             } catch {
                 core.al.count(error, in: call)
                 return false
@@ -222,9 +204,9 @@ final class SoundLoader: Sendable {
 
     /// Deletes the buffer of a load that gave up, if its device is still the engine's (one
     /// closed since took its buffers with it).
-    private func abandon(_ load: StreamedLoad) {
+    private func abandon(_ load: BufferFill) {
         lock.withLiveCore { core in
-            guard core.device.openDevice === load.device else { return }
+            guard load.isOn(core.device.openDevice) else { return }
             core.sounds.discard(load.buffer)
             core.al.run("loadSound: release") { device in try core.voiceSources.releaseDeferred(on: device) }
         }

@@ -168,19 +168,22 @@ final class Voice {
         }
     }
 
-    /// The AL source while the voice is real.
-    var source: ALSource? {
+    /// The voice's place in the renderer while it is real (``ALRenderer`` maps it to a source).
+    var renderSlot: RenderSlot? {
         get {
             guard !removed else { return nil }
             let name = entries[slot].sourceName
-            return name == 0 ? nil : ALSource(name: name)
+            return name == 0 ? nil : RenderSlot(sourceName: name)
         }
         set {
             guard !removed else { return }
-            entries[slot].sourceName = newValue?.name ?? 0
+            entries[slot].sourceName = newValue?.sourceName ?? 0
             entries.refreshServiced(slot)
         }
     }
+
+    /// The voice holds a place in the renderer: it is heard, not virtual.
+    var isReal: Bool { renderSlot != nil }
 
     var gain: Float { entries[slot].gain }
     var pitch: Float { entries[slot].pitch }

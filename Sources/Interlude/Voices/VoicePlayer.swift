@@ -184,7 +184,7 @@ final class VoicePlayer {
             }
             voice.state = .playing
             gate.run("resume") { device in
-                if voice.source != nil {
+                if voice.isReal {
                     try renderer.play(voice)
                 } else {
                     try sources.admit(voice, on: device)
@@ -306,7 +306,7 @@ final class VoicePlayer {
     /// caller then lets ``assignSources(on:)`` find sources for the resumed virtual ones.
     func setGroupPaused(_ paused: Bool, group: Int) throws {
         for voice in table.liveVoices where voice.state == .playing && (voice.groupIndex == group || group == GroupTable.masterIndex) {
-            if voice.source != nil {
+            if voice.isReal {
                 if paused { try renderer.pause(voice) } else if !mixer.pauses(voice.groupIndex) { try renderer.play(voice) }
             }
         }
@@ -332,7 +332,7 @@ final class VoicePlayer {
     /// The voice's position in frames, read from OpenAL first while it can be.
     func positionInFrames(of handle: VoiceHandle) -> Int? {
         guard let voice = table.voice(for: handle) else { return nil }
-        if voice.state == .playing, voice.source != nil {
+        if voice.state == .playing, voice.isReal {
             gate.run("positionInFrames(of:)") { _ in try renderer.syncPosition(of: voice) }
         }
         return voice.positionInFrames
@@ -346,7 +346,7 @@ final class VoicePlayer {
 
     /// The voice holds a real source.
     func isReal(_ handle: VoiceHandle) -> Bool {
-        table.voice(for: handle)?.source != nil
+        table.voice(for: handle)?.isReal ?? false
     }
 
     /// The most PCM a streamed voice holds in flight, in bytes; nil for a voice of a sound.

@@ -59,9 +59,9 @@ final class VoiceSources {
     /// (``VoiceEvent/finished(_:reason:)``), and its source is freed (at once when active,
     /// otherwise when the session is active again), with a streamed voice's buffers.
     func remove(_ voice: Voice, reason: VoiceEndReason) {
-        guard let source = table.remove(voice) else { return }
+        guard let slot = table.remove(voice) else { return }
         events.emit(.finished(voice.handle, reason: reason))
-        renderer.release(source, buffers: voice.stream?.takeBuffers() ?? [])
+        renderer.release(slot, buffers: voice.stream?.takeBuffers() ?? [])
         gate.run("stop") { device in try releaseDeferred(on: device) }
     }
 
@@ -77,7 +77,7 @@ final class VoiceSources {
     /// counts it no more.
     func isLiveNow(_ handle: VoiceHandle) -> Bool {
         guard let voice = table.voice(for: handle) else { return false }
-        guard !voice.isLooping, voice.source != nil, isActive else { return true }
+        guard !voice.isLooping, voice.isReal, isActive else { return true }
         var playedOut = false
         gate.run("play(cue:)") { _ in playedOut = try renderer.hasFinished(voice) }
         if playedOut { remove(voice, reason: .ended) }
@@ -127,7 +127,7 @@ final class VoiceSources {
         if isActive {
             var playedOut = false
             gate.run("pause") { _ in
-                guard voice.source != nil else { return }
+                guard voice.isReal else { return }
                 // A one-shot that played out since the last update is over: kept as paused, a
                 // resume would play it again from its start.
                 if !voice.isLooping, try renderer.hasFinished(voice) {
@@ -325,7 +325,7 @@ final class VoiceSources {
             if voice.gainFade != nil || voice.pitchFade != nil {
                 guard advanceFades(of: voice, bySeconds: elapsedSeconds) else { continue }
             }
-            guard voice.source != nil else { continue }
+            guard voice.isReal else { continue }
             if let stream = voice.stream {
                 try renderer.service(stream, of: voice, waiting: waitsForDecode)
                 // A one-shot at its end, or a stream whose decoding failed.

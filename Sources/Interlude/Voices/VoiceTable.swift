@@ -95,26 +95,26 @@ final class VoiceTable {
         if voice.stream != nil { streamedCount += 1 }
     }
 
-    /// Ends a voice: its handle goes stale and its slot is free. Returns the source it held,
-    /// which the caller releases; nil when it had none or was not live.
-    func remove(_ voice: Voice) -> ALSource? {
+    /// Ends a voice: its handle goes stale and its slot is free. Returns its place in the
+    /// renderer, which the caller releases; nil when it had none or was not live.
+    func remove(_ voice: Voice) -> RenderSlot? {
         let slot = voice.handle.slot
         guard voiceSlots[slot] === voice else { return nil }
-        let source = voice.source
+        let renderSlot = voice.renderSlot
         voice.markRemoved()
         voiceSlots[slot] = nil
         slotGenerations[slot] &+= 1
         freeSlots.append(slot)
         liveCount -= 1
         if voice.stream != nil { streamedCount -= 1 }
-        return source
+        return renderSlot
     }
 
     /// Every voice forgets its source, and a streamed voice its buffers: the device that held
     /// them is gone.
     func forgetSources() {
         for case let voice? in voiceSlots {
-            voice.source = nil
+            voice.renderSlot = nil
             voice.stream?.forgetDevice()
         }
     }
