@@ -20,8 +20,10 @@ extension SoundEngine {
         /// Passes the output through OpenAL Soft's peak limiter (ALC_OUTPUT_LIMITER_SOFT), so that
         /// a loud moment (many voices at once, gains above 1 from a loudness target) never
         /// clips: no sample passes full scale, and a mix whose peaks stay below it is unchanged.
-        /// nil: on for real-time outputs, off for offline ones, whose renders stay the plain
-        /// sum of their voices. A rebuilt or switched device gets the same setting.
+        /// The limiter looks ahead (1 ms in OpenAL Soft), so every sound is heard that much later;
+        /// OpenAL Soft on its own limits only an output of integer samples, which a sound server's
+        /// float stream is not. nil: on for real-time outputs, off for offline ones, whose renders
+        /// stay the plain sum of their voices. A rebuilt or switched device gets the same setting.
         public var limiter: Bool?
         /// How every source resamples (AL_SOFT_source_resampler). nil: OpenAL Soft's own default
         /// (linear in 1.19, cubic spline from 1.23, or what alsoft.conf says), with no call made. A resampler the
