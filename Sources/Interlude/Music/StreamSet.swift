@@ -414,15 +414,15 @@ final class StreamSet {
 
     /// Puts back on OpenAL, and marks playing, the streams that resume after the session
     /// (``SessionHeld/resumesAfterSession(resumesHeld:)``). A stream with something queued adds
-    /// its source to `sources`, which play together with the voices'; one with nothing queued
+    /// its source's place to `slots`, which play together with the voices'; one with nothing queued
     /// yet starts on the update that queues its first chunk. Returns whether the soundtrack
     /// resumed.
-    func resume(resumesHeld: Bool, on device: ALDevice, into sources: inout [ALSource]) throws -> Bool {
+    func resume(resumesHeld: Bool, on device: ALDevice, into slots: inout [RenderSlot]) throws -> Bool {
         var resumedMusic = false
         for stream in allStreams where stream.resumesAfterSession(resumesHeld: resumesHeld) {
             try prepareToResume(stream, on: device)
             stream.state = .playing
-            if let source = stream.playableSource { sources.append(source) }
+            if let source = stream.playableSource { slots.append(RenderSlot(source)) }
             if stream.channel == .music && isCurrent(stream) {
                 resumedMusic = true
                 events.emit(MusicEvent.resumed(positionInFrames: stream.positionInFrames))

@@ -160,11 +160,11 @@ final class ALRenderer {
 
     /// Pauses many sources in one call, so they all stop on the same mix.
     func pause(_ sources: [ALSource]) throws { try ALSource.pause(sources) }
-    /// Plays many sources in one call, so they all start on the same mix; while the mixer is
-    /// held, none (the hold's end starts them).
-    func play(_ sources: [ALSource]) throws {
+    /// Plays the sources in many places in one call, so they all start on the same mix; while
+    /// the mixer is held, none (the hold's end starts them).
+    func play(_ slots: [RenderSlot]) throws {
         guard gate.startsSources else { return }
-        try ALSource.play(sources)
+        try ALSource.play(slots.map(\.source))
     }
     /// The end of a mixer hold: plays, in one call, those of `sources` that the hold paused or
     /// kept from starting (never played, with something queued). A playing one would start

@@ -152,10 +152,10 @@ final class SessionController {
             try SpatialRenderer.sendAll(of: world)
             try streams.releaseFinishedOutgoing(on: device)
             // What resumes plays together, in one call.
-            var sourcesToPlay: [ALSource] = []
-            summary.voiceCount = try voices.resume(resumesHeld: resumesHeld, on: device, into: &sourcesToPlay)
-            summary.music = try streams.resume(resumesHeld: resumesHeld, on: device, into: &sourcesToPlay)
-            try renderer.play(sourcesToPlay)
+            var slotsToPlay: [RenderSlot] = []
+            summary.voiceCount = try voices.resume(resumesHeld: resumesHeld, on: device, into: &slotsToPlay)
+            summary.music = try streams.resume(resumesHeld: resumesHeld, on: device, into: &slotsToPlay)
+            try renderer.play(slotsToPlay)
             try voices.assignSources(on: device)
         }
         return summary

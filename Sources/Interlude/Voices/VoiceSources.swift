@@ -236,14 +236,14 @@ final class VoiceSources {
     /// Sends every voice's parameters to its source (they may have changed meanwhile, or the
     /// device is new), and marks playing the voices that resume after the session
     /// (``SessionHeld/resumesAfterSession(resumesHeld:)``). A real one, outside a paused group,
-    /// adds its source to `sources`, which play together with the streams'; virtual ones get
+    /// adds its place to `slots`, which play together with the streams'; virtual ones get
     /// sources from the pool after. Returns how many resumed.
-    func resume(resumesHeld: Bool, on device: ALDevice, into sources: inout [ALSource]) throws -> Int {
+    func resume(resumesHeld: Bool, on device: ALDevice, into slots: inout [RenderSlot]) throws -> Int {
         var resumedCount = 0
         for voice in table.liveVoices {
             try renderer.applyParameters(of: voice, on: device)
             guard voice.resumesAfterSession(resumesHeld: resumesHeld) else { continue }
-            if let source = voice.source, !mixer.pauses(voice.groupIndex) { sources.append(source) }
+            if let slot = voice.renderSlot, !mixer.pauses(voice.groupIndex) { slots.append(slot) }
             voice.state = .playing
             resumedCount += 1
             events.emit(VoiceEvent.resumed(voice.handle, positionInFrames: voice.positionInFrames))

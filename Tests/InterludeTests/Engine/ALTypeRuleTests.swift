@@ -14,7 +14,6 @@ import Testing
         "Engine/EngineCore.swift": "hands the device to the update's steps",
         "Music/MusicStream.swift": "a track's source and its queue are one object",
         "Music/StreamSet.swift": "gives streams their sources on a new device",
-        "Session/SessionController.swift": "collects sources to pause and play",
         "Sounds/SoundBank.swift": "keeps each sound's buffers on the current device",
         "Voices/VoicePlayer.swift": "passes the device to the renderer",
         "Voices/VoiceSources.swift": "binds voices to sources",
