@@ -6,9 +6,7 @@ import Testing
 /// docs/bench-results.json (`make bench-tables`): these fail when one was typed by hand, went
 /// stale against the JSON, or came from another run.
 @Suite struct BenchTablesTests {
-    /// The repository's root, from this file's place in it.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let root = TestPaths.packageRoot
 
     static func tables() throws -> BenchTables {
         try BenchTables(jsonPath: root.appendingPathComponent(BenchTables.snapshotPath).path, source: BenchTables.snapshotPath)

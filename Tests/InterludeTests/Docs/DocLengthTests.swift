@@ -9,9 +9,7 @@ import Testing
         ("docs/architecture.md", 250), ("docs/performance.md", 300),
     ])
     func pageStaysShort(page: String, maximumLines: Int) throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let text = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
+        let text = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent(page), encoding: .utf8)
         let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
         #expect(lineCount <= maximumLines, "\(page) has \(lineCount) lines, more than \(maximumLines)")
     }

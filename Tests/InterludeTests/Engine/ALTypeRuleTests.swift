@@ -51,8 +51,7 @@ import Testing
 
     /// Every Swift file of the engine and the scene tools, named from Sources/.
     static func files() throws -> [(name: String, url: URL)] {
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+        let sources = TestPaths.packageRoot.appendingPathComponent("Sources")
         var found: [(String, URL)] = []
         for target in ["Interlude", "InterludeScene"] {
             let base = sources.appendingPathComponent(target)

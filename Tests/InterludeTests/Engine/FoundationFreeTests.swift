@@ -12,8 +12,7 @@ import Testing
 @Suite struct FoundationFreeTests {
     @Test("a game importing Interlude alone plays voices and a streamed track with no libFoundation or ICU mapped")
     func noFoundationMapped() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let root = TestPaths.packageRoot
         let fixture = try CodecFixture()
         let wav = try fixture.writeWAV("tone.wav", (0..<24_000).map { Int16(8000 * sin(Double($0) * 0.05)) }, channelCount: 1)
         let later = try [Codec.flac, .mp3CBR, .opus].map { codec in

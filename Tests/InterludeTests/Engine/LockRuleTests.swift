@@ -8,8 +8,7 @@ import Testing
 @Suite struct LockRuleTests {
     @Test("no plain Mutex in the engine, the scene tools or the tests' support code")
     func onlyAnnotatedMutexes() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let root = TestPaths.packageRoot
         let plain = #/(^|[^A-Za-z])Mutex\s*[<(]/#
         var found: [String] = []
         for folder in ["Sources/Interlude", "Sources/InterludeScene", "Tests/InterludeTests/Support"] {
