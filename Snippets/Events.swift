@@ -3,11 +3,11 @@ import Interlude
 let engine = try SoundEngine(configuration: .init(output: .systemDefaultOrNull))
 let events = engine.events()
 let step = try engine.loadSound(path: "assets/sfx/footstep.wav")
-let footstep = try engine.play(step)
 
 // The game's own interruption: a cutscene with its own audio, say.
 try engine.beginInterruption(reason: .other)
 try engine.endInterruption(shouldResume: true)
+let footstep = try engine.play(step)
 
 for await event in events {             // until shutdown
     switch event {

@@ -20,8 +20,8 @@ try engine.resumeAll(fadeSeconds: 0.25)
 
 // A crossfade gives the new track's handle; the old one still answers queries while it fades.
 let battle = try engine.crossfadeMusic(toPath: "assets/music/sweep.ogg", fadeSeconds: 3)
-let themeFrame = engine.positionInFrames(of: theme)
-let battleFrame = engine.positionInFrames(of: battle)
-print(themeFrame ?? 0, battleFrame ?? 0)
+let themeAnswers = engine.positionInFrames(of: theme) != nil
+let battleAnswers = engine.positionInFrames(of: battle) != nil
+print(themeAnswers, battleAnswers)
 
 engine.shutdown()

@@ -118,7 +118,7 @@ import Testing
         "SavedGame": ["true"],
         "InterruptionEvents": ["audio interrupted by game: call", "resumed music: false"],
         "OfflineRendering": ["9600 true"],
-        "OneVocabulary": ["0 0"],
+        "OneVocabulary": ["true true"],
         "SceneInProcess": ["true"],
         "VoicesAtScale": ["64 of 200 voices are real"],
     ]
