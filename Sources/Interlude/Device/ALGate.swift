@@ -27,6 +27,19 @@ final class ALGate {
     /// and a server catching up mixes at about 200 times real time.
     var startsSources: Bool { !host.isMixerStalled }
 
+    /// The open device, for the renderers' work inside ``run(_:_:)`` (they make and delete its
+    /// objects), so that no room above them has to carry it. Outside the gate there is none.
+    func device() throws -> ALDevice {
+        guard let device = host.openDevice else { throw InterludeError(.openAL, "no device is open: AL work outside ALGate.run") }
+        return device
+    }
+
+    /// Runs `body`, inside ``run(_:_:)``, with the context's updates deferred
+    /// (``ALContext/deferringUpdates(_:)``): every property it sets reaches the mixer at once.
+    func deferringUpdates(_ body: () throws -> Void) throws {
+        try device().context.deferringUpdates(body)
+    }
+
     /// AL errors counted so far.
     var internalErrorCount: Int { errorCount }
 

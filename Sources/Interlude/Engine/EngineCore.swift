@@ -71,7 +71,7 @@ final class EngineCore: @unchecked Sendable {
         // Started once nothing before it can throw; the one later failure stops it.
         decodeWorker = try DecodeWorker(logger: logger)
         voiceSources = VoiceSources(configuration: configuration, table: voiceTable, renderer: alRenderer, mixer: groups,
-                                    sounds: sounds, world: world, clock: clock, host: device, session: audioSession, gate: al,
+                                    world: world, clock: clock, host: device, session: audioSession, gate: al,
                                     events: events)
         voices = VoicePlayer(configuration: configuration, table: voiceTable, renderer: alRenderer, mixer: groups, sounds: sounds,
                              session: audioSession, gate: al, events: events, worker: decodeWorker, logger: logger,
@@ -147,22 +147,22 @@ final class EngineCore: @unchecked Sendable {
             groups.advance(bySeconds: elapsedSeconds, playingCounts: voiceSources.playingCountsByGroup)
             for group in groups.takePausesDue() { setGroupPaused(true, index: group) }
             for group in groups.takeFadesFinished() { events.emit(DesignEvent.groupFadeFinished(group)) }
-            al.run("update") { device in
+            al.run("update") { _ in
                 // One batch: every property set here reaches the mixer at once.
                 al.attempt("update: deferred updates") {
-                    try device.context.deferringUpdates {
+                    try al.deferringUpdates {
                         al.attempt("update: voices") {
-                            try voiceSources.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode)
+                            try voiceSources.service(elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode)
                         }
-                        sendChanges(on: device)
+                        sendChanges()
                         if groups.isDirty {
                             al.attempt("update: group gains") { try applyGroupGains() }
                         }
                         if groups.isLowPassDirty {
-                            al.attempt("update: group low-passes") { try applyGroupLowPasses(on: device) }
+                            al.attempt("update: group low-passes") { try applyGroupLowPasses() }
                         }
                         al.attempt("update: streams") {
-                            try streams.service(elapsedSeconds: elapsedSeconds, on: device, waitsForDecode: waitsForDecode)
+                            try streams.service(elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode)
                         }
                     }
                 }
@@ -189,11 +189,11 @@ final class EngineCore: @unchecked Sendable {
     /// the thread was preempted in between, and the server's catch-up mixes at about 200 times
     /// real time.
     private func holdWhileMixerStalls() throws {
-        let sources = voiceSources.audibleSources + streams.audibleSources
+        let slots = voiceSources.audibleSlots + streams.audibleSlots
         if device.isMixerStalled {
-            try alRenderer.pause(sources)
+            try alRenderer.pause(slots)
         } else {
-            try alRenderer.playHeld(sources)
+            try alRenderer.playHeld(slots)
         }
     }
 
@@ -205,8 +205,8 @@ final class EngineCore: @unchecked Sendable {
 
     /// Sends what the setters changed since the last update (the voices' parameters after their
     /// fades moved on, the listener and the world), in the update's deferred block.
-    private func sendChanges(on device: ALDevice) {
-        al.attempt("update: voice parameters") { try voices.sendChanges(on: device) }
+    private func sendChanges() {
+        al.attempt("update: voice parameters") { try voices.sendChanges() }
         al.attempt("update: listener and world") { try SpatialRenderer.sendChanges(of: world) }
     }
 
@@ -214,10 +214,10 @@ final class EngineCore: @unchecked Sendable {
     /// master); a voice paused by itself stays paused when its group resumes.
     func setGroupPaused(_ paused: Bool, index: Int) {
         groups.setPaused(paused, of: index)
-        al.run("setGroupPaused") { device in
+        al.run("setGroupPaused") { _ in
             try voices.setGroupPaused(paused, group: index)
             try streams.setGroupPaused(paused, group: index)
-            if !paused { try voiceSources.assignSources(on: device) }
+            if !paused { try voiceSources.assignSources() }
         }
     }
 
@@ -234,9 +234,9 @@ final class EngineCore: @unchecked Sendable {
     }
 
     /// Sends every real voice's and stream's low-pass after a mix snapshot changed a group's.
-    func applyGroupLowPasses(on device: ALDevice) throws {
-        try voices.applyEffects(on: device)
-        try streams.applyGroupLowPasses(on: device)
+    func applyGroupLowPasses() throws {
+        try voices.applyEffects()
+        try streams.applyGroupLowPasses()
     }
 
     /// Renders up to `frameCount` frames offline into `output`, no further than the next update
@@ -253,7 +253,7 @@ final class EngineCore: @unchecked Sendable {
                 // Changes made since the last update (a render that starts between updates)
                 // are sent before the mix, as the update would have.
                 if voices.hasChanges || world.hasChanges {
-                    al.run("render") { device in try device.context.deferringUpdates { sendChanges(on: device) } }
+                    al.run("render") { _ in try al.deferringUpdates { sendChanges() } }
                 }
                 device.render(into: output, frameCount: stretchFrames)
             } else {

@@ -13,7 +13,7 @@ extension SoundEngine {
                 core.alRenderer.forgetZoneUnlessDeleted(zone, gate: core.al)
             }
             core.groups.setZone(zone, preset: preset)
-            core.al.run("makeReverbZone") { device in try core.voices.applyEffects(on: device) }
+            core.al.run("makeReverbZone") { _ in try core.voices.applyEffects() }
         }
         return zone
     }
@@ -25,7 +25,7 @@ extension SoundEngine {
         try withCore(call) { core in
             try core.groups.checkZone(zone, in: call)
             core.groups.setZone(zone, ofGroup: try core.groups.existingIndex(of: group, in: call))
-            core.al.run(call) { device in try core.voices.applyEffects(on: device) }
+            core.al.run(call) { _ in try core.voices.applyEffects() }
         }
     }
 }

@@ -69,9 +69,9 @@ extension SoundEngine {
     /// called (otherwise the update does, once the session is active).
     private func applyMix(_ core: EngineCore, call: String) {
         guard core.groups.isDirty || core.groups.isLowPassDirty else { return }
-        core.al.run(call) { device in
+        core.al.run(call) { _ in
             try core.applyGroupGains()
-            try core.applyGroupLowPasses(on: device)
+            try core.applyGroupLowPasses()
         }
     }
 }

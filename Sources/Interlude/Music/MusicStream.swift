@@ -148,13 +148,13 @@ final class MusicStream {
     /// `alSourcePlay`, after any refill a seek while interrupted left to do. With nothing
     /// queued yet, the update starts it once a chunk is queued.
     func play() throws { try queue.play() }
-    /// The source when it has something queued to play, for playing many sources in one call;
-    /// nil otherwise (the update starts it when chunks come).
-    var playableSource: ALSource? { queue.playableSource }
+    /// The source's place when it has something queued to play, for playing many sources in
+    /// one call; nil otherwise (the update starts it when chunks come).
+    var playableSlot: RenderSlot? { queue.playableSlot }
     /// `alSourcePause`.
     func pause() throws { try queue.pause() }
-    /// The source, for pausing many sources in one call.
-    var alSource: ALSource? { queue.alSource }
+    /// The source's place, for pausing many sources in one call.
+    var renderSlot: RenderSlot? { queue.renderSlot }
 
     /// Sets the AL gain.
     func applyGain(groupGain: Float) throws {

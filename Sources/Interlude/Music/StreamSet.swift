@@ -33,7 +33,7 @@ final class StreamSet {
         self.engineID = engineID
         self.logger = logger
         self.mixer = mixer
-        groupMix = StreamGroupMix(mixer: mixer)
+        groupMix = StreamGroupMix(mixer: mixer, gate: gate)
         self.host = host
         self.session = session
         self.gate = gate
@@ -77,8 +77,8 @@ final class StreamSet {
     }
 
     /// Sends every stream's low-pass after a mix snapshot changed its group's.
-    func applyGroupLowPasses(on device: ALDevice) throws {
-        for stream in allStreams { try groupMix.applyLowPass(to: stream, on: device) }
+    func applyGroupLowPasses() throws {
+        for stream in allStreams { try groupMix.applyLowPass(to: stream) }
     }
 
     // MARK: Commands
@@ -127,8 +127,8 @@ final class StreamSet {
         streams[channel] = stream
         endingErrors[channel] = nil
         if isActive {
-            gate.run(call) { device in
-                try groupMix.attach(stream, on: device)
+            gate.run(call) { _ in
+                try groupMix.attach(stream)
                 if stream.state == .playing { try start(stream) }
             }
         } else if !startsPaused {
@@ -140,7 +140,7 @@ final class StreamSet {
     /// Releases a stream's AL objects now, or when the session is active again.
     private func release(_ stream: MusicStream) {
         if gate.isOpen {
-            gate.run("stopStream(\(stream.path))") { device in try stream.detach(from: device) }
+            gate.run("stopStream(\(stream.path))") { _ in try groupMix.detach(stream) }
         } else if !host.isOpen {
             stream.forgetDevice()
         } else {
@@ -201,11 +201,11 @@ final class StreamSet {
             if fadeSeconds > 0 {
                 stream.fade = Fade(startGain: 0, targetGain: 1, durationSeconds: fadeSeconds, curve: .equalPower)
             }
-            gate.run("resume(music)") { device in
+            gate.run("resume(music)") { _ in
                 for stream in resuming {
                     stream.state = .playing
                     if !stream.isAttached {
-                        try groupMix.attach(stream, on: device)
+                        try groupMix.attach(stream)
                     } else if stream.fade != nil {
                         try groupMix.applyGain(to: stream)
                     }
@@ -321,13 +321,13 @@ final class StreamSet {
     /// fade-out ended. With `waitsForDecode` (an offline render) it waits for the decode worker
     /// to fill every free buffer; otherwise it queues only what is ready. While the mixer is
     /// held (``ALGate/startsSources``) a source that is not playing stays so.
-    func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool) throws {
+    func service(elapsedSeconds: Double, waitsForDecode: Bool) throws {
         // Two loops rather than one over `allStreams`: that array would be a heap allocation on
         // every update.
         for stream in streams.values where stream.state == .playing && !stream.isAttached {
             // Its attach failed (no source or buffer could be made): try again, as a voice
             // without a source waits for one.
-            try groupMix.attach(stream, on: device)
+            try groupMix.attach(stream)
             if !mixer.pauses(stream.channel.groupIndex) { try start(stream) }
         }
         for stream in streams.values {
@@ -338,13 +338,13 @@ final class StreamSet {
         }
         for (index, stream) in outgoing.enumerated().reversed()
         where stream.stopsWhenFadeEnds && (stream.fade?.isFinished ?? true) {
-            try stream.detach(from: device)
+            try groupMix.detach(stream)
             outgoing.remove(at: index)
         }
         for (channel, stream) in streams where stream.isFinished {
             if let error = stream.decodeError { endingErrors[channel] = error }
             events.emit(MusicEvent.ended(MusicHandle(stream, engineID: engineID), positionInFrames: stream.positionInFrames))
-            try stream.detach(from: device)
+            try groupMix.detach(stream)
             streams[channel] = nil
         }
     }
@@ -388,16 +388,16 @@ final class StreamSet {
     }
 
     /// The sources of the playing streams in unpaused groups: held while the mixer stands still.
-    var audibleSources: [ALSource] {
-        allStreams.filter { $0.state == .playing && !mixer.pauses($0.channel.groupIndex) }.compactMap(\.alSource)
+    var audibleSlots: [RenderSlot] {
+        allStreams.filter { $0.state == .playing && !mixer.pauses($0.channel.groupIndex) }.compactMap(\.renderSlot)
     }
 
     /// Records the frame OpenAL reached for every playing stream; returns their sources, which
     /// an interruption's begin pauses together with the voices'.
-    func recordPlayingPositions() throws -> [ALSource] {
+    func recordPlayingPositions() throws -> [RenderSlot] {
         let playing = allStreams.filter { $0.state == .playing }
         for stream in playing { try stream.syncPosition() }
-        return playing.compactMap(\.alSource)
+        return playing.compactMap(\.renderSlot)
     }
 
     /// Marks every playing stream as held by the session. Returns the events that say where the
@@ -417,12 +417,12 @@ final class StreamSet {
     /// its source's place to `slots`, which play together with the voices'; one with nothing queued
     /// yet starts on the update that queues its first chunk. Returns whether the soundtrack
     /// resumed.
-    func resume(resumesHeld: Bool, on device: ALDevice, into slots: inout [RenderSlot]) throws -> Bool {
+    func resume(resumesHeld: Bool, into slots: inout [RenderSlot]) throws -> Bool {
         var resumedMusic = false
         for stream in allStreams where stream.resumesAfterSession(resumesHeld: resumesHeld) {
-            try prepareToResume(stream, on: device)
+            try prepareToResume(stream)
             stream.state = .playing
-            if let source = stream.playableSource { slots.append(RenderSlot(source)) }
+            if let slot = stream.playableSlot { slots.append(slot) }
             if stream.channel == .music && isCurrent(stream) {
                 resumedMusic = true
                 events.emit(MusicEvent.resumed(positionInFrames: stream.positionInFrames))
@@ -432,9 +432,9 @@ final class StreamSet {
     }
 
     /// Releases the outgoing tracks whose fade ended while held (after an interruption).
-    func releaseFinishedOutgoing(on device: ALDevice) throws {
+    func releaseFinishedOutgoing() throws {
         for (index, stream) in outgoing.enumerated().reversed() where stream.stopsWhenFadeEnds && stream.state != .heldBySession {
-            try stream.detach(from: device)
+            try groupMix.detach(stream)
             outgoing.remove(at: index)
         }
     }
@@ -446,9 +446,9 @@ final class StreamSet {
 
     /// Puts a resumed stream back on OpenAL: attached anew after a rebuild, or its gain and
     /// queue made ready where it was held.
-    private func prepareToResume(_ stream: MusicStream, on device: ALDevice) throws {
+    private func prepareToResume(_ stream: MusicStream) throws {
         if !stream.isAttached {
-            try groupMix.attach(stream, on: device)
+            try groupMix.attach(stream)
         } else {
             try groupMix.applyGain(to: stream)
             try stream.prepareToResume()

@@ -38,9 +38,10 @@ final class ALRenderer {
 
     /// Gives `voice` a source (if it has none), sets it up at its tracked position and plays it.
     /// A streamed voice's queue is refilled from that position: the decode thread seeks there.
-    func start(_ voice: Voice, on device: ALDevice) throws {
+    func start(_ voice: Voice) throws {
         if voice.source == nil {
-            try releaseDeferredSources(on: device)
+            let device = try gate.device()
+            try releaseDeferredSources()
             let source = try freeSources.popLast() ?? device.makeSource()
             if let sound = voice.sound {
                 do {
@@ -56,7 +57,7 @@ final class ALRenderer {
             realCount += 1
             if let stream = voice.stream {
                 do {
-                    try applyParameters(of: voice, on: device)
+                    try applyParameters(of: voice)
                     try stream.seek(toFrame: min(voice.positionInFrames, stream.frameCount))
                     try stream.attach(source, on: device)
                 } catch {
@@ -67,7 +68,7 @@ final class ALRenderer {
                     throw error
                 }
             } else {
-                try applyParameters(of: voice, on: device)
+                try applyParameters(of: voice)
                 if voice.positionInFrames > 0 {
                     try source.setSampleOffset(voice.positionInFrames % max(1, voice.frameCount))
                 }
@@ -79,11 +80,11 @@ final class ALRenderer {
 
     /// Takes a real voice's source away, keeping its position. Returns false when it had none.
     /// A streamed voice's buffers are deleted: a virtual stream holds no AL memory.
-    func takeSource(from voice: Voice, on device: ALDevice) throws -> Bool {
+    func takeSource(from voice: Voice) throws -> Bool {
         guard let source = voice.source else { return false }
         try syncPosition(of: voice)
         if let stream = voice.stream {
-            try stream.detach(from: device)
+            try stream.detach(from: gate.device())
         } else {
             try source.stop()
             try source.attach(nil)
@@ -95,23 +96,30 @@ final class ALRenderer {
     }
 
     /// A removed voice's place: its source (and, for a streamed voice, its buffers) stopped and freed by
-    /// ``releaseDeferredSources(on:)``.
+    /// ``releaseDeferredSources()``.
     func release(_ slot: RenderSlot, buffers: [ALBuffer]) {
         realCount -= 1
         sourcesToRelease.append(slot.source)
         buffersToDelete += buffers
     }
 
+    /// Frees what waited for AL calls: the sources of voices ended meanwhile, their stream
+    /// buffers, then the buffers of sounds unloaded meanwhile (no source holds them any more).
+    func releaseDeferred() throws {
+        try releaseDeferredSources()
+        try sounds.deleteUnloadedBuffers(on: gate.device())
+    }
+
     /// Stops and frees the sources of voices ended while no AL call could be made, then deletes
     /// the stream buffers they held.
-    func releaseDeferredSources(on device: ALDevice) throws {
+    func releaseDeferredSources() throws {
         while let source = sourcesToRelease.popLast() {
             try source.stop()
             try source.attach(nil)
             freeSources.append(source)
         }
         while let buffer = buffersToDelete.popLast() {
-            try device.deleteBuffer(buffer)
+            try gate.device().deleteBuffer(buffer)
         }
     }
 
@@ -159,19 +167,19 @@ final class ALRenderer {
     }
 
     /// Pauses many sources in one call, so they all stop on the same mix.
-    func pause(_ sources: [ALSource]) throws { try ALSource.pause(sources) }
+    func pause(_ slots: [RenderSlot]) throws { try ALSource.pause(slots.map(\.source)) }
     /// Plays the sources in many places in one call, so they all start on the same mix; while
     /// the mixer is held, none (the hold's end starts them).
     func play(_ slots: [RenderSlot]) throws {
         guard gate.startsSources else { return }
         try ALSource.play(slots.map(\.source))
     }
-    /// The end of a mixer hold: plays, in one call, those of `sources` that the hold paused or
-    /// kept from starting (never played, with something queued). A playing one would start
-    /// over; a stream's source with nothing queued yet is started by its refill.
-    func playHeld(_ sources: [ALSource]) throws {
+    /// The end of a mixer hold: plays, in one call, the sources in those of `slots` that the
+    /// hold paused or kept from starting (never played, with something queued). A playing one
+    /// would start over; a stream's source with nothing queued yet is started by its refill.
+    func playHeld(_ slots: [RenderSlot]) throws {
         var held: [ALSource] = []
-        for source in sources {
+        for source in slots.map(\.source) {
             switch try source.state() {
             case .paused: held.append(source)
             case .initial where try source.queuedBufferCount() > 0: held.append(source)
@@ -184,7 +192,7 @@ final class ALRenderer {
     // MARK: Parameters
 
     /// Sends a voice's parameters to its source.
-    func applyParameters(of voice: Voice, on device: ALDevice) throws {
+    func applyParameters(of voice: Voice) throws {
         guard let source = voice.source else { return }
         let parameters = voice.parameters
         let gain = voice.playedGain(groupGain: mixer.effectiveGain(of: voice.groupIndex))
@@ -208,13 +216,13 @@ final class ALRenderer {
             try source.setVelocity(.zero)
             try source.setRolloffFactor(0)
         }
-        try applyEffects(of: voice, on: device)
+        try applyEffects(of: voice)
     }
 
     /// Sends every change recorded in `table`'s entries to the voices that still hold a source,
     /// in one batch checked once: a game moving many voices every frame costs one unchecked AL
     /// call per voice.
-    func sendChanges(of table: VoiceTable, on device: ALDevice) throws {
+    func sendChanges(of table: VoiceTable) throws {
         try ALSourceBatch.run { batch in
             let entries = table.entries
             try entries.drainChanges { slot, changes in
@@ -224,7 +232,7 @@ final class ALRenderer {
                     return
                 }
                 guard let voice = table.voice(inSlot: slot) else { return }
-                try applyChanges(changes, of: voice, in: batch, on: device)
+                try applyChanges(changes, of: voice, in: batch)
             }
         }
     }
@@ -238,7 +246,7 @@ final class ALRenderer {
     }
 
     /// Sends a real voice's changed parameters to its source, in the update's batch.
-    private func applyChanges(_ changes: VoiceChanges, of voice: Voice, in batch: ALSourceBatch, on device: ALDevice) throws {
+    private func applyChanges(_ changes: VoiceChanges, of voice: Voice, in batch: ALSourceBatch) throws {
         guard let source = voice.source else { return }
         if changes.contains(.gain) {
             let gain = voice.playedGain(groupGain: mixer.effectiveGain(of: voice.groupIndex))
@@ -257,7 +265,7 @@ final class ALRenderer {
         }
         if changes.contains(.effects) {
             try batch.check()
-            try applyEffects(of: voice, on: device)
+            try applyEffects(of: voice)
         }
     }
 
@@ -286,8 +294,10 @@ final class ALRenderer {
 
     /// Sends a real voice to its reverb zone (its own, or its group's) and sets its low-pass
     /// (occlusion, curves and mix snapshots together). Without ALC_EXT_EFX this does nothing.
-    func applyEffects(of voice: Voice, on device: ALDevice) throws {
-        guard let source = voice.source, let efx = device.efx else { return }
+    func applyEffects(of voice: Voice) throws {
+        guard let source = voice.source else { return }
+        let device = try gate.device()
+        guard let efx = device.efx else { return }
         let zoneName = mixer.zone(ownZone: voice.ownReverbZone, groupIndex: voice.groupIndex)
         try source.setAuxiliarySend(slot: try zoneName.map { try slot(ofZone: $0, on: device) } ?? 0)
         let lowPass = voice.playedLowPass(groupLowPass: mixer.effectiveLowPass(of: voice.groupIndex))

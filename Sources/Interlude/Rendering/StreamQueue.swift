@@ -203,8 +203,13 @@ final class StreamQueue {
     var playableSource: ALSource? { queue.isEmpty ? nil : source }
     /// `alSourcePause`.
     func pause() throws { try source?.pause() }
-    /// The source, for pausing many sources in one call.
+    /// The source.
     var alSource: ALSource? { source }
+    /// The source's place, for pausing many in one call.
+    var renderSlot: RenderSlot? { source.map(RenderSlot.init) }
+    /// The place of the source when it has something queued to play, for playing many in one
+    /// call; nil otherwise.
+    var playableSlot: RenderSlot? { playableSource.map(RenderSlot.init) }
 
     /// Moves playback to `frame`: the queue is dropped and refilled from there. With
     /// `canUseAL` false (interrupted: no AL call may be made) only the position moves, and the

@@ -145,18 +145,18 @@ final class SessionController {
     func resumeAfterInterruption(resumesHeld: Bool) -> ResumeSummary {
         var summary = ResumeSummary(music: false, voiceCount: 0)
         gate.run("resume after interruption") { device in
-            try voices.releaseDeferred(on: device)
+            try voices.releaseDeferred()
             // A new device (a rebuild, a switch) gets every sound; on the same one, they are there.
             try sounds.uploadAll(on: device)
             dropLostSounds()
             try SpatialRenderer.sendAll(of: world)
-            try streams.releaseFinishedOutgoing(on: device)
+            try streams.releaseFinishedOutgoing()
             // What resumes plays together, in one call.
             var slotsToPlay: [RenderSlot] = []
-            summary.voiceCount = try voices.resume(resumesHeld: resumesHeld, on: device, into: &slotsToPlay)
-            summary.music = try streams.resume(resumesHeld: resumesHeld, on: device, into: &slotsToPlay)
+            summary.voiceCount = try voices.resume(resumesHeld: resumesHeld, into: &slotsToPlay)
+            summary.music = try streams.resume(resumesHeld: resumesHeld, into: &slotsToPlay)
             try renderer.play(slotsToPlay)
-            try voices.assignSources(on: device)
+            try voices.assignSources()
         }
         return summary
     }

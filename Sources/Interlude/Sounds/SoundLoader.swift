@@ -73,7 +73,7 @@ final class SoundLoader: Sendable {
             core.voiceSources.removeVoices(of: sound, reason: .stopped)
             core.sounds.unload(sound)
             // While interrupted no AL call may be made: the buffers are deleted when it ends.
-            core.al.run("unloadSound(\(sound.name))") { device in try core.voiceSources.releaseDeferred(on: device) }
+            core.al.run("unloadSound(\(sound.name))") { _ in try core.voiceSources.releaseDeferred() }
         }
     }
 
@@ -208,7 +208,7 @@ final class SoundLoader: Sendable {
         lock.withLiveCore { core in
             guard load.isOn(core.device.openDevice) else { return }
             core.sounds.discard(load.buffer)
-            core.al.run("loadSound: release") { device in try core.voiceSources.releaseDeferred(on: device) }
+            core.al.run("loadSound: release") { _ in try core.voiceSources.releaseDeferred() }
         }
     }
 

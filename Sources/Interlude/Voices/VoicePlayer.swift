@@ -124,7 +124,7 @@ final class VoicePlayer {
     /// Admits a new voice now, or tells the game it waits for the session.
     private func start(_ voice: Voice, call: String, origin: VoiceOrigin) {
         if isActive {
-            gate.run(call) { device in try sources.admit(voice, on: device) }
+            gate.run(call) { _ in try sources.admit(voice) }
         } else {
             events.emit(.commandDeferred(origin.tracked(voice.handle)))
         }
@@ -183,11 +183,11 @@ final class VoicePlayer {
                 startGainFade(of: voice, to: target, durationSeconds: fadeSeconds, curve: .linear, end: .none)
             }
             voice.state = .playing
-            gate.run("resume") { device in
+            gate.run("resume") { _ in
                 if voice.isReal {
                     try renderer.play(voice)
                 } else {
-                    try sources.admit(voice, on: device)
+                    try sources.admit(voice)
                 }
             }
         } else if voice.state != .pendingStart {
@@ -258,12 +258,12 @@ final class VoicePlayer {
     /// Sends every change the setters and fades recorded since the last time, for the voices
     /// that still hold a source, in one batch checked once. Called by the update inside its
     /// deferred block, and offline before a render chunk that no update precedes.
-    func sendChanges(on device: ALDevice) throws {
+    func sendChanges() throws {
         guard table.entries.hasChanges else { return }
-        try renderer.sendChanges(of: table, on: device)
+        try renderer.sendChanges(of: table)
     }
 
-    /// There are changes for ``sendChanges(on:)`` to send.
+    /// There are changes for ``sendChanges()`` to send.
     var hasChanges: Bool { table.entries.hasChanges }
 
     /// Moves a voice's gain to `gain` over `fadeSeconds` along `curve` (at once for 0), on the
@@ -303,7 +303,7 @@ final class VoicePlayer {
 
     /// Pauses or resumes the real voices of a group (every voice, for master) without changing
     /// their own state: a group pause is lifted by the group, a voice pause by the voice. The
-    /// caller then lets ``assignSources(on:)`` find sources for the resumed virtual ones.
+    /// caller then lets ``assignSources()`` find sources for the resumed virtual ones.
     func setGroupPaused(_ paused: Bool, group: Int) throws {
         for voice in table.liveVoices where voice.state == .playing && (voice.groupIndex == group || group == GroupTable.masterIndex) {
             if voice.isReal {
@@ -318,8 +318,8 @@ final class VoicePlayer {
     }
 
     /// Sends every real voice's effects after a reverb zone changed.
-    func applyEffects(on device: ALDevice) throws {
-        try table.forEachLiveVoice { try renderer.applyEffects(of: $0, on: device) }
+    func applyEffects() throws {
+        try table.forEachLiveVoice { try renderer.applyEffects(of: $0) }
     }
 
     // MARK: Queries

@@ -9,7 +9,6 @@ final class VoiceSources {
     private let pool = VoicePool()
     private let renderer: ALRenderer
     private let mixer: GroupMixer
-    private let sounds: SoundBank
     private let world: SpatialWorld
     private let clock: UpdateClock
     private let host: DeviceHost
@@ -32,13 +31,12 @@ final class VoiceSources {
     static let positionReadPeriod = 50
 
     init(configuration: SoundEngine.Configuration, table: VoiceTable, renderer: ALRenderer, mixer: GroupMixer,
-         sounds: SoundBank, world: SpatialWorld, clock: UpdateClock, host: DeviceHost, session: AudioSession,
+         world: SpatialWorld, clock: UpdateClock, host: DeviceHost, session: AudioSession,
          gate: ALGate, events: EventQueue) {
         self.configuration = configuration
         self.table = table
         self.renderer = renderer
         self.mixer = mixer
-        self.sounds = sounds
         self.world = world
         self.clock = clock
         self.host = host
@@ -62,14 +60,13 @@ final class VoiceSources {
         guard let slot = table.remove(voice) else { return }
         events.emit(.finished(voice.handle, reason: reason))
         renderer.release(slot, buffers: voice.stream?.takeBuffers() ?? [])
-        gate.run("stop") { device in try releaseDeferred(on: device) }
+        gate.run("stop") { _ in try releaseDeferred() }
     }
 
     /// Frees the sources of voices ended while no AL call could be made, then deletes the
     /// buffers of sounds unloaded meanwhile (no source holds them any more).
-    func releaseDeferred(on device: ALDevice) throws {
-        try renderer.releaseDeferredSources(on: device)
-        try sounds.deleteUnloadedBuffers(on: device)
+    func releaseDeferred() throws {
+        try renderer.releaseDeferred()
     }
 
     /// Whether the voice is live, a one-shot whose source played its last frame since the last
@@ -93,7 +90,7 @@ final class VoiceSources {
 
     /// Gives a new or resumed voice a source if the budget has one, or if it outranks the least
     /// important real voice; otherwise it stays virtual until an update finds it room.
-    func admit(_ voice: Voice, on device: ALDevice) throws {
+    func admit(_ voice: Voice) throws {
         if mixer.pauses(voice.groupIndex) { return }
         guard mayGetSourceNow(voice) else {
             startVirtualClock(of: voice)
@@ -104,14 +101,14 @@ final class VoiceSources {
                 startVirtualClock(of: voice)
                 return
             }
-            try makeVirtual(weakest, on: device)
+            try makeVirtual(weakest)
         }
-        try renderer.start(voice, on: device)
+        try renderer.start(voice)
     }
 
     /// Takes a real voice's source away, keeping its position: it goes on as a virtual voice.
-    private func makeVirtual(_ voice: Voice, on device: ALDevice) throws {
-        guard try renderer.takeSource(from: voice, on: device) else { return }
+    private func makeVirtual(_ voice: Voice) throws {
+        guard try renderer.takeSource(from: voice) else { return }
         startVirtualClock(of: voice)
     }
 
@@ -201,25 +198,25 @@ final class VoiceSources {
         for voice in finished { remove(voice, reason: .ended) }
     }
 
-    /// The sources of the real voices that should be sounding now: playing, in a group that
+    /// The places of the real voices that should be sounding now: playing, in a group that
     /// is not paused. The engine holds them while the mixer stands still.
-    var audibleSources: [ALSource] {
+    var audibleSlots: [RenderSlot] {
         table.liveVoices.compactMap { voice in
-            voice.state == .playing && !mixer.pauses(voice.groupIndex) ? voice.source : nil
+            voice.state == .playing && !mixer.pauses(voice.groupIndex) ? voice.renderSlot : nil
         }
     }
 
     /// Records the frame OpenAL reached for every playing voice; returns the real ones'
-    /// sources, which an interruption's begin pauses together with the streams'.
-    func recordPlayingPositions() throws -> [ALSource] {
-        var sources: [ALSource] = []
+    /// places, which an interruption's begin pauses together with the streams'.
+    func recordPlayingPositions() throws -> [RenderSlot] {
+        var slots: [RenderSlot] = []
         for voice in table.liveVoices where voice.state == .playing {
-            if let source = voice.source {
+            if let slot = voice.renderSlot {
                 try renderer.syncPosition(of: voice)
-                sources.append(source)
+                slots.append(slot)
             }
         }
-        return sources
+        return slots
     }
 
     /// Marks every voice as held by the session, and ends the system sounds, which never resume.
@@ -238,10 +235,10 @@ final class VoiceSources {
     /// (``SessionHeld/resumesAfterSession(resumesHeld:)``). A real one, outside a paused group,
     /// adds its place to `slots`, which play together with the streams'; virtual ones get
     /// sources from the pool after. Returns how many resumed.
-    func resume(resumesHeld: Bool, on device: ALDevice, into slots: inout [RenderSlot]) throws -> Int {
+    func resume(resumesHeld: Bool, into slots: inout [RenderSlot]) throws -> Int {
         var resumedCount = 0
         for voice in table.liveVoices {
-            try renderer.applyParameters(of: voice, on: device)
+            try renderer.applyParameters(of: voice)
             guard voice.resumesAfterSession(resumesHeld: resumesHeld) else { continue }
             if let slot = voice.renderSlot, !mixer.pauses(voice.groupIndex) { slots.append(slot) }
             voice.state = .playing
@@ -301,7 +298,7 @@ final class VoiceSources {
     /// streamed voices refill their queues on every update; with `waitsForDecode` (an offline
     /// render) they wait for the decode thread to fill them; while the mixer is held
     /// (``ALGate/startsSources``) a streamed voice's source that is not playing stays so.
-    func service(elapsedSeconds: Double, on device: ALDevice, waitsForDecode: Bool) throws {
+    func service(elapsedSeconds: Double, waitsForDecode: Bool) throws {
         let scoresCandidates = table.liveVoiceCount > realVoiceBudget
         var objectSlots: [Int32] = []
         var readSlots: [Int32] = []
@@ -346,7 +343,7 @@ final class VoiceSources {
         let playingCount = pool.scan(table.entries, groups: mixer, scoring: scoring,
                                      elapsedSeconds: elapsedSeconds, scoresCandidates: scoresCandidates)
         releaseEnded()
-        try carryOutPlan(on: device, knownPlayingCount: playingCount, candidatesAreScored: scoresCandidates)
+        try carryOutPlan(knownPlayingCount: playingCount, candidatesAreScored: scoresCandidates)
     }
 
     /// Voices playing per group in the last update, for ducking.
@@ -354,21 +351,21 @@ final class VoiceSources {
 
     /// Gives the most important playing voices, up to the budget, a real source, and makes the
     /// rest virtual. Voices that stay in the budget keep their source: no AL churn.
-    func assignSources(on device: ALDevice) throws {
-        try carryOutPlan(on: device, knownPlayingCount: nil, candidatesAreScored: false)
+    func assignSources() throws {
+        try carryOutPlan(knownPlayingCount: nil, candidatesAreScored: false)
     }
 
-    private func carryOutPlan(on device: ALDevice, knownPlayingCount: Int?, candidatesAreScored: Bool) throws {
+    private func carryOutPlan(knownPlayingCount: Int?, candidatesAreScored: Bool) throws {
         pool.plan(budget: realVoiceBudget, storage: table.entries, groups: mixer,
                   scoring: world.scoring(realBonus: VoiceScoring.selectionRealBonus),
                   knownPlayingCount: knownPlayingCount, candidatesAreScored: candidatesAreScored)
         releaseEnded()
         for slot in pool.demotedSlots {
-            if let voice = table.voice(inSlot: Int(slot)) { try makeVirtual(voice, on: device) }
+            if let voice = table.voice(inSlot: Int(slot)) { try makeVirtual(voice) }
         }
         for slot in pool.promotedSlots {
             if let voice = table.voice(inSlot: Int(slot)), voice.source == nil, mayGetSourceNow(voice) {
-                try renderer.start(voice, on: device)
+                try renderer.start(voice)
             }
         }
     }

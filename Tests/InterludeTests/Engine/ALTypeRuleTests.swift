@@ -11,12 +11,8 @@ import Testing
     /// Files outside the three folders that still name AL types, and why (the model's open work:
     /// voices, streams and sounds keep renderer slots, and Rendering/ maps them).
     static let notYetMoved: [String: String] = [
-        "Engine/EngineCore.swift": "hands the device to the update's steps",
         "Music/MusicStream.swift": "a track's source and its queue are one object",
-        "Music/StreamSet.swift": "gives streams their sources on a new device",
         "Sounds/SoundBank.swift": "keeps each sound's buffers on the current device",
-        "Voices/VoicePlayer.swift": "passes the device to the renderer",
-        "Voices/VoiceSources.swift": "binds voices to sources",
     ]
 
     @Test("only OpenAL/ imports COpenAL")
