@@ -25,7 +25,7 @@ final class EngineCore: @unchecked Sendable {
     /// The events raised under the lock, delivered after it.
     let events = EventQueue()
     /// The loaded sounds and their buffers.
-    let sounds = SoundBank()
+    let sounds: SoundBank
     /// Groups and reverb zones.
     let groups = GroupMixer()
     /// The listener, distance model and doppler.
@@ -64,6 +64,7 @@ final class EngineCore: @unchecked Sendable {
         let audioSession = AudioSession(policy: configuration.resumePolicy, logger: logger, isOffline: configuration.output.isOffline)
         device = try DeviceHost(configuration: configuration, logger: logger)
         al = ALGate(host: device, session: audioSession, logger: logger)
+        sounds = SoundBank(gate: al)
         clock = UpdateClock(isOffline: configuration.output.isOffline)
         world = SpatialWorld(configuration: configuration)
         voiceTable = VoiceTable(engineID: engineID)

@@ -1,7 +1,7 @@
 import Logging
 
-/// A streamed track on a stream channel: a ``StreamQueue`` on a source of its own, set up to
-/// play straight to the output (unpositioned), with the channel's gain, fade and play state.
+/// A streamed track on a stream channel: its ``StreamQueue`` (which ``StreamGroupMix`` puts on
+/// a source of its own, straight to the output), with the channel's gain, fade and play state.
 final class MusicStream {
     private let queue: StreamQueue
     private let streamChannel: StreamChannel
@@ -103,42 +103,13 @@ final class MusicStream {
         gain * (loudness?.gain ?? 1) * (fade?.gain ?? 1) * groupGain
     }
 
+    /// The loudness target's gain, if the track has one.
+    var loudnessGain: Float? { loudness?.gain }
+
     // MARK: Device
 
-    /// Makes the source and buffers on `device`, restarts decoding at the tracked position and
-    /// queues what is ready (offline: waits for a full queue). Does not start playback.
-    func attach(to device: ALDevice, groupGain: Float) throws {
-        let source = try device.makeSource()
-        do {
-            if format.channelCount == 2 && !device.isMono {
-                // Stereo music plays straight to the output channels: no panning, no crosstalk.
-                // Not on a mono device: OpenAL Soft 1.19 drops direct channels it has no output for.
-                try source.setDirectChannels(true)
-            }
-            try source.setRelativeToListener(true)
-            try source.setPosition(.zero)
-            try source.setRolloffFactor(0)
-            if let loudness {
-                // OpenAL clamps a source's gain to AL_MAX_GAIN (1 by default) before the mix:
-                // at the loudness gain, the rest of the gain is clamped at 1 as without a target.
-                try source.setMaxGain(loudness.gain)
-            }
-            try source.setGain(effectiveGain(groupGain: groupGain))
-            try queue.attach(source, on: device)
-        } catch {
-            // All or nothing: a stream left half attached (a source but too few buffers) would
-            // never be attached again. Detached, the update attaches it once AL can.
-            try? device.deleteSource(source)
-            throw error
-        }
-    }
-
-    /// Releases the source and buffers on a live device.
-    func detach(from device: ALDevice) throws {
-        let source = queue.alSource
-        try queue.detach(from: device)
-        if let source { try device.deleteSource(source) }
-    }
+    /// The track's queue, which ``StreamGroupMix`` puts on a source and takes off it.
+    var streamQueue: StreamQueue { queue }
 
     /// Drops every AL name without touching OpenAL: the device that held them is gone.
     func forgetDevice() { queue.forgetDevice() }
@@ -155,11 +126,6 @@ final class MusicStream {
     func pause() throws { try queue.pause() }
     /// The source's place, for pausing many sources in one call.
     var renderSlot: RenderSlot? { queue.renderSlot }
-
-    /// Sets the AL gain.
-    func applyGain(groupGain: Float) throws {
-        try queue.alSource?.setGain(effectiveGain(groupGain: groupGain))
-    }
 
     /// Moves playback to `frame` (see ``StreamQueue/seek(toFrame:canUseAL:)``); a playing
     /// track plays on from there.

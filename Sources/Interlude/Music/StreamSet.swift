@@ -297,7 +297,7 @@ final class StreamSet {
             stream.fade = fade.isFinished && !stream.stopsWhenFadeEnds ? nil : fade
             if fade.isFinished && stream.pausesWhenFadeEnds {
                 // Silent first, then paused: the fade's end is heard as its last step to 0.
-                try stream.applyGain(groupGain: 0)
+                try groupMix.silence(stream)
                 pauseNow(stream.channel)
             } else {
                 try groupMix.applyGain(to: stream)

@@ -45,7 +45,7 @@ final class ALRenderer {
             let source = try freeSources.popLast() ?? device.makeSource()
             if let sound = voice.sound {
                 do {
-                    try source.attach(sounds.buffer(for: sound, mono: voice.usesMonoBuffer, on: device))
+                    try source.attach(sounds.buffers(for: sound, mono: voice.usesMonoBuffer).buffer(mono: voice.usesMonoBuffer))
                 } catch {
                     // No buffer (alGenBuffers failed): the source goes back to the pool and the voice
                     // stays virtual, so a later update tries again, rather than holding a silent source.
@@ -107,7 +107,7 @@ final class ALRenderer {
     /// buffers, then the buffers of sounds unloaded meanwhile (no source holds them any more).
     func releaseDeferred() throws {
         try releaseDeferredSources()
-        try sounds.deleteUnloadedBuffers(on: gate.device())
+        try sounds.deleteUnloadedBuffers()
     }
 
     /// Stops and frees the sources of voices ended while no AL call could be made, then deletes

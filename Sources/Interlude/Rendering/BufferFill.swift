@@ -3,7 +3,7 @@
 /// writes each chunk here under the engine's lock for a moment.
 struct BufferFill {
     private let device: ALDevice
-    /// The buffer being filled; the sound's own once ``SoundBank`` registers it.
+    /// The buffer being filled; the sound's own once ``SoundBufferStore`` keeps it.
     let buffer: ALBuffer
     private let mapping: ALBufferMapping
 

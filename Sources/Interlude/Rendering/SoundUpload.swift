@@ -22,7 +22,7 @@ enum SoundUpload {
         let native: ALBuffer
         if let samples = sound.kept.current {
             native = try onContext(of: device) {
-                try SoundBank.makeBuffer(samples, of: sound, channelCount: sound.format.channelCount, on: device)
+                try SoundBufferStore.makeBuffer(samples, of: sound, channelCount: sound.format.channelCount, on: device)
             }
         } else if let file = sound.file, let mapping = device.extensions.bufferMapping {
             switch try decodeAgain(sound, from: file, on: device, using: mapping) {
@@ -36,7 +36,7 @@ enum SoundUpload {
         if upload.withMono && sound.format.channelCount == 2 {
             buffers.mono = try onContext(of: device) {
                 do {
-                    return try SoundBank.makeMono(of: sound, from: native, on: device)
+                    return try SoundBufferStore.makeMono(of: sound, from: native, on: device)
                 } catch {
                     try device.deleteBuffer(native)
                     throw error

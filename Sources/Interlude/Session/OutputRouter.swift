@@ -195,7 +195,7 @@ final class OutputRouter {
         }
         // Sounds loaded since the new device was prepared live only in the old one's buffers.
         let preparedSounds = Set(prepared.buffers.keys).union(prepared.lostSounds.keys)
-        gate.run("keep sounds the new device lacks") { device in try sounds.keepSamplesMissing(from: preparedSounds, on: device) }
+        gate.run("keep sounds the new device lacks") { _ in try sounds.keepSamplesMissing(from: preparedSounds) }
         forgetDevice(isReachable: true)
         host.setOutput(output)
         do {

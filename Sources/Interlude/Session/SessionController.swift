@@ -144,10 +144,10 @@ final class SessionController {
     /// releases, parameters changed meanwhile, then replays held and pending voices and streams.
     func resumeAfterInterruption(resumesHeld: Bool) -> ResumeSummary {
         var summary = ResumeSummary(music: false, voiceCount: 0)
-        gate.run("resume after interruption") { device in
+        gate.run("resume after interruption") { _ in
             try voices.releaseDeferred()
             // A new device (a rebuild, a switch) gets every sound; on the same one, they are there.
-            try sounds.uploadAll(on: device)
+            try sounds.uploadAll()
             dropLostSounds()
             try SpatialRenderer.sendAll(of: world)
             try streams.releaseFinishedOutgoing()

@@ -192,7 +192,7 @@ final class SoundLoader: Sendable {
                 core.al.count(error, in: call)
                 return false
             }
-            core.sounds.register(sound, native: target.buffer)
+            core.sounds.register(sound, filled: target)
             return true
         }
         guard registered else {
@@ -207,7 +207,7 @@ final class SoundLoader: Sendable {
     private func abandon(_ load: BufferFill) {
         lock.withLiveCore { core in
             guard load.isOn(core.device.openDevice) else { return }
-            core.sounds.discard(load.buffer)
+            core.sounds.discard(load)
             core.al.run("loadSound: release") { _ in try core.voiceSources.releaseDeferred() }
         }
     }
@@ -240,7 +240,7 @@ final class SoundLoader: Sendable {
     private func register(_ sound: Sound) throws {
         try lock.withCore("loadSound(\(sound.name))") { core in
             core.sounds.register(sound)
-            core.al.run("loadSound(\(sound.name))") { device in _ = try core.sounds.buffers(for: sound, on: device) }
+            core.al.run("loadSound(\(sound.name))") { _ in _ = try core.sounds.buffers(for: sound) }
         }
     }
 

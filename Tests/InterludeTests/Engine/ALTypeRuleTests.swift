@@ -4,17 +4,9 @@ import Testing
 /// The layers' rule: only `OpenAL/` imports COpenAL, and OpenAL's types (those `OpenAL/`
 /// declares, and the C library's own types and constants) are named only in `OpenAL/`,
 /// `Rendering/` and `Device/`. Comments and string literals are left out: an error message may
-/// name the AL call that failed. The rooms that still name AL types are listed with what they
-/// do with them; the list may only shrink (a listed file that no longer names one fails too,
-/// so the list stays true), and no other file may join it.
+/// name the AL call that failed. The model (voices, streams, sounds, the session) keeps
+/// renderer slots and calls the renderers, which map them to AL objects.
 @Suite struct ALTypeRuleTests {
-    /// Files outside the three folders that still name AL types, and why (the model's open work:
-    /// voices, streams and sounds keep renderer slots, and Rendering/ maps them).
-    static let notYetMoved: [String: String] = [
-        "Music/MusicStream.swift": "a track's source and its queue are one object",
-        "Sounds/SoundBank.swift": "keeps each sound's buffers on the current device",
-    ]
-
     @Test("only OpenAL/ imports COpenAL")
     func onlyOpenALImportsCOpenAL() throws {
         let importers = try Self.files().filter { file in
@@ -24,7 +16,7 @@ import Testing
         #expect(importers.allSatisfy { $0.hasPrefix("Interlude/OpenAL/") }, "COpenAL imported outside OpenAL/: \(importers.filter { !$0.hasPrefix("Interlude/OpenAL/") })")
     }
 
-    @Test("AL types are named only in OpenAL/, Rendering/ and Device/, and in the rooms not yet moved")
+    @Test("AL types are named only in OpenAL/, Rendering/ and Device/")
     func alTypesStayInTheirLayers() throws {
         let files = try Self.files()
         let declared = try Self.typesDeclaredInOpenAL(files)
@@ -39,10 +31,7 @@ import Testing
             let found = Set(code.matches(of: alType).map { String(code[$0.range]) })
             if !found.isEmpty { naming[String(file.name.dropFirst("Interlude/".count)), default: []].formUnion(found) }
         }
-        let outsiders = naming.filter { Self.notYetMoved[$0.key] == nil }
-        #expect(outsiders.isEmpty, "AL types named outside OpenAL/, Rendering/ and Device/:\n\(outsiders.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.sorted())" }.joined(separator: "\n"))")
-        let moved = Self.notYetMoved.keys.filter { naming[$0] == nil }
-        #expect(moved.isEmpty, "these no longer name AL types: take them off ALTypeRuleTests.notYetMoved: \(moved.sorted())")
+        #expect(naming.isEmpty, "AL types named outside OpenAL/, Rendering/ and Device/:\n\(naming.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.sorted())" }.joined(separator: "\n"))")
     }
 
     /// Every Swift file of the engine and the scene tools, named from Sources/.
