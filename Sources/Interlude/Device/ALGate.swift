@@ -28,9 +28,10 @@ final class ALGate {
     var startsSources: Bool { !host.isMixerStalled }
 
     /// The open device, for the renderers' work inside ``run(_:_:)`` (they make and delete its
-    /// objects), so that no room above them has to carry it. Outside the gate there is none.
+    /// objects), so that no room above them has to carry it. Outside the gate there is none: a
+    /// call there throws rather than touch a context that may not be current.
     func device() throws -> ALDevice {
-        guard let device = host.openDevice else { throw InterludeError(.openAL, "no device is open: AL work outside ALGate.run") }
+        guard isInside, let device = host.openDevice else { throw InterludeError(.openAL, "AL work outside ALGate.run") }
         return device
     }
 

@@ -5,10 +5,11 @@ import Logging
 /// engine was shut down, and its driver thread's pace (parked or not). It is reached only through ``SoundEngine``'s lock.
 ///
 /// The rooms: ``DeviceHost`` (the device and the context), ``AudioSession`` and
-/// ``SessionController`` (interruptions, snapshots), ``OutputRouter`` (device loss, rebuild,
+/// ``SessionController`` (interruptions), ``HeldPlayback`` (what plays, held and resumed),
+/// ``SessionSnapshots`` (the saved state), ``OutputRouter`` (device loss, rebuild,
 /// switching), ``VoiceTable``,
 /// ``VoicePool``, ``VoicePlayer`` and ``VoiceSources`` (voices), ``ALRenderer`` (sources and effects),
-/// ``SoundBank`` (sounds), ``StreamSet`` (streamed tracks), ``GroupMixer`` (groups and reverb
+/// ``SoundBank`` (sounds; their buffers in ``SoundBufferStore``), ``StreamSet`` (streamed tracks), ``GroupMixer`` (groups and reverb
 /// zones), ``SpatialWorld`` (listener and distance), ``SoundDesign`` (cues, parameters, mix
 /// snapshots), ``UpdateClock``, ``ALGate`` and ``EventQueue``.
 ///
@@ -24,7 +25,7 @@ final class EngineCore: @unchecked Sendable {
     let al: ALGate
     /// The events raised under the lock, delivered after it.
     let events = EventQueue()
-    /// The loaded sounds and their buffers.
+    /// The loaded sounds.
     let sounds: SoundBank
     /// Groups and reverb zones.
     let groups = GroupMixer()
@@ -40,8 +41,10 @@ final class EngineCore: @unchecked Sendable {
     let voiceSources: VoiceSources
     /// The streamed tracks.
     let streams: StreamSet
-    /// Interruptions, resuming what was held, and snapshots.
+    /// Interruptions, and resuming what was held.
     let session: SessionController
+    /// The engine's state as a snapshot, and its hand-off to the writer.
+    let snapshots: SessionSnapshots
     /// Device loss and rebuild, reopen attempts, switching, following the default sink.
     let router: OutputRouter
     /// The stream decode thread: ``SoundEngine/shutdown()`` waits for it outside the lock.
@@ -83,9 +86,12 @@ final class EngineCore: @unchecked Sendable {
                                   mixer: groups, sounds: sounds, session: audioSession, events: events, clock: clock,
                                   host: device)
         snapshotWriter = configuration.statePath.map { SnapshotWriter(path: $0, logger: logger, events: sinks) }
-        session = SessionController(logger: logger, session: audioSession, host: device, gate: al, events: events,
-                                    voices: voiceSources, renderer: alRenderer, streams: streams, sounds: sounds, mixer: groups,
-                                    world: world, design: soundDesign, snapshots: snapshotWriter)
+        snapshots = SessionSnapshots(voices: voiceSources, streams: streams, mixer: groups, world: world, design: soundDesign,
+                                     writer: snapshotWriter)
+        let playback = HeldPlayback(logger: logger, gate: al, voices: voiceSources, streams: streams,
+                                    renderer: alRenderer, sounds: sounds)
+        session = SessionController(session: audioSession, host: device, gate: al, events: events, playback: playback,
+                                    snapshots: snapshots)
         router = OutputRouter(configuration: configuration, logger: logger, session: audioSession, controller: session,
                               host: device, gate: al, events: events, table: voiceTable, voices: voiceSources,
                               renderer: alRenderer, streams: streams, sounds: sounds)
@@ -340,7 +346,7 @@ final class EngineCore: @unchecked Sendable {
     /// Idempotent.
     func shutDown() {
         guard !isShutDown else { return }
-        session.saveSnapshotIfConfigured()
+        snapshots.saveIfConfigured()
         router.forgetDevice(isReachable: device.isConnected)
         voiceTable.removeAll()
         streams.removeAll()

@@ -10,7 +10,7 @@ extension SoundEngine {
         let zone = ReverbZoneID(name: name)
         try withCore("makeReverbZone(named: \(name))") { core in
             if core.groups.preset(ofZone: zone) != nil {
-                core.alRenderer.forgetZoneUnlessDeleted(zone, gate: core.al)
+                core.alRenderer.forgetZoneUnlessDeleted(zone)
             }
             core.groups.setZone(zone, preset: preset)
             core.al.run("makeReverbZone") { _ in try core.voices.applyEffects() }

@@ -138,6 +138,6 @@ extension SoundEngine {
 
     /// The engine's state now, for saving (``SavedState/write(to:)``). Any thread.
     public func savedState() throws -> SavedState {
-        try withCore("savedState()") { $0.session.makeSnapshot() }
+        try withCore("savedState()") { $0.snapshots.makeSnapshot() }
     }
 }

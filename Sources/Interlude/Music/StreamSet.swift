@@ -14,7 +14,7 @@ final class StreamSet {
     private let events: EventQueue
     /// Reads and decodes every stream's track off the engine lock.
     private let worker: DecodeWorker
-    /// Each stream's group gain and low-pass on its source.
+    /// Makes and deletes each stream's source, and sends its group gain and low-pass to it.
     private let groupMix: StreamGroupMix
     @exclusivity(unchecked) private var streams: [StreamChannel: MusicStream] = [:]
     /// Streams on their way out: fading out, or replaced while interrupted.
@@ -387,13 +387,14 @@ final class StreamSet {
         }
     }
 
-    /// The sources of the playing streams in unpaused groups: held while the mixer stands still.
+    /// The places of the playing streams' sources in unpaused groups: held while the mixer
+    /// stands still.
     var audibleSlots: [RenderSlot] {
         allStreams.filter { $0.state == .playing && !mixer.pauses($0.channel.groupIndex) }.compactMap(\.renderSlot)
     }
 
-    /// Records the frame OpenAL reached for every playing stream; returns their sources, which
-    /// an interruption's begin pauses together with the voices'.
+    /// Records the frame OpenAL reached for every playing stream; returns their sources'
+    /// places, which an interruption's begin pauses together with the voices'.
     func recordPlayingPositions() throws -> [RenderSlot] {
         let playing = allStreams.filter { $0.state == .playing }
         for stream in playing { try stream.syncPosition() }

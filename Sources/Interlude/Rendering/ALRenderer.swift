@@ -20,7 +20,8 @@ final class ALRenderer {
     /// The shared occlusion filter on the current device.
     @exclusivity(unchecked) private var lowPassFilter: UInt32?
 
-    /// Says whether a source may start now (not while the mixer is held).
+    /// Says whether a source may start now (not while the mixer is held), and gives the open
+    /// device to the work it runs.
     private let gate: ALGate
 
     init(sounds: SoundBank, mixer: GroupMixer, gate: ALGate) {
@@ -112,7 +113,7 @@ final class ALRenderer {
 
     /// Stops and frees the sources of voices ended while no AL call could be made, then deletes
     /// the stream buffers they held.
-    func releaseDeferredSources() throws {
+    private func releaseDeferredSources() throws {
         while let source = sourcesToRelease.popLast() {
             try source.stop()
             try source.attach(nil)
@@ -322,7 +323,7 @@ final class ALRenderer {
 
     /// A zone is being replaced: its effect and slot are deleted when AL calls may be made,
     /// and otherwise forgotten (they go with the device).
-    func forgetZoneUnlessDeleted(_ name: ReverbZoneID, gate: ALGate) {
+    func forgetZoneUnlessDeleted(_ name: ReverbZoneID) {
         guard let made = zoneObjects.removeValue(forKey: name) else { return }
         gate.run("addReverbZone") { device in device.deleteReverbSlot(effect: made.effect, slot: made.slot) }
     }

@@ -1,7 +1,8 @@
 /// The loaded sounds' AL buffers on the current device, by sound id, and the buffers waiting to
 /// be deleted once AL may be called and no source holds them. ``SoundBank`` decides what is
-/// uploaded and when; this makes, reads and deletes the buffers. Every method that calls OpenAL
-/// runs inside ``ALGate/run(_:_:)``.
+/// uploaded and when; this makes, reads and deletes the buffers. Every instance method that
+/// calls OpenAL runs inside ``ALGate/run(_:_:)``; the static ones take the device they work on
+/// (``SoundUpload`` prepares a new one off the engine lock).
 final class SoundBufferStore {
     private let gate: ALGate
     private var buffersBySound: [Int: SoundBuffers] = [:]

@@ -198,9 +198,9 @@ final class StreamQueue {
         try prepareToResume()
         try playableSource?.play()
     }
-    /// The source when it has something queued to play, for playing many sources in one call;
-    /// nil otherwise (the update starts it when chunks come).
-    var playableSource: ALSource? { queue.isEmpty ? nil : source }
+    /// The source when it has something queued to play; nil otherwise (the update starts it
+    /// when chunks come).
+    private var playableSource: ALSource? { queue.isEmpty ? nil : source }
     /// `alSourcePause`.
     func pause() throws { try source?.pause() }
     /// The source.

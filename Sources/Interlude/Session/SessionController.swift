@@ -1,41 +1,24 @@
-import Logging
-
 /// The audio session's procedures: an interruption's begin and end, `activate()`, resuming what
-/// was held (after an end, and after ``OutputRouter`` rebuilt or switched the device), and the
-/// snapshots. It decides with ``AudioSession``, changes the context through ``DeviceHost``, and
-/// has the voices and streams (both ``SessionHeld``) record, hold and resume themselves.
+/// was held (after an end, and after ``OutputRouter`` rebuilt or switched the device), and when
+/// a snapshot is taken. It decides with ``AudioSession``, changes the context through
+/// ``DeviceHost``, has ``HeldPlayback`` record, hold and resume what plays, and
+/// ``SessionSnapshots`` write the snapshot.
 final class SessionController {
-    private let logger: Logger
     private let session: AudioSession
     private let host: DeviceHost
     private let gate: ALGate
     private let events: EventQueue
-    private let voices: VoiceSources
-    private let renderer: ALRenderer
-    private let streams: StreamSet
-    private let sounds: SoundBank
-    private let mixer: GroupMixer
-    private let world: SpatialWorld
-    /// The game parameters and mix snapshots, for the saved state.
-    private let design: SoundDesign
-    /// Writes the snapshots off the engine lock; nil without a ``SoundEngine/Configuration/statePath``.
-    private let snapshots: SnapshotWriter?
+    /// What plays: recorded, paused and held at a begin, resumed at the end.
+    private let playback: HeldPlayback
+    private let snapshots: SessionSnapshots
 
-    init(logger: Logger, session: AudioSession, host: DeviceHost, gate: ALGate, events: EventQueue, voices: VoiceSources,
-         renderer: ALRenderer, streams: StreamSet, sounds: SoundBank, mixer: GroupMixer, world: SpatialWorld,
-         design: SoundDesign, snapshots: SnapshotWriter?) {
-        self.logger = logger
+    init(session: AudioSession, host: DeviceHost, gate: ALGate, events: EventQueue, playback: HeldPlayback,
+         snapshots: SessionSnapshots) {
         self.session = session
         self.host = host
         self.gate = gate
         self.events = events
-        self.voices = voices
-        self.renderer = renderer
-        self.streams = streams
-        self.sounds = sounds
-        self.mixer = mixer
-        self.world = world
-        self.design = design
+        self.playback = playback
         self.snapshots = snapshots
     }
 
@@ -62,13 +45,9 @@ final class SessionController {
             }
             return
         }
-        // 0. A one-shot that played out since the last update is over, not held.
-        voices.removePlayedOutOneShots()
-        // 1. Record: every playing voice and stream, at the frame OpenAL reached.
-        // 2. Stop output: pause all their sources in one call.
-        gate.run("beginInterruption") { _ in
-            try renderer.pause(voices.recordPlayingPositions() + streams.recordPlayingPositions())
-        }
+        // 0-2. A one-shot played out is over; record every playing voice and stream at the
+        // frame OpenAL reached, and stop output: pause all their sources in one call.
+        playback.recordAndPause()
         let held = holdPlaying()
         _ = session.begin(reason: reason, source: source, outlivesActivation: outlivesActivation)
         // 2b, 3. Pause the device where it can be, suspend the context and make NULL current.
@@ -82,8 +61,7 @@ final class SessionController {
     /// Marks what is playing as held by the session, and drops system sounds. Returns the
     /// events that say where the soundtrack was held.
     func holdPlaying() -> [MusicEvent] {
-        voices.holdForSession()
-        return streams.holdForSession()
+        playback.hold()
     }
 
     /// An end from `source`. From a source that holds nothing: ignored. While other sources
@@ -140,53 +118,19 @@ final class SessionController {
         return resumeAfterInterruption(resumesHeld: resumesHeld)
     }
 
-    /// Brings OpenAL in line with the model after an interruption or a rebuild: deferred
-    /// releases, parameters changed meanwhile, then replays held and pending voices and streams.
+    /// Brings OpenAL in line with the model after an interruption or a rebuild, and replays
+    /// what was held (``HeldPlayback/resume(resumesHeld:)``).
     func resumeAfterInterruption(resumesHeld: Bool) -> ResumeSummary {
-        var summary = ResumeSummary(music: false, voiceCount: 0)
-        gate.run("resume after interruption") { _ in
-            try voices.releaseDeferred()
-            // A new device (a rebuild, a switch) gets every sound; on the same one, they are there.
-            try sounds.uploadAll()
-            dropLostSounds()
-            try SpatialRenderer.sendAll(of: world)
-            try streams.releaseFinishedOutgoing()
-            // What resumes plays together, in one call.
-            var slotsToPlay: [RenderSlot] = []
-            summary.voiceCount = try voices.resume(resumesHeld: resumesHeld, into: &slotsToPlay)
-            summary.music = try streams.resume(resumesHeld: resumesHeld, into: &slotsToPlay)
-            try renderer.play(slotsToPlay)
-            try voices.assignSources()
-        }
-        return summary
+        playback.resume(resumesHeld: resumesHeld)
     }
 
-    /// Sounds whose file changed or vanished before a new device could decode them again: their
-    /// voices go (silent from the loss on), and the game is told.
+    /// Lets go of the sounds a new device found lost (``HeldPlayback/dropLostSounds()``).
     func dropLostSounds() {
-        for (sound, reason) in sounds.takeLostSounds() {
-            logger.warning("\(reason)")
-            voices.removeVoices(of: sound, reason: .deviceLost)
-            events.emit(DeviceEvent.soundLost(name: sound.name, reason: reason))
-        }
+        playback.dropLostSounds()
     }
 
-    // MARK: Snapshots
-
-    /// The engine's state as a snapshot, with positions read from OpenAL where it still can.
-    func makeSnapshot() -> SavedState {
-        let parameterValues = design.parameterValues, snapshotIntensities = design.snapshotIntensities
-        return SavedState(tracks: streams.savedTracks(), loopingVoices: voices.savedLoopingVoices(cueName: design.cueName(of:)),
-                          groupGains: mixer.gainsByName, listener: world.listener,
-                          parameterValues: parameterValues.isEmpty ? nil : parameterValues,
-                          snapshotIntensities: snapshotIntensities.isEmpty ? nil : snapshotIntensities)
-    }
-
-    /// Hands the snapshot to the ``SnapshotWriter`` when a ``SoundEngine/Configuration/statePath``
-    /// is set: built here, under the engine lock; encoded and written on the writer's queue. A
-    /// write failure is logged there: it must never stop the audio.
+    /// Hands the engine's state to the snapshot writer when a state path is set.
     func saveSnapshotIfConfigured() {
-        guard let snapshots else { return }
-        snapshots.submit(makeSnapshot())
+        snapshots.saveIfConfigured()
     }
 }

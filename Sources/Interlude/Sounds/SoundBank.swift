@@ -149,9 +149,10 @@ final class SoundBank {
     /// from their buffers, so the new device gets them with ``uploadAll()``. Call with the old
     /// device's context current.
     func keepSamplesMissing(from prepared: Set<Int>) throws {
+        guard store.mapsBuffers else { return }
         for id in store.soundIDs where !prepared.contains(id) {
-            guard let sound = sounds[id], sound.kept.current == nil else { continue }
-            guard let samples = try store.readSamples(of: sound) else { return }
+            guard let sound = sounds[id], sound.kept.current == nil,
+                  let samples = try store.readSamples(of: sound) else { continue }
             sound.kept.restore(samples)
         }
     }

@@ -2,7 +2,7 @@
 /// (or making it virtual when it is outranked), ending voices, pausing a source now, moving
 /// fades on, the update's servicing and the ``VoicePool``'s plan, and holding and resuming the
 /// voices for the session. ``VoicePlayer`` turns the game's commands into these steps; the
-/// update and ``SessionController`` call them directly.
+/// update and ``HeldPlayback`` call them directly.
 final class VoiceSources {
     private let configuration: SoundEngine.Configuration
     private let table: VoiceTable
@@ -86,6 +86,13 @@ final class VoiceSources {
         for voice in table.liveVoices where voice.sound?.id == sound.id {
             remove(voice, reason: reason)
         }
+    }
+
+    /// A sound lost to a changed or vanished file: its voices end (silent from the loss on), and
+    /// the game is told why.
+    func dropLost(_ sound: Sound, reason: String) {
+        removeVoices(of: sound, reason: .deviceLost)
+        events.emit(DeviceEvent.soundLost(name: sound.name, reason: reason))
     }
 
     /// Gives a new or resumed voice a source if the budget has one, or if it outranks the least
@@ -230,6 +237,12 @@ final class VoiceSources {
         }
     }
 
+    /// Sends the world (listener, distance model, doppler) to the context: a new device has
+    /// none of it, and it may have changed meanwhile.
+    func sendWorld() throws {
+        try SpatialRenderer.sendAll(of: world)
+    }
+
     /// Sends every voice's parameters to its source (they may have changed meanwhile, or the
     /// device is new), and marks playing the voices that resume after the session
     /// (``SessionHeld/resumesAfterSession(resumesHeld:)``). A real one, outside a paused group,
@@ -364,7 +377,7 @@ final class VoiceSources {
             if let voice = table.voice(inSlot: Int(slot)) { try makeVirtual(voice) }
         }
         for slot in pool.promotedSlots {
-            if let voice = table.voice(inSlot: Int(slot)), voice.source == nil, mayGetSourceNow(voice) {
+            if let voice = table.voice(inSlot: Int(slot)), !voice.isReal, mayGetSourceNow(voice) {
                 try renderer.start(voice)
             }
         }

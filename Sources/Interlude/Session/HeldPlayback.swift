@@ -1,0 +1,72 @@
+import Logging
+
+/// What plays, as the session holds and resumes it: the voices and the streams record where
+/// they stand, pause together and are marked held; on the way back the device gets every sound,
+/// and what resumes plays together, in one call. ``SessionController`` runs it for an
+/// interruption, ``OutputRouter`` (through the controller) for a loss, a rebuild or a switch.
+final class HeldPlayback {
+    private let logger: Logger
+    private let gate: ALGate
+    private let voices: VoiceSources
+    private let streams: StreamSet
+    private let renderer: ALRenderer
+    private let sounds: SoundBank
+
+    init(logger: Logger, gate: ALGate, voices: VoiceSources, streams: StreamSet,
+         renderer: ALRenderer, sounds: SoundBank) {
+        self.logger = logger
+        self.gate = gate
+        self.voices = voices
+        self.streams = streams
+        self.renderer = renderer
+        self.sounds = sounds
+    }
+
+    /// Before an interruption stops output: a one-shot that played out since the last update is
+    /// over, not held; every playing voice and stream records the frame OpenAL reached, and
+    /// their sources pause in one call.
+    func recordAndPause() {
+        voices.removePlayedOutOneShots()
+        gate.run("beginInterruption") { _ in
+            try renderer.pause(voices.recordPlayingPositions() + streams.recordPlayingPositions())
+        }
+    }
+
+    /// Marks what is playing as held by the session, and drops system sounds. Returns the
+    /// events that say where the soundtrack was held.
+    func hold() -> [MusicEvent] {
+        voices.holdForSession()
+        return streams.holdForSession()
+    }
+
+    /// Brings OpenAL in line with the model after an interruption or a rebuild: deferred
+    /// releases, every sound on the device, parameters changed meanwhile, then replays held and
+    /// pending voices and streams.
+    func resume(resumesHeld: Bool) -> ResumeSummary {
+        var summary = ResumeSummary(music: false, voiceCount: 0)
+        gate.run("resume after interruption") { _ in
+            try voices.releaseDeferred()
+            // A new device (a rebuild, a switch) gets every sound; on the same one, they are there.
+            try sounds.uploadAll()
+            dropLostSounds()
+            try voices.sendWorld()
+            try streams.releaseFinishedOutgoing()
+            // What resumes plays together, in one call.
+            var slotsToPlay: [RenderSlot] = []
+            summary.voiceCount = try voices.resume(resumesHeld: resumesHeld, into: &slotsToPlay)
+            summary.music = try streams.resume(resumesHeld: resumesHeld, into: &slotsToPlay)
+            try renderer.play(slotsToPlay)
+            try voices.assignSources()
+        }
+        return summary
+    }
+
+    /// Sounds whose file changed or vanished before a new device could decode them again: their
+    /// voices go (silent from the loss on), and the game is told.
+    func dropLostSounds() {
+        for (sound, reason) in sounds.takeLostSounds() {
+            logger.warning("\(reason)")
+            voices.dropLost(sound, reason: reason)
+        }
+    }
+}
