@@ -17,8 +17,8 @@ final class ALRenderer {
     @exclusivity(unchecked) private var raisedSources: Set<UInt32> = []
     /// Each reverb zone's effect and slot on the current device, made on first use.
     @exclusivity(unchecked) private var zoneObjects: [ReverbZoneID: (effect: UInt32, slot: UInt32)] = [:]
-    /// The shared occlusion filter on the current device.
-    @exclusivity(unchecked) private var lowPassFilter: UInt32?
+    /// The occlusion filter the voices share on the current device.
+    @exclusivity(unchecked) private var lowPassFilter = DirectLowPass()
 
     /// Says whether a source may start now (not while the mixer is held), and gives the open
     /// device to the work it runs.
@@ -119,8 +119,10 @@ final class ALRenderer {
             try source.attach(nil)
             freeSources.append(source)
         }
+        guard !buffersToDelete.isEmpty else { return }
+        let device = try gate.device()
         while let buffer = buffersToDelete.popLast() {
-            try gate.device().deleteBuffer(buffer)
+            try device.deleteBuffer(buffer)
         }
     }
 
@@ -301,16 +303,8 @@ final class ALRenderer {
         guard let efx = device.efx else { return }
         let zoneName = mixer.zone(ownZone: voice.ownReverbZone, groupIndex: voice.groupIndex)
         try source.setAuxiliarySend(slot: try zoneName.map { try slot(ofZone: $0, on: device) } ?? 0)
-        let lowPass = voice.playedLowPass(groupLowPass: mixer.effectiveLowPass(of: voice.groupIndex))
-        if lowPass < 1 {
-            if lowPassFilter == nil { lowPassFilter = try device.makeLowPassFilter() }
-            guard let filter = lowPassFilter else { return }
-            // OpenAL copies a filter's settings into the source when attached, so one filter serves all.
-            try efx.setLowPass(filter, gainHF: lowPass)
-            try source.setDirectFilter(filter)
-        } else {
-            try source.setDirectFilter(0)
-        }
+        try lowPassFilter.apply(voice.playedLowPass(groupLowPass: mixer.effectiveLowPass(of: voice.groupIndex)),
+                          to: source, efx: efx, on: device)
     }
 
     /// The zone's slot on `device`, made on first use.
@@ -338,7 +332,7 @@ final class ALRenderer {
         buffersToDelete.removeAll()
         zoneObjects.removeAll()
         raisedSources.removeAll()
-        lowPassFilter = nil
+        lowPassFilter.forgetDevice()
         realCount = 0
     }
 }

@@ -6,9 +6,8 @@ final class StreamGroupMix {
     private let mixer: GroupMixer
     /// The device the streams' sources are made on, inside the gate's calls.
     private let gate: ALGate
-    /// The low-pass filter the mix snapshots put on streams, on the current device, made on
-    /// first use.
-    @exclusivity(unchecked) private var lowPassFilter: UInt32?
+    /// The low-pass filter the mix snapshots put on streams, on the current device.
+    @exclusivity(unchecked) private var lowPassFilter = DirectLowPass()
 
     init(mixer: GroupMixer, gate: ALGate) {
         self.mixer = mixer
@@ -74,19 +73,11 @@ final class StreamGroupMix {
     /// the filter). Without ALC_EXT_EFX this does nothing.
     private func applyLowPass(_ lowPass: Float, to stream: MusicStream, on device: ALDevice) throws {
         guard let source = stream.streamQueue.alSource, let efx = device.efx else { return }
-        guard lowPass < 1 else {
-            try source.setDirectFilter(0)
-            return
-        }
-        if lowPassFilter == nil { lowPassFilter = try device.makeLowPassFilter() }
-        guard let filter = lowPassFilter else { return }
-        // OpenAL copies the filter's settings into the source when attached: one filter serves all.
-        try efx.setLowPass(filter, gainHF: lowPass)
-        try source.setDirectFilter(filter)
+        try lowPassFilter.apply(lowPass, to: source, efx: efx, on: device)
     }
 
     /// The device is gone, and the filter with it.
     func forgetDevice() {
-        lowPassFilter = nil
+        lowPassFilter.forgetDevice()
     }
 }
