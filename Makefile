@@ -141,3 +141,11 @@ soak: deps
 
 clean:
 	rm -rf .build .build-fuzz .build-tsan .build-asan .build-leaks
+
+# docs/arcade-score.svg: the Arcade's score (examples/scenes/arcade-score.json) rendered with each
+# stem's level and the bar lines.
+.PHONY: score-plot
+score-plot: deps
+	$(SWIFT) build $(SWIFT_FLAGS) --product interlude
+	$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/interlude render examples/scenes/arcade-score.json \
+	  -o $${TMPDIR:-/tmp}/arcade-score.wav --plot docs/arcade-score.svg --plot-stems

@@ -48,7 +48,16 @@ enum AssetCatalog {
             relativePath: "music/sweep.ogg",
             description: "stereo Ogg Vorbis, 20 s linear sweep at 0.5: f(t) = 200 + 100 t Hz (200 to 2200 Hz)",
             format: stereo, render: sweep),
-    ] + loops
+    ] + loops + stems
+
+    /// The three stems of an adaptive-music loop (``ThemeComposer/renderStems()``).
+    private static let stems: [Asset] = ["rhythm", "pads", "lead"].map { name in
+        Asset(relativePath: "music/stems/\(name).ogg",
+              description: "stereo Ogg Vorbis, stem \"\(name)\" of an 8 s loop at 120 bpm (4 bars); the three stems share one length",
+              format: stereo) {
+            ThemeComposer(sampleRate: sampleRate).renderStems().first { $0.name == name }!.samples
+        }
+    }
 
     /// The same 1 s loop with 200 ms margins (its own last 200 ms before it, its first 200 ms
     /// after it), as MusicAndLoopPoints.md says to export a loop: frames 9 600..<57 600 at 48 kHz.

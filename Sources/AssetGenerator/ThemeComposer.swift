@@ -113,6 +113,48 @@ struct ThemeComposer {
         return Signal.normalized(Signal.interleave(left: mix.left, right: mix.right), peak: Self.peak)
     }
 
+    /// The stems of an 8 s loop (120 bpm, four bars of section A's progression, A' drums), for
+    /// adaptive music: "rhythm" (bass, kick and hats), "pads" and "lead" (the tune). Each is
+    /// interleaved stereo of the same length; what rings past the loop's end is folded onto
+    /// its start, so each loops seamlessly, and all three are scaled alike so that their sum
+    /// peaks at -6 dBFS.
+    func renderStems() -> [(name: String, samples: [Float])] {
+        let section = Self.sections[2]
+        let barSeconds = Self.beatsPerBar * Self.secondsPerBeat
+        let loopFrames = Signal.frameCount(durationSeconds: 4 * barSeconds, sampleRate: sampleRate)
+        let renderedFrames = loopFrames + sampleRate
+        func silence() -> (left: [Float], right: [Float]) {
+            ([Float](repeating: 0, count: renderedFrames), [Float](repeating: 0, count: renderedFrames))
+        }
+        var rhythm = silence(), pads = silence(), lead = silence()
+        var noise = SeededNoise(seed: 31)
+        for (barIndex, chord) in section.chords.prefix(4).enumerated() {
+            let barStart = Double(barIndex) * barSeconds
+            addPad(chord, startSeconds: barStart, durationSeconds: barSeconds, into: &pads)
+            addBass(chord, startSeconds: barStart, driving: false, held: false, into: &rhythm)
+            addMelody(Self.sections[0].melody[barIndex], startSeconds: barStart, into: &lead)
+            for beat in 0..<Int(Self.beatsPerBar) {
+                let beatStart = barStart + Double(beat) * Self.secondsPerBeat
+                addHat(startSeconds: beatStart + Self.secondsPerBeat / 2, pan: beat % 2 == 0 ? -0.3 : 0.3, noise: &noise, into: &rhythm)
+                if beat % 2 == 0 { addKick(startSeconds: beatStart, into: &rhythm) }
+            }
+        }
+        let stems = [("rhythm", rhythm), ("pads", pads), ("lead", lead)].map { name, mix in
+            (name, Signal.interleave(left: Self.folded(mix.left, loopFrames), right: Self.folded(mix.right, loopFrames)))
+        }
+        var sum = [Float](repeating: 0, count: 2 * loopFrames)
+        for (_, samples) in stems { for index in sum.indices { sum[index] += samples[index] } }
+        let scale = Self.peak / max(sum.map(abs).max() ?? 1, 1e-9)
+        return stems.map { ($0.0, $0.1.map { $0 * scale }) }
+    }
+
+    /// The first `loopFrames` of `samples` with the rest added back onto the start.
+    private static func folded(_ samples: [Float], _ loopFrames: Int) -> [Float] {
+        var loop = Array(samples[0..<loopFrames])
+        for index in loopFrames..<samples.count { loop[index - loopFrames] += samples[index] }
+        return loop
+    }
+
     /// Each chord tone twice, detuned apart and panned apart, for a wide, slowly beating pad.
     private func addPad(_ chord: Chord, startSeconds: Double, durationSeconds: Double,
                         into mix: inout (left: [Float], right: [Float])) {

@@ -3,7 +3,7 @@ import Foundation
 import Interlude
 import InterludeScene
 
-/// `interlude render SCENE.json --output OUT.wav [--log OUT.jsonl] [--plot OUT.svg] [--float]`.
+/// `interlude render SCENE.json --output OUT.wav [--log OUT.jsonl] [--plot OUT.svg [--plot-stems]] [--float]`.
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
@@ -21,6 +21,9 @@ struct RenderCommand: ParsableCommand {
 
     @Option(help: "Also write an SVG plot of the levels, interruptions and events.")
     var plot: String?
+
+    @Flag(help: "With --plot, also plot each stem's level heard alone (one more render per stem).")
+    var plotStems = false
 
     @Flag(help: "Write 32-bit float samples instead of 16-bit PCM.")
     var float = false
@@ -46,7 +49,7 @@ struct RenderCommand: ParsableCommand {
             let parsed = try SceneParser.parse(fileAt: scene)
             let renderer = SceneRenderer(scene: parsed, sceneName: scene)
             try renderer.render(to: output, sampleType: float ? .float32 : .int16, logPath: log, plotPath: plot,
-                                progress: { fraction in
+                                plotsStems: plotStems, progress: { fraction in
                                     if RenderSignals.takeContinued() { bar.redrawAtNextUpdate() }
                                     bar.update(fraction: fraction)
                                 },

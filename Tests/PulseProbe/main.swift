@@ -252,6 +252,9 @@ engine.setEventHandler { event in
     case .music(.recovered(_, let frame)): fields["event"] = "musicRecovered"; fields["frame"] = frame
     case .music(.ended(_, let frame)): fields["event"] = "musicEnded"; fields["frame"] = frame
     case .music(.fadeFinished): fields["event"] = "musicFadeFinished"
+    case .music(.beat), .music(.transitioned), .music(.transitionReplaced), .music(.transitionUnchanged),
+         .music(.quantizeUnavailable), .music(.stingerPlayed), .music(.stingerCancelled):
+        fields["event"] = "musicTime"
     case .device(.soundLost(let name, _)): fields["event"] = "soundLost"; fields["name"] = name
     case .savedStateWriteFailed(_, let error): fields["event"] = "snapshotWriteFailed"; fields["message"] = error.message
     case .voice(.finished), .voice(.fadeFinished): return

@@ -45,6 +45,14 @@ struct ArcadeWorld {
         Vector3(Float(column), 0, Float(row))
     }
 
+    /// The player stands within `cells` of a fire (as the crow flies).
+    func isNearFire(within cells: Double) -> Bool {
+        emitters.contains { emitter in
+            let columns = Double(emitter.column - player.column), rows = Double(emitter.row - player.row)
+            return emitter.symbol == "F" && (columns * columns + rows * rows).squareRoot() <= cells
+        }
+    }
+
     /// The player's world position: the listener stands there.
     var playerPosition: Vector3 { Self.position(column: player.column, row: player.row) }
 

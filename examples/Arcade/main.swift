@@ -2,7 +2,9 @@
 //
 // You are the @ on a 30 x 12 map. The arrow keys walk: each step is a footstep at your feet, and
 // the listener walks with you, so the fires (F) and fountains (~) move around your head as you
-// pass them. Walk over a pickup (*) and it chimes where it lay. The soundtrack loops. There are
+// pass them. Walk over a pickup (*) and it chimes where it lay, and a chime lands on the score's
+// next beat. The score is three stems of one loop: the rhythm and the pads while you explore, the
+// lead fading in near a fire; a call mid-bar resumes with the stems in step. There are
 // more looping emitters than the engine's real-voice budget, so the quieter, farther ones run on
 // as virtual voices: the status line counts both, next to the session state and the music's
 // position.
@@ -116,9 +118,16 @@ if FileManager.default.fileExists(atPath: statePath) {
         header = "saved state unreadable: new game"
     }
 }
+// The score: three stems of one loop. Exploring plays the rhythm and the pads; near a fire the
+// lead fades in, and away from the fires it fades out again. A pickup lands a chime on the beat.
+let score = MusicTrack(name: "explore",
+                       stems: ["rhythm", "pads", "lead"].map { MusicTrack.Stem(name: $0, path: asset("music/stems/\($0).ogg")) },
+                       tempo: MusicTempo(bpm: 120), gains: ["lead": 0])
 if !resumed {
-    try engine.playMusic(path: asset("music/theme.ogg"), gain: 0.5)
+    try engine.playMusic(score, gain: 0.5)
 }
+let chime = try engine.loadSound(path: asset("sfx/chime.wav"))
+var isLeadIn = engine.music().flatMap { engine.gain(ofStem: "lead", of: $0) }.map { $0 > 0.5 } ?? false
 if isNullBackend { header += "  (no sound device: null backend)" }
 
 try engine.changeListener { $0.position = world.playerPosition }
@@ -154,6 +163,8 @@ var message = ""
     var music = "music -"
     if let track = engine.music(), let frames = engine.positionInFrames(of: track), let duration = engine.duration(of: track) {
         music = "music \(formatTime(frames: frames, sampleRate: duration.sampleRate))"
+        if let position = engine.musicPosition(of: track) { music += " bar \(position.bar).\(position.beat)" }
+        if isLeadIn { music += " +lead" }
     }
     return "session: \(session) | voices: \(statistics.realVoiceCount) real, "
         + "\(statistics.voiceCount - statistics.realVoiceCount) virtual | \(music) | score \(world.score)"
@@ -206,7 +217,12 @@ while isRunning {
             try engine.play(cue: footstep, at: world.playerPosition)
             if case .pickedUp(let column, let row) = result {
                 try engine.play(cue: pickup, at: ArcadeWorld.position(column: column, row: row))
+                try engine.playStinger(chime, quantize: .beat, gain: 0.6)
                 message = "pickup! score \(world.score)"
+            }
+            if world.isNearFire(within: 3) != isLeadIn, let music = engine.music() {
+                isLeadIn.toggle()
+                try engine.setGain(isLeadIn ? 1 : 0, ofStem: "lead", of: music, fadeSeconds: 1.5)
             }
         } catch {
             message = "\(error)"

@@ -54,9 +54,15 @@ extension EngineCore {
         case .setGain(let gain, let seconds, let curve):
             streams.setGain(gain, of: music.channel, fadeSeconds: seconds, curve: curve)
             noteDeferred(.setMusicGain(music.channel))
-        case .pause(let seconds): streams.pause(music.channel, fadeSeconds: seconds)
-        case .resume(let seconds): streams.resume(music.channel, fadeSeconds: seconds)
-        case .stop(let seconds): streams.stop(music.channel, fadeOutSeconds: seconds)
+        case .pause(let seconds):
+            streams.pause(music.channel, fadeSeconds: seconds)
+            conductor.setPaused(true, on: music.channel, fadeSeconds: seconds)
+        case .resume(let seconds):
+            streams.resume(music.channel, fadeSeconds: seconds)
+            conductor.setPaused(false, on: music.channel, fadeSeconds: seconds)
+        case .stop(let seconds):
+            streams.stop(music.channel, fadeOutSeconds: seconds)
+            conductor.channelStopped(music.channel, fadeSeconds: seconds)
         }
     }
 }

@@ -41,6 +41,8 @@ final class EngineCore: @unchecked Sendable {
     let voiceSources: VoiceSources
     /// The streamed tracks.
     let streams: StreamSet
+    /// Music time: transitions and stingers waiting for a boundary, and beats.
+    let conductor: MusicConductor
     /// Interruptions, and resuming what was held.
     let session: SessionController
     /// The engine's state as a snapshot, and its hand-off to the writer.
@@ -82,6 +84,8 @@ final class EngineCore: @unchecked Sendable {
                              sources: voiceSources)
         streams = StreamSet(configuration: configuration, engineID: engineID, logger: logger, mixer: groups, host: device, session: audioSession,
                            gate: al, events: events, worker: decodeWorker)
+        conductor = MusicConductor(engineID: engineID, streams: streams, voices: voices, events: events, gate: al, clock: clock,
+                                   isOffline: configuration.output.isOffline)
         soundDesign = SoundDesign(seed: configuration.seed, table: voiceTable, player: voices, sources: voiceSources,
                                   mixer: groups, sounds: sounds, session: audioSession, events: events, clock: clock,
                                   host: device)
@@ -171,6 +175,7 @@ final class EngineCore: @unchecked Sendable {
                         al.attempt("update: streams") {
                             try streams.service(elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode)
                         }
+                        conductor.reachDue()
                     }
                 }
                 if isHoldingForMixer {
@@ -255,6 +260,13 @@ final class EngineCore: @unchecked Sendable {
     func renderStretch(into output: UnsafeMutablePointer<Float>, frameCount: Int, channelCount: Int) -> Int {
         clock.renderStretch(frameCount: frameCount, intervalFrames: device.updateIntervalFrames, sampleRate: device.sampleRate,
                             update: { elapsed in _ = update(elapsedSeconds: elapsed, now: .now, waitsForDecode: true) },
+                            limit: {
+            // A music boundary ends the stretch, so what waits for it lands on its frame.
+            guard device.isOpen, session.isActive, conductor.isWaiting else { return nil }
+            conductor.syncClocks()
+            conductor.reachDue()
+            return conductor.outputFramesUntilDue(outputRate: device.sampleRate)
+        },
                             mix: { stretchFrames in
             if device.isOpen, session.isActive {
                 // Changes made since the last update (a render that starts between updates)
@@ -349,6 +361,7 @@ final class EngineCore: @unchecked Sendable {
         snapshots.saveIfConfigured()
         router.forgetDevice(isReachable: device.isConnected)
         voiceTable.removeAll()
+        conductor.removeAll()
         streams.removeAll()
         decodeWorker.requestStop()
         driver = nil

@@ -26,6 +26,27 @@ public struct SavedState: Codable, Sendable, Equatable {
         /// (``SoundEngine/playMusic(path:channel:isLooping:gain:fadeSeconds:loopRegion:loudnessLUFS:)``),
         /// if it had one. Absent in snapshots written before it existed.
         public var loudnessLUFS: Double? = nil
+        /// For a track of stems: the track, its stems' gains as they stood. nil for a plain file
+        /// (and in snapshots written before tracks of stems existed).
+        public var musicTrack: MusicTrack? = nil
+        /// A transition that waited for its boundary, which a restore schedules again from the
+        /// restored frame. nil when none waited.
+        public var waitingTransition: Transition? = nil
+    }
+
+    /// A transition waiting for its boundary
+    /// (``SoundEngine/transitionMusic(to:quantize:entry:fadeSeconds:channel:gain:)``).
+    public struct Transition: Codable, Sendable, Equatable {
+        /// The track it starts.
+        public var track: MusicTrack
+        /// The boundary it waited for.
+        public var quantize: MusicQuantize
+        /// Where the track comes in.
+        public var entry: MusicEntry
+        /// Its crossfade; 0 cuts.
+        public var fadeSeconds: Double
+        /// The gain it starts the track at.
+        public var gain: Float
     }
 
     /// A looping voice as it was.

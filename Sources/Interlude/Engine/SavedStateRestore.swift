@@ -34,12 +34,7 @@ struct SavedStateRestore {
             attempt { try engine.withCore(call) { try $0.soundDesign.restoreIntensity(intensity, of: name, call: call) } }
         }
         for track in state.tracks {
-            attempt {
-                _ = try TrackStart(engine: engine).play(path: track.path, channel: track.channel, isLooping: track.isLooping,
-                                                        gain: track.gain, fadeInSeconds: 0, loopRegion: nil, crossfadeSeconds: nil,
-                                                        call: "restore(\(track.path))", loudnessLUFS: track.loudnessLUFS,
-                                                        startFrame: track.positionInFrames, startsPaused: !track.wasPlaying)
-            }
+            attempt { try restore(track) }
         }
         // The sounds loaded again for looping voices, by path: each file is read once.
         var loaded: [String: Sound] = [:]
@@ -49,6 +44,27 @@ struct SavedStateRestore {
         if let first = failures.first {
             let list = failures.map(\.message).joined(separator: "; ")
             throw InterludeError(first.code, "restore: \(failures.count) item(s) not restored: \(list)")
+        }
+    }
+
+    /// A streamed track at its frame, playing or paused as it was: a plain file, or a track of
+    /// stems at their gains, with the transition that waited for its boundary scheduled again.
+    private func restore(_ track: SavedState.Track) throws {
+        let start = TrackStart(engine: engine)
+        guard let musicTrack = track.musicTrack else {
+            _ = try start.play(path: track.path, channel: track.channel, isLooping: track.isLooping, gain: track.gain,
+                               fadeInSeconds: 0, loopRegion: track.loopRegion, crossfadeSeconds: nil,
+                               call: "restore(\(track.path))", loudnessLUFS: track.loudnessLUFS,
+                               startFrame: track.positionInFrames, startsPaused: !track.wasPlaying)
+            return
+        }
+        _ = try start.play(track: musicTrack, channel: track.channel, gain: track.gain, gains: [:], fadeInSeconds: 0,
+                           crossfadeSeconds: nil, call: "restore(\(musicTrack.name))", startFrame: track.positionInFrames,
+                           startsPaused: !track.wasPlaying)
+        if let waiting = track.waitingTransition {
+            _ = try start.transition(to: waiting.track, channel: track.channel, gain: waiting.gain, quantize: waiting.quantize,
+                                     entry: waiting.entry, fadeSeconds: waiting.fadeSeconds,
+                                     call: "restore(transition to \(waiting.track.name))")
         }
     }
 

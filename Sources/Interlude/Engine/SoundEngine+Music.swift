@@ -121,6 +121,7 @@ extension SoundEngine {
         try withCore("seek(\(music), toFrame: \(frame))") { core in
             guard core.streams.current(music) != nil else { return }
             try core.streams.seek(music.channel, toFrame: frame)
+            core.conductor.trackMoved(on: music.channel)
         }
     }
 

@@ -59,16 +59,17 @@ final class UpdateClock {
 
     /// Offline: renders up to `frameCount` frames, no further than the next update after this
     /// one, and returns how many. Runs `update` (with the seconds since the last) first when one
-    /// is due, every `intervalFrames`, then `mix` for the stretch (its length in frames).
+    /// is due, every `intervalFrames`, then `mix` for the stretch (its length in frames). `limit`,
+    /// asked after the update, may end the stretch sooner (never before its first frame).
     func renderStretch(frameCount: Int, intervalFrames: Int, sampleRate: Int,
-                       update: (Double) -> Void, mix: (_ stretchFrames: Int) -> Void) -> Int {
+                       update: (Double) -> Void, limit: () -> Int?, mix: (_ stretchFrames: Int) -> Void) -> Int {
         guard frameCount > 0 else { return 0 }
         if framesUntilUpdate == 0 {
             update(Double(framesSinceUpdate) / Double(sampleRate))
             framesUntilUpdate = intervalFrames
             framesSinceUpdate = 0
         }
-        let stretchFrames = min(frameCount, framesUntilUpdate)
+        let stretchFrames = max(1, min(frameCount, framesUntilUpdate, limit() ?? .max))
         mix(stretchFrames)
         framesUntilUpdate -= stretchFrames
         framesSinceUpdate += stretchFrames

@@ -26,6 +26,36 @@ public enum MusicEvent: Sendable, Equatable {
     /// update steps, so that is the update at or just after its duration. A fade to a pause or a stop
     /// raises nothing of its own: the track is then paused, or gone.
     case fadeFinished(MusicHandle)
+    /// A beat of a track that raises beat events (``MusicTrack/raisesBeatEvents``) is about to
+    /// be heard: `position` is its bar, beat and track frame. `mixFrame`: offline, the output
+    /// frame it is mixed at, exactly; nil on a device, where it is raised by the update that
+    /// finds the beat reached (within one update interval of it).
+    case beat(MusicHandle, track: String, position: MusicPosition, mixFrame: Int?)
+    /// A transition happened on its boundary: `from` (a track's name, or a plain track's path;
+    /// nil when nothing played) gave way to `to`, which came in at `entryFrame` of its track.
+    /// `mixFrame` as for ``beat(_:track:position:mixFrame:)``.
+    case transitioned(from: String?, to: MusicHandle, track: String, quantize: MusicQuantize, entry: MusicEntry,
+                      entryFrame: Int, mixFrame: Int?)
+    /// A transition waiting for its boundary was replaced by another, or made moot by a
+    /// transition to the track already playing: the one to `track` will not happen.
+    case transitionReplaced(track: String)
+    /// A transition named the track already playing: nothing changed.
+    case transitionUnchanged(track: String)
+    /// A transition or stinger asked for a beat, bar or end while the soundtrack had no beat
+    /// grid (a plain file, or nothing playing): it happened at once.
+    case quantizeUnavailable(MusicCueKind)
+    /// A stinger started on its boundary: `sound` is the sound's name, `voice` its voice.
+    case stingerPlayed(VoiceHandle, sound: String, mixFrame: Int?)
+    /// A stinger waiting for its boundary was cancelled: its track stopped or was replaced first.
+    case stingerCancelled(sound: String, mixFrame: Int?)
+}
+
+/// What waits for a boundary in music time.
+public enum MusicCueKind: String, Sendable, Hashable {
+    /// ``SoundEngine/transitionMusic(to:quantize:entry:fadeSeconds:channel:gain:)``.
+    case transition
+    /// ``SoundEngine/playStinger(_:quantize:gain:channel:)``.
+    case stinger
 }
 
 extension MusicEvent: CustomStringConvertible {
@@ -40,6 +70,14 @@ extension MusicEvent: CustomStringConvertible {
         case .recovered(let path, let frame): "recovered from the underrun in \(path) at frame \(frame)"
         case .ended(let music, let frame): "\(music) ended at frame \(frame)"
         case .fadeFinished(let music): "\(music): fade finished"
+        case .beat(_, let track, let position, _): "\(track): \(position)"
+        case .transitioned(let from, _, let track, let quantize, let entry, let entryFrame, _):
+            "transition from \(from ?? "nothing") to \(track) on the \(quantize.rawValue), entering at frame \(entryFrame) (\(entry.rawValue))"
+        case .transitionReplaced(let track): "the waiting transition to \(track) was replaced"
+        case .transitionUnchanged(let track): "transition to \(track), already playing: nothing changed"
+        case .quantizeUnavailable(let kind): "\(kind.rawValue) with no beat grid to wait for: at once"
+        case .stingerPlayed(let voice, let sound, _): "stinger \(sound) played as \(voice)"
+        case .stingerCancelled(let sound, _): "stinger \(sound) cancelled: its track stopped first"
         }
     }
 }

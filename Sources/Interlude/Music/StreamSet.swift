@@ -22,6 +22,9 @@ final class StreamSet {
     /// The decode error that ended each channel's last track, kept after the track is released
     /// so the game can still read it; cleared when the channel plays another track.
     @exclusivity(unchecked) private var endingErrors: [StreamChannel: InterludeError] = [:]
+    /// Tracks made to wait for a boundary (``MusicConductor``), attached ahead of it where AL
+    /// could be called: kept here so that a lost device's names are forgotten with the rest.
+    @exclusivity(unchecked) private var waiting: [MusicStream] = []
     /// The number the next track gets, for its ``MusicHandle``.
     @exclusivity(unchecked) private var nextTrackID = 1
     /// The engine's number, for the handles its events carry.
@@ -83,27 +86,50 @@ final class StreamSet {
 
     // MARK: Commands
 
-    /// Starts `decoder`'s track on `channel`, replacing any. The decoder goes to the decode
-    /// worker: nothing here calls it after this. While interrupted it starts when
+    /// Starts a track of `stems` (one, for a plain track) on `channel`, replacing any. The
+    /// decoders go to the decode worker: nothing here calls them after this. While interrupted it starts when
     /// the session is active. `loopRegion` overrides the file's own loop tags; nil uses them
     /// (and without tags the whole track loops). `loudness`: the track's loudness target and
     /// the extra gain it measured to.
     /// Returns the new track's number.
-    func play(path: String, decoder: any AudioDecoder, channel: StreamChannel, isLooping: Bool, gain: Float,
+    func play(stems: [TrackStem], trackName: String? = nil, tempo: MusicTempo? = nil, raisesBeatEvents: Bool = false,
+              channel: StreamChannel, isLooping: Bool, gain: Float,
               fadeInSeconds: Double, loopRegion: Range<Int>?, crossfadeSeconds: Double?, call: String,
               loudness: StreamLoudness? = nil, startFrame: Int = 0, startsPaused: Bool = false) throws -> Int {
-        let region = loopRegion ?? decoder.loopRegion
+        let stream = try make(stems: stems, trackName: trackName, tempo: tempo, raisesBeatEvents: raisesBeatEvents, channel: channel,
+                              isLooping: isLooping, gain: gain, loopRegion: loopRegion, loudness: loudness, startFrame: startFrame,
+                              state: startsPaused ? .paused : isActive ? .playing : .pendingStart)
+        install(stream, fadeInSeconds: fadeInSeconds, crossfadeSeconds: crossfadeSeconds, call: call, deferred: !startsPaused)
+        return stream.trackID
+    }
+
+    /// Makes a track of `stems` on `channel`, standing at `startFrame`, without putting it on
+    /// the channel (``install(_:fadeInSeconds:crossfadeSeconds:call:deferred:)`` does): what a
+    /// transition waiting for its boundary holds.
+    func make(stems: [TrackStem], trackName: String?, tempo: MusicTempo?, raisesBeatEvents: Bool, channel: StreamChannel,
+              isLooping: Bool, gain: Float, loopRegion: Range<Int>?, loudness: StreamLoudness?, startFrame: Int,
+              state: PlayState) throws -> MusicStream {
+        let region = loopRegion ?? stems[0].decoder.loopRegion
         let trackID = nextTrackID
         nextTrackID += 1
-        let stream = MusicStream(trackID: trackID, path: path, decoder: decoder, worker: worker, waitsForDecode: configuration.output.isOffline,
-                                 channel: channel, isLooping: isLooping, gain: gain, loudness: loudness,
-                                 state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
+        let stream = MusicStream(trackID: trackID, stems: stems, trackName: trackName, tempo: tempo, raisesBeatEvents: raisesBeatEvents,
+                                 worker: worker, waitsForDecode: configuration.output.isOffline,
+                                 channel: channel, isLooping: isLooping, gain: gain, loudness: loudness, state: state,
                                  bufferCount: configuration.streamBufferCount,
-                                 bufferSeconds: configuration.streamBufferSeconds,
-                                 loopRegion: nil, logger: logger)
+                                 bufferSeconds: configuration.streamBufferSeconds, logger: logger)
         if let region { try stream.setLoopRegion(region) }
         // Not attached yet: this only sets the frame the queue is first filled from.
         if startFrame != 0 { try stream.seek(toFrame: startFrame) }
+        return stream
+    }
+
+    /// Puts a track made by ``make(stems:trackName:tempo:raisesBeatEvents:channel:isLooping:gain:loopRegion:loudness:startFrame:state:)``
+    /// on its channel, replacing any: cut, or crossfading over `crossfadeSeconds`; fading in
+    /// over `fadeInSeconds`. While active it is attached and, when playing, started in this
+    /// call; otherwise its start is reported as deferred when `deferred`.
+    func install(_ stream: MusicStream, fadeInSeconds: Double, crossfadeSeconds: Double?, call: String, deferred: Bool) {
+        let channel = stream.channel
+        waiting.removeAll { $0 === stream }
         let fadeSeconds = crossfadeSeconds ?? fadeInSeconds
         if fadeSeconds > 0 {
             stream.fade = Fade(startGain: 0, targetGain: 1, durationSeconds: fadeSeconds, curve: .equalPower)
@@ -128,13 +154,40 @@ final class StreamSet {
         endingErrors[channel] = nil
         if isActive {
             gate.run(call) { _ in
-                try groupMix.attach(stream)
+                if !stream.isAttached { try groupMix.attach(stream) }
                 if stream.state == .playing { try start(stream) }
             }
-        } else if !startsPaused {
+        } else if deferred {
             events.emit(.commandDeferred(crossfadeSeconds == nil ? .playMusic(channel) : .crossfadeMusic(channel)))
         }
-        return trackID
+    }
+
+    /// Attaches a track that waits to be installed, so its stems are decoded and queued
+    /// before its boundary comes; nothing while AL cannot be called.
+    func prepare(_ stream: MusicStream) {
+        if !waiting.contains(where: { $0 === stream }) { waiting.append(stream) }
+        guard gate.isOpen, !stream.isAttached else { return }
+        gate.run("prepare(\(stream.displayName))") { _ in try groupMix.attach(stream) }
+    }
+
+    /// Releases a track that waited to be installed and never was.
+    func discard(_ stream: MusicStream) {
+        waiting.removeAll { $0 === stream }
+        if stream.isAttached, gate.isOpen {
+            gate.run("discard(\(stream.displayName))") { _ in try groupMix.detach(stream) }
+        } else {
+            stream.forgetDevice()
+        }
+    }
+
+    /// Reads the position, and the music clock, of the channel's track from OpenAL where it
+    /// can. Returns the track.
+    func syncedStream(on channel: StreamChannel) -> MusicStream? {
+        guard let stream = streams[channel] else { return nil }
+        if stream.isAttached, gate.isOpen {
+            gate.run("musicClock") { _ in try stream.syncPosition() }
+        }
+        return stream
     }
 
     /// Releases a stream's AL objects now, or when the session is active again.
@@ -175,10 +228,8 @@ final class StreamSet {
         let pausing = [stream] + fadingOut(on: channel).filter { $0.state != .paused }
         if isActive {
             gate.run("pause(music)") { _ in
-                for stream in pausing {
-                    try stream.pause()
-                    try stream.syncPosition()
-                }
+                try groupMix.pause(pausing)
+                for stream in pausing { try stream.syncPosition() }
             }
         } else {
             events.emit(.commandDeferred(.pauseMusic(channel)))
@@ -233,6 +284,30 @@ final class StreamSet {
         }
     }
 
+    /// Sets stems of the channel's track to new gains, at once or moving over `fadeSeconds`
+    /// along `curve` while it plays. Kept while interrupted: they are heard at the end. A name
+    /// the track has no stem for throws, naming the track and the stem, and changes nothing.
+    func setStemGains(_ gains: [(stem: String, gain: Float)], of channel: StreamChannel, fadeSeconds: Double,
+                      curve: FadeCurve, call: String) throws {
+        guard let stream = streams[channel] else { return }
+        let indices = try gains.map { stem, _ in
+            guard let index = stream.stemIndex(named: stem) else {
+                throw InterludeError(.invalidArgument, "\(call): track \"\(stream.trackName ?? stream.path)\" has no stem \"\(stem)\"")
+            }
+            return index
+        }
+        for (index, (_, gain)) in zip(indices, gains) {
+            if fadeSeconds > 0 {
+                stream.changeStemGain(to: gain, at: index, overSeconds: fadeSeconds, curve: curve)
+            } else {
+                stream.setStemGain(gain, at: index)
+            }
+        }
+        if fadeSeconds == 0, gate.isOpen, stream.isAttached {
+            gate.run(call) { _ in try groupMix.applyGain(to: stream) }
+        }
+    }
+
     /// Stops the channel's track, at once or fading out. Tracked while interrupted.
     func stop(_ channel: StreamChannel, fadeOutSeconds: Double) {
         guard let stream = streams.removeValue(forKey: channel) else { return }
@@ -263,7 +338,10 @@ final class StreamSet {
             throw InterludeError(.invalidArgument, "seek(toFrame: \(frame)): no track on \(channel)")
         }
         if gate.isOpen {
-            _ = try host.withContext { _ in try stream.seek(toFrame: frame) }
+            _ = try host.withContext { _ in
+                try stream.seek(toFrame: frame)
+                if stream.isAttached && stream.state == .playing { try start(stream) }
+            }
         } else {
             // Interrupted: no AL call; the queue is refilled from the frame when it resumes.
             try stream.seek(toFrame: frame, canUseAL: false)
@@ -306,8 +384,16 @@ final class StreamSet {
         } else if mixer.isDirty {
             try groupMix.applyGain(to: stream)
         }
+        if stream.state == .playing, stream.advanceStemGains(bySeconds: elapsedSeconds), stream.fade == nil, !mixer.isDirty {
+            try groupMix.applyGain(to: stream)
+        }
         if stream.state == .playing {
-            try stream.service(mayStart: gate.startsSources && !mixer.pauses(stream.channel.groupIndex), waiting: waitsForDecode)
+            let mayStart = gate.startsSources && !mixer.pauses(stream.channel.groupIndex)
+            switch try stream.service(mayStart: mayStart, waiting: waitsForDecode) {
+            case .none: break
+            case .startTogether: try groupMix.play(stream)
+            case .realign: try realign(stream)
+            }
         }
         if let damage = stream.takeSkippedDamage() {
             events.emit(MusicEvent.damageSkipped(path: stream.path, startFrame: damage.startFrame, skippedFrames: damage.frameCount))
@@ -355,18 +441,29 @@ final class StreamSet {
         for stream in outgoing { try groupMix.applyGain(to: stream) }
     }
 
-    /// Starts a stream's source, unless the mixer is held (``ALGate/startsSources``): then the
-    /// hold's end, or the first refill after it, starts it from the frame it stands at.
+    /// Starts a stream's sources, unless the mixer is held (``ALGate/startsSources``): then the
+    /// hold's end, or the first refill after it, starts them from the frame they stand at.
     private func start(_ stream: MusicStream) throws {
         guard gate.startsSources else { return }
-        try stream.play()
+        try groupMix.play(stream)
+    }
+
+    /// A stem ran dry while the others played on (its reads fell behind): every stem goes back
+    /// to the frame it stopped on, and they start together again once each has audio.
+    private func realign(_ stream: MusicStream) throws {
+        try groupMix.pause([stream])
+        try stream.syncPosition()
+        let frame = stream.earliestStemPosition
+        logger.warning("track \(stream.trackName ?? stream.path): a stem ran dry at frame \(frame); its stems start together again from there")
+        try stream.seek(toFrame: frame)
+        try start(stream)
     }
 
     /// Pauses or resumes the streams of a group (every stream, for master).
     func setGroupPaused(_ paused: Bool, group: Int) throws {
         for stream in allStreams where stream.state == .playing
             && (stream.channel.groupIndex == group || group == GroupTable.masterIndex) {
-            if paused { try stream.pause() } else if !mixer.pauses(stream.channel.groupIndex) { try start(stream) }
+            if paused { try groupMix.pause([stream]) } else if !mixer.pauses(stream.channel.groupIndex) { try start(stream) }
         }
     }
 
@@ -380,17 +477,26 @@ final class StreamSet {
             for stream in current where stream.isAttached { try stream.syncPosition() }
         }
         return current.map { stream in
-            SavedState.Track(path: stream.path, channel: stream.channel, positionInFrames: stream.positionInFrames,
-                             isLooping: stream.isLooping, gain: stream.gain,
-                             wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion,
-                             loudnessLUFS: stream.loudnessTargetLUFS)
+            let next = waiting.first { $0.channel == stream.channel }
+            return SavedState.Track(path: stream.path, channel: stream.channel, positionInFrames: stream.positionInFrames,
+                                    isLooping: stream.isLooping, gain: stream.gain,
+                                    wasPlaying: stream.state != .paused, loopRegion: stream.loopRegion,
+                                    loudnessLUFS: stream.loudnessTargetLUFS, musicTrack: stream.musicTrack,
+                                    waitingTransition: next.flatMap { next in
+                next.musicTrack.flatMap { track in
+                    next.transitionPlan.map {
+                        SavedState.Transition(track: track, quantize: $0.quantize, entry: $0.entry, fadeSeconds: $0.fadeSeconds,
+                                              gain: next.gain)
+                    }
+                }
+            })
         }
     }
 
     /// The places of the playing streams' sources in unpaused groups: held while the mixer
     /// stands still.
     var audibleSlots: [RenderSlot] {
-        allStreams.filter { $0.state == .playing && !mixer.pauses($0.channel.groupIndex) }.compactMap(\.renderSlot)
+        allStreams.filter { $0.state == .playing && !mixer.pauses($0.channel.groupIndex) }.flatMap(\.renderSlots)
     }
 
     /// Records the frame OpenAL reached for every playing stream; returns their sources'
@@ -398,7 +504,7 @@ final class StreamSet {
     func recordPlayingPositions() throws -> [RenderSlot] {
         let playing = allStreams.filter { $0.state == .playing }
         for stream in playing { try stream.syncPosition() }
-        return playing.compactMap(\.renderSlot)
+        return playing.flatMap(\.renderSlots)
     }
 
     /// Marks every playing stream as held by the session. Returns the events that say where the
@@ -423,7 +529,7 @@ final class StreamSet {
         for stream in allStreams where stream.resumesAfterSession(resumesHeld: resumesHeld) {
             try prepareToResume(stream)
             stream.state = .playing
-            if let slot = stream.playableSlot { slots.append(slot) }
+            slots += stream.playableSlots
             if stream.channel == .music && isCurrent(stream) {
                 resumedMusic = true
                 events.emit(MusicEvent.resumed(positionInFrames: stream.positionInFrames))
@@ -459,7 +565,7 @@ final class StreamSet {
     /// Every stream forgets its AL names; fading-out tracks end with the device.
     func forgetDevice() {
         groupMix.forgetDevice()
-        for stream in allStreams { stream.forgetDevice() }
+        for stream in allStreams + waiting { stream.forgetDevice() }
         outgoing.removeAll { $0.stopsWhenFadeEnds }
     }
 
@@ -467,5 +573,6 @@ final class StreamSet {
     func removeAll() {
         streams.removeAll()
         outgoing.removeAll()
+        waiting.removeAll()
     }
 }

@@ -33,6 +33,13 @@ final class StreamQueue {
     @exclusivity(unchecked) private var loopEndFrame: Int
     /// Frames of the track played so far, modulo the loop.
     @exclusivity(unchecked) private var playedFrames = 0
+    /// Frames played in all, never wrapped nor moved by a seek: the music's own clock, which
+    /// stands still while the track does. As of the last position read.
+    @exclusivity(unchecked) private var clockFrames = 0
+    /// The music clock when the queue was last refilled from scratch (a restart).
+    @exclusivity(unchecked) private var clockAtRestart = 0
+    /// Frames of the buffers played and unqueued since that restart.
+    @exclusivity(unchecked) private var unqueuedFrames = 0
     /// Set when decoding failed mid-stream: the stream plays out what is queued, then ends.
     @exclusivity(unchecked) private var failure: InterludeError?
     /// Set once the last frame has been played (a one-shot track, or a failed decode).
@@ -106,6 +113,9 @@ final class StreamQueue {
     }
     /// Frames of the track played so far, modulo the loop.
     var positionInFrames: Int { playedFrames }
+    /// Frames played in all since the track started, as of the last position read: unlike
+    /// the position, it never wraps and a seek does not move it.
+    var musicClockFrames: Int { clockFrames }
     /// Set when decoding failed mid-stream: the stream plays out what is queued, then ends.
     var decodeError: InterludeError? { failure }
 
@@ -184,6 +194,8 @@ final class StreamQueue {
 
     /// Drops every AL name without touching OpenAL: the device that held them is gone.
     func forgetDevice() {
+        clockAtRestart = clockFrames
+        unqueuedFrames = 0
         source = nil
         queue.removeAll(keepingCapacity: true)
         freeBuffers.removeAll(keepingCapacity: true)
@@ -203,6 +215,8 @@ final class StreamQueue {
     private var playableSource: ALSource? { queue.isEmpty ? nil : source }
     /// `alSourcePause`.
     func pause() throws { try source?.pause() }
+    /// True while the source plays.
+    func isSourcePlaying() throws -> Bool { try source?.state() == .playing }
     /// The source.
     var alSource: ALSource? { source }
     /// The source's place, for pausing many in one call.
@@ -249,6 +263,9 @@ final class StreamQueue {
     /// ready (offline: waits for a full queue).
     private func restart(atFrame frame: Int) throws {
         guard let source else { return }
+        // The music clock counts what played up to here; the frames dropped below never play.
+        let alState = try source.state()
+        if alState == .playing || alState == .paused { readPosition(offsetInQueue: try source.sampleOffset(), movesPosition: false) }
         try source.stop()
         while let range = queue.first {
             _ = try source.unqueueOne()
@@ -256,6 +273,8 @@ final class StreamQueue {
             freeBuffers.append(range.buffer)
         }
         try source.rewind()
+        clockAtRestart = clockFrames
+        unqueuedFrames = 0
         ring.restart(DecodeRequest(startFrame: frame, loopStartFrame: loopStartFrame, loopEndFrame: loopEndFrame, isLooping: loops))
         queuedEndFrame = frame
         reachedEnd = false
@@ -280,6 +299,7 @@ final class StreamQueue {
         for _ in 0..<processed {
             let buffer = try source.unqueueOne()
             if let index = queue.firstIndex(where: { $0.buffer == buffer }) {
+                unqueuedFrames += queue[index].frameCount
                 queue.remove(at: index)
             }
             freeBuffers.append(buffer)
@@ -315,11 +335,16 @@ final class StreamQueue {
     }
 
     /// Reads the position from the source's offset into the queue (nil: the queue ran dry).
-    private func readPosition(offsetInQueue: Int?) {
+    private func readPosition(offsetInQueue: Int?, movesPosition: Bool = true) {
         guard let offsetInQueue else {
-            if queue.isEmpty { playedFrames = wrapped(queuedEndFrame) }
+            if queue.isEmpty {
+                playedFrames = wrapped(queuedEndFrame)
+                clockFrames = clockAtRestart + unqueuedFrames
+            }
             return
         }
+        clockFrames = clockAtRestart + unqueuedFrames + offsetInQueue
+        guard movesPosition else { return }
         var remaining = offsetInQueue
         for range in queue {
             if remaining < range.frameCount {
@@ -339,6 +364,7 @@ final class StreamQueue {
             // Starved between updates: every queued frame has played, so the position is the
             // queue's end (the buffers are still queued until the next update unqueues them).
             playedFrames = wrapped(last.startFrame + last.frameCount)
+            clockFrames = clockAtRestart + unqueuedFrames + queue.reduce(0) { $0 + $1.frameCount }
             return
         }
         readPosition(offsetInQueue: alState == .stopped ? nil : try source.sampleOffset())

@@ -72,4 +72,38 @@ public struct Loudness: Sendable, Equatable {
         }
         return meter.finish()
     }
+
+    /// Measures the sum of several tracks of one rate and length at gain 1 (a track's stems),
+    /// as they play together, on the calling thread. A mono track among stereo ones counts in
+    /// both channels at -3 dB, as OpenAL pans a centred mono source.
+    static func measure(sumOf decoders: [any AudioDecoder]) throws -> Loudness {
+        let channelCount = decoders.map(\.format.channelCount).max() ?? 1
+        let format = AudioFormat(sampleRate: decoders[0].format.sampleRate, channelCount: channelCount)
+        let meter = try LoudnessMeter(format: format, truePeak: false)
+        let frames = SoundFileReader.chunkFrames
+        var sum = [Float](repeating: 0, count: frames * channelCount)
+        var chunk = [Float](repeating: 0, count: frames * channelCount)
+        while true {
+            var longest = 0
+            sum.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            for decoder in decoders {
+                let stemChannels = decoder.format.channelCount
+                let read = try chunk.withUnsafeMutableBufferPointer {
+                    min(try decoder.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<frames * stemChannels])), frames)
+                }
+                longest = max(longest, read)
+                if stemChannels == channelCount {
+                    for index in 0..<(read * channelCount) { sum[index] += chunk[index] }
+                } else {
+                    let centred = Float(0.5).squareRoot()
+                    for frame in 0..<read {
+                        for channel in 0..<channelCount { sum[frame * channelCount + channel] += centred * chunk[frame] }
+                    }
+                }
+            }
+            if longest <= 0 { break }
+            sum.withUnsafeBufferPointer { meter.add(UnsafeBufferPointer(rebasing: $0[0..<longest * channelCount])) }
+        }
+        return meter.finish()
+    }
 }

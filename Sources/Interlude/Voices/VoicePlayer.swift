@@ -50,9 +50,7 @@ final class VoicePlayer {
               startFrame: Int = 0, startsPaused: Bool = false, factors: CurveFactors = .unity) throws -> VoiceHandle {
         let command = origin.call
         let isSystemSound = origin == .systemSound
-        guard table.isOwnEngine(sound.engineID), sounds.contains(sound) else {
-            throw InterludeError(.foreignObject, "\(command): \(sound.name) was not loaded by this engine, or was unloaded")
-        }
+        try checkLoaded(sound, in: command)
         try parameters.validate(in: command)
         let groupIndex = try mixer.existingIndex(of: parameters.group, in: command)
         try mixer.checkZone(parameters.reverbZone, in: command)
@@ -76,6 +74,13 @@ final class VoicePlayer {
         }
         start(voice, call: command, origin: origin)
         return handle
+    }
+
+    /// Throws `.foreignObject` naming `call` unless this engine loaded `sound` and still has it.
+    func checkLoaded(_ sound: Sound, in call: String) throws {
+        guard table.isOwnEngine(sound.engineID), sounds.contains(sound) else {
+            throw InterludeError(.foreignObject, "\(call): \(sound.name) was not loaded by this engine, or was unloaded")
+        }
     }
 
     /// Starts a streamed voice of `decoder`'s track, which goes to the decode thread: nothing

@@ -14,7 +14,7 @@ public enum SceneParser {
     private static let topLevelKeys: Set = [
         "sampleRate", "channels", "duration", "policy", "hrtf", "distanceModel", "listener", "sounds", "events", "reverbZones",
         "resampler", "seed", "cues", "parameters", "snapshots",
-        "limiter",
+        "limiter", "tracks",
     ]
     private static let listenerKeys: Set = ["position", "forward", "up", "gain"]
 
@@ -53,13 +53,21 @@ public enum SceneParser {
             return .set(change)
         },
         "listener": ActionFormat(keys: listenerKeys) { .listener(try listenerChange($0)) },
-        "music.play": ActionFormat(keys: ["sound", "loop", "gain", "fadeIn", "loopStart", "loopEnd", "loudness"],
-                                   swiftNames: ["loop": "isLooping", "fadeIn": "fadeSeconds", "loudness": "loudnessLUFS"]) { event in
-            .musicPlay(
-                sound: try event.require("sound", event.name), loop: try event.bool("loop") ?? true,
-                gain: try event.gain("gain") ?? 1, fadeInSeconds: try event.seconds("fadeIn") ?? 0,
-                loopPoints: try loopPoints(event), loudnessLUFS: try event.loudness("loudness")
-            )
+        "music.play": ActionFormat(keys: ["sound", "track", "loop", "gain", "gains", "fadeIn", "loopStart", "loopEnd", "loudness"],
+                                   swiftNames: ["loop": "isLooping", "fadeIn": "fadeSeconds", "loudness": "loudnessLUFS"]) {
+            try musicPlay($0)
+        },
+        "music.stem": ActionFormat(keys: ["stem", "gain", "duration"], swiftNames: ["duration": "fadeSeconds"]) { event in
+            .musicStem(stem: try event.require("stem", event.name), gain: try event.require("gain", event.gain),
+                       durationSeconds: try event.seconds("duration") ?? 0)
+        },
+        "music.transition": ActionFormat(keys: ["track", "quantize", "entry", "fade"], swiftNames: ["fade": "fadeSeconds"]) { event in
+            .musicTransition(track: try event.require("track", event.name), quantize: try event.choice("quantize", MusicQuantize.self) ?? .bar,
+                             entry: try event.choice("entry", MusicEntry.self) ?? .start, fadeSeconds: try event.seconds("fade") ?? 0)
+        },
+        "music.stinger": ActionFormat(keys: ["sound", "quantize", "gain"]) { event in
+            .musicStinger(sound: try event.require("sound", event.name), quantize: try event.choice("quantize", MusicQuantize.self) ?? .beat,
+                          gain: try event.gain("gain") ?? 1)
         },
         "music.pause": ActionFormat(keys: []) { _ in .musicPause },
         "music.resume": ActionFormat(keys: []) { _ in .musicResume },
@@ -171,6 +179,7 @@ public enum SceneParser {
         let parameters = try parameters(top, fileName: fileName)
         let cues = try cues(top, fileName: fileName, sounds: sounds, parameters: parameters)
         let snapshots = try snapshots(top, fileName: fileName)
+        let tracks = try tracks(top, fileName: fileName, sounds: sounds)
         let eventList = try top.require("events", top.value)
         guard case .array(let items) = eventList else {
             throw top.error("\"events\" must be an array, got \(SceneFieldReader.excerpt(of: eventList))")
@@ -180,6 +189,7 @@ public enum SceneParser {
         }.sorted { ($0.atSeconds, $0.index) < ($1.atSeconds, $1.index) }
         try checkVoiceIDs(events, fileName: fileName)
         try checkDesignEvents(events, fileName: fileName, cues: cues, parameters: parameters, snapshots: snapshots)
+        try checkMusicEvents(events, fileName: fileName, tracks: tracks)
         for event in events {
             if case .play(let play) = event.action, let zone = play.reverbZone, reverbZones[zone] == nil {
                 throw SceneFieldReader.error("\(fileName): event \(event.index) (play)", "reverbZone \(SceneFieldReader.quoted(zone)) is not in \"reverbZones\"")
@@ -197,12 +207,13 @@ public enum SceneParser {
         scene.cues = cues
         scene.parameters = parameters
         scene.snapshots = snapshots
+        scene.tracks = tracks
         return scene
     }
 
     /// `loopStart` and `loopEnd` (seconds), nil when the event gives neither. Whether they fit
     /// the track is checked once it is opened (``SceneDirector``); their order is checked here.
-    private static func loopPoints(_ event: SceneFieldReader) throws -> SceneLoopPoints? {
+    static func loopPoints(_ event: SceneFieldReader) throws -> SceneLoopPoints? {
         let points = SceneLoopPoints(startSeconds: try event.seconds("loopStart"), endSeconds: try event.seconds("loopEnd"))
         if let start = points.startSeconds, let end = points.endSeconds, start >= end {
             throw event.error("\"loopStart\" (\(start) s) must be before \"loopEnd\" (\(end) s)")
@@ -309,7 +320,8 @@ public enum SceneParser {
     private static func soundName(in action: SceneAction) -> String? {
         switch action {
         case .play(let play): play.sound
-        case .musicPlay(let sound, _, _, _, _, _), .musicCrossfade(let sound, _, _, _, _), .systemSound(let sound): sound
+        case .musicPlay(let sound, _, _, _, _, _), .musicCrossfade(let sound, _, _, _, _), .systemSound(let sound),
+             .musicStinger(let sound, _, _): sound
         default: nil
         }
     }

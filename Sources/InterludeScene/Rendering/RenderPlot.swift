@@ -112,7 +112,9 @@ private struct Drawing {
         svg += regions()
         svg += yAxis()
         svg += xAxis()
+        svg += bars()
         svg += levels()
+        svg += stemLevels()
         svg += "<rect class=\"plot-frame\" x=\(attribute(Self.plotLeft)) y=\(attribute(Self.plotTop)) "
             + "width=\(attribute(Self.plotRight - Self.plotLeft)) height=\(attribute(Self.plotBottom - Self.plotTop)) "
             + "fill=\"none\" stroke=\"#333333\" stroke-width=\"1\"/>\n"
@@ -185,6 +187,36 @@ private struct Drawing {
         }
         svg += "</g>\n"
         return svg
+    }
+
+    /// A thin line at each bar's start (version 4's beat events), under the levels.
+    private func bars() -> String {
+        var svg = "<g class=\"bars\" stroke=\"#b0b0b0\" stroke-width=\"1\" stroke-dasharray=\"2,3\">\n"
+        for seconds in timeline.barSeconds {
+            let barX = x(seconds)
+            svg += "<line class=\"bar\" x1=\(attribute(barX)) y1=\(attribute(Self.plotTop)) x2=\(attribute(barX)) y2=\(attribute(Self.plotBottom))/>\n"
+        }
+        return svg + "</g>\n"
+    }
+
+    /// Each stem's level heard alone, dashed, in the colours after the channels'.
+    private func stemLevels() -> String {
+        var svg = "<g class=\"stem-levels\" fill=\"none\" stroke-width=\"1.2\" stroke-dasharray=\"5,2\" stroke-linejoin=\"round\">\n"
+        for (index, stem) in timeline.stemLevels.enumerated() {
+            let points = Self.decimated(stem.levelsDBFS, limit: RenderPlot.maximumPointCount)
+            var d = ""
+            for (pointIndex, point) in points.enumerated() {
+                let centerSeconds = (Double(point.firstWindow) + Double(point.windowCount) / 2) * windowSeconds
+                d += pointIndex == 0 ? "M" : " "
+                d += "\(fixed(x(centerSeconds), decimals: 1)),\(fixed(y(Double(point.level)), decimals: 1))"
+            }
+            svg += "<path class=\"stem-level\" stroke=\"\(stemColor(index))\" d=\"\(d)\"/>\n"
+        }
+        return svg + "</g>\n"
+    }
+
+    private func stemColor(_ index: Int) -> String {
+        Self.channelColors[(timeline.levelsDBFS.count + index) % Self.channelColors.count]
     }
 
     struct Point {
@@ -308,6 +340,18 @@ private struct Drawing {
             rows += "<line x1=\(attribute(left + 10)) y1=\(attribute(rowY)) x2=\(attribute(left + 34)) y2=\(attribute(rowY)) "
                 + "stroke=\"\(color(channel))\" stroke-width=\"3\"/>\n"
             rows += "<text x=\(attribute(left + 42)) y=\(attribute(rowY + 4))>\(escaped(channelName(channel)))</text>\n"
+            rowY += 20
+        }
+        for (index, stem) in timeline.stemLevels.enumerated() {
+            rows += "<line x1=\(attribute(left + 10)) y1=\(attribute(rowY)) x2=\(attribute(left + 34)) y2=\(attribute(rowY)) "
+                + "stroke=\"\(stemColor(index))\" stroke-width=\"2\" stroke-dasharray=\"5,2\"/>\n"
+            rows += "<text x=\(attribute(left + 42)) y=\(attribute(rowY + 4))>\(escaped(Self.shortened("stem " + stem.name, to: 14)))</text>\n"
+            rowY += 20
+        }
+        if !timeline.barSeconds.isEmpty {
+            rows += "<line x1=\(attribute(left + 22)) y1=\(attribute(rowY - 7)) x2=\(attribute(left + 22)) y2=\(attribute(rowY + 7)) "
+                + "stroke=\"#b0b0b0\" stroke-width=\"1\" stroke-dasharray=\"2,3\"/>\n"
+            rows += "<text x=\(attribute(left + 42)) y=\(attribute(rowY + 4))>bar</text>\n"
             rowY += 20
         }
         let kinds: [RenderTimeline.Region.Kind] = [.interruption, .deviceLoss].filter { kind in

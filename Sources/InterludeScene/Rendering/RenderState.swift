@@ -17,6 +17,8 @@ struct RenderState {
     private var regions: [RenderTimeline.Region] = []
     private var openRegion: (startFrame: Int, kind: RenderTimeline.Region.Kind, label: String)?
     private var markers: [RenderTimeline.Marker] = []
+    /// The bars' starts, from the beats logged.
+    private var barSeconds: [Double] = []
     /// The scene names interruption sources: the log carries them.
     private let logsSources: Bool
     /// A `cue` was just deferred by an interruption: its cuePlayed waits for the voice to start.
@@ -46,11 +48,16 @@ struct RenderState {
                                               kind: event.action.markerKind))
     }
 
-    /// Logs what applying `action` did that the engine raises no event for (version 3): the
-    /// parameter set, the snapshot started or stopped. `raised` are the events it raised.
-    mutating func logOutcome(of action: SceneAction, raised: [EngineEvent], atFrame frame: Int) {
+    /// Logs what applying `action` did that the engine raises no event for (versions 3 and 4):
+    /// the parameter set, the snapshot started or stopped, the stem set or ignored (when
+    /// `stemIgnored`). `raised` are the events it raised.
+    mutating func logOutcome(of action: SceneAction, raised: [EngineEvent], atFrame frame: Int, stemIgnored: Bool = false) {
         let line: [(key: String, value: JSONValue)]
         switch action {
+        case .musicStem(let stem, _, _) where stemIgnored:
+            line = [("event", .string("musicStemIgnored")), ("stem", .string(stem))]
+        case .musicStem(let stem, let gain, _):
+            line = [("event", .string("musicStemSet")), ("stem", .string(stem)), ("gain", JSONValue(gain))]
         case .parameter(let name, let value, _):
             line = [("event", .string("parameterSet")), ("name", .string(name)), ("value", JSONValue(value))]
         case .snapshotStart(let name, _):
@@ -91,10 +98,12 @@ struct RenderState {
         deferredNormalized = nil
     }
 
-    mutating func log(_ event: EngineEvent, atFrame frame: Int, voiceID: (VoiceHandle) -> String?,
-                      variantName: (CueID, Int) -> String?) {
+    mutating func log(_ event: EngineEvent, atFrame eventFrame: Int, voiceID: (VoiceHandle) -> String?,
+                      variantName: (CueID, Int) -> String?, musicName: (String) -> String) {
         // A real device's start is no part of a scene's session (offline engines raise none).
         if case .device(.outputStarted) = event { return }
+        // Music time's events carry the output frame they were mixed at.
+        let frame = event.mixFrame ?? eventFrame
         sessionEvents.append((frame, event))
         var fields: [(key: String, value: JSONValue)] = [("frame", .number(Double(frame)))]
         switch event {
@@ -180,6 +189,23 @@ struct RenderState {
              .design(.groupFadeFinished):
             // Not one of the scene log's events; the engine's own log has the warning.
             return
+        case .music(.beat(_, let track, let position, _)):
+            if position.beat == 1 { barSeconds.append(Double(frame) / Double(scene.sampleRate)) }
+            fields += [("event", .string("musicBeat")), ("track", .string(musicName(track))),
+                       ("bar", .number(Double(position.bar))), ("beat", .number(Double(position.beat)))]
+        case .music(.transitioned(let from, _, let track, let quantize, let entry, _, _)):
+            fields += [("event", .string("musicTransitioned")), ("from", from.map { .string(musicName($0)) } ?? .null),
+                       ("to", .string(musicName(track))), ("quantize", .string(quantize.rawValue)), ("entry", .string(entry.rawValue))]
+        case .music(.transitionReplaced(let track)):
+            fields += [("event", .string("musicTransitionReplaced")), ("to", .string(musicName(track)))]
+        case .music(.transitionUnchanged(let track)):
+            fields += [("event", .string("musicTransitionUnchanged")), ("track", .string(musicName(track)))]
+        case .music(.quantizeUnavailable(let kind)):
+            fields += [("event", .string("musicQuantizeUnavailable")), ("do", .string("music.\(kind.rawValue)"))]
+        case .music(.stingerPlayed(_, let sound, _)):
+            fields += [("event", .string("stingerPlayed")), ("sound", .string(musicName(sound)))]
+        case .music(.stingerCancelled(let sound, _)):
+            fields += [("event", .string("stingerCancelled")), ("sound", .string(musicName(sound)))]
         case .design(.snapshotStarted), .design(.snapshotStopped):
             // Logged from the scene's own event (logOutcome), at its frame.
             return
@@ -242,8 +268,32 @@ struct RenderState {
     mutating func timeline() -> RenderTimeline {
         if windowFill > 0 { closeWindow() }
         closeSpan(at: scene.frameCount)
-        return RenderTimeline(sampleRate: scene.sampleRate, channelCount: scene.channelCount, durationSeconds: scene.durationSeconds,
-                              windowSeconds: Double(windowFrames) / Double(scene.sampleRate),
-                              levelsDBFS: levelsDBFS, regions: regions, markers: markers)
+        var timeline = RenderTimeline(sampleRate: scene.sampleRate, channelCount: scene.channelCount,
+                                      durationSeconds: scene.durationSeconds, windowSeconds: Double(windowFrames) / Double(scene.sampleRate),
+                                      levelsDBFS: levelsDBFS, regions: regions, markers: markers)
+        timeline.barSeconds = barSeconds
+        return timeline
+    }
+}
+
+extension EngineEvent {
+    /// The output frame a music-time event was mixed at (offline), if it is one.
+    var mixFrame: Int? {
+        switch self {
+        case .music(.beat(_, _, _, let frame)), .music(.transitioned(_, _, _, _, _, _, let frame)),
+             .music(.stingerPlayed(_, _, let frame)), .music(.stingerCancelled(_, let frame)):
+            frame
+        default:
+            nil
+        }
+    }
+
+    /// A music-time event raised while the render mixes (a boundary or a beat reached), which
+    /// the log gives at its own frame.
+    var isMixedMusicTime: Bool {
+        switch self {
+        case .music(.beat), .music(.transitioned), .music(.stingerPlayed), .music(.stingerCancelled), .music(.transitionReplaced): true
+        default: false
+        }
     }
 }

@@ -31,6 +31,19 @@ public struct RenderTimeline: Sendable, Equatable {
         public var kind: Kind = .event
     }
 
+    /// One stem's level over the render, heard alone (`interlude render --plot-stems`).
+    public struct StemLevel: Sendable, Equatable {
+        /// The stem's name in its tracks.
+        public var name: String
+        /// RMS level per window in dBFS, over every channel; silence is -120.
+        public var levelsDBFS: [Float]
+
+        public init(name: String, levelsDBFS: [Float]) {
+            self.name = name
+            self.levelsDBFS = levelsDBFS
+        }
+    }
+
     public var sampleRate: Int
     public var channelCount: Int
     public var durationSeconds: Double
@@ -40,6 +53,10 @@ public struct RenderTimeline: Sendable, Equatable {
     public var levelsDBFS: [[Float]]
     public var regions: [Region]
     public var markers: [Marker]
+    /// Where the bars of a track with beat events start, in seconds (version 4).
+    public var barSeconds: [Double] = []
+    /// Each stem's level heard alone, when the plot asks for them.
+    public var stemLevels: [StemLevel] = []
 
     public init(sampleRate: Int, channelCount: Int, durationSeconds: Double, windowSeconds: Double,
                 levelsDBFS: [[Float]], regions: [Region], markers: [Marker]) {

@@ -45,7 +45,10 @@ public struct SceneRenderer {
     /// destinations left when it was killed outright are removed first, once their owner is
     /// provably gone (``AtomicFile/removeAbandonedFiles(besides:)``).
     @discardableResult
+    /// With `plotsStems`, the plot also shows each stem's level heard alone (``Scene/soloing(stem:)``),
+    /// one more render per stem.
     public func render(to outputPath: String, sampleType: WAVSampleType, logPath: String? = nil, plotPath: String? = nil,
+                       plotsStems: Bool = false,
                        progress: ((Double) -> Void)? = nil, shouldStop: () -> Bool = { false }) throws -> Result {
         let destinations = [outputPath] + [logPath, plotPath].compactMap { $0 }
         for destination in destinations { AtomicFile.removeAbandonedFiles(besides: destination) }
@@ -54,10 +57,13 @@ public struct SceneRenderer {
         var companions: [AtomicFile] = []
         var committed: [String] = []
         do {
-            let result = try render { samples in
+            var result = try render { samples in
                 if shouldStop() { throw CancellationError() }
                 try writer.append(samples)
             } progress: { progress?($0) }
+            if plotsStems, plotPath != nil {
+                result.timeline.stemLevels = try stemLevels(shouldStop: shouldStop)
+            }
             if let logPath {
                 companions.append(try AtomicFile.prepared(Data(result.logLines.map { $0 + "\n" }.joined().utf8), for: logPath))
             }
@@ -78,6 +84,21 @@ public struct SceneRenderer {
             for file in companions { file.discard() }
             for path in committed { unlink(path) }
             throw error
+        }
+    }
+
+    /// Each stem's level heard alone, over every channel: one render of the scene per stem.
+    func stemLevels(shouldStop: () -> Bool) throws -> [RenderTimeline.StemLevel] {
+        try scene.stemNames.map { stem in
+            let solo = try SceneRenderer(scene: scene.soloing(stem: stem), sceneName: sceneName).render { _ in
+                if shouldStop() { throw CancellationError() }
+            }
+            let channels = solo.timeline.levelsDBFS
+            let levels = (0..<(channels.map(\.count).min() ?? 0)).map { window -> Float in
+                let power = channels.reduce(0.0) { $0 + pow(10, Double($1[window]) / 10) } / Double(channels.count)
+                return power > 0 ? max(RenderTimeline.silenceDBFS, Float(10 * log10(power))) : RenderTimeline.silenceDBFS
+            }
+            return RenderTimeline.StemLevel(name: stem, levelsDBFS: levels)
         }
     }
 
@@ -120,7 +141,17 @@ public struct SceneRenderer {
                 }
                 for (damageFrame, event) in damage.played(inChunkEndingAt: state.renderedFrames, chunkFrames: count,
                                                           newlyRaised: skipped, engine: engine) {
-                    state.log(event, atFrame: damageFrame, voiceID: director.voiceID(of:), variantName: director.variantName(ofCue:at:))
+                    state.log(event, atFrame: damageFrame, voiceID: director.voiceID(of:), variantName: director.variantName(ofCue:at:),
+                              musicName: director.musicName)
+                }
+                // Boundaries and beats the music reached while mixing, at their own frames.
+                let musicTime = raised.withLock { events in
+                    defer { events.removeAll { $0.isMixedMusicTime } }
+                    return events.filter { $0.isMixedMusicTime }
+                }
+                for event in musicTime {
+                    state.log(event, atFrame: state.renderedFrames, voiceID: director.voiceID(of:),
+                              variantName: director.variantName(ofCue:at:), musicName: director.musicName)
                 }
                 progress(Double(state.renderedFrames) / Double(max(1, scene.frameCount)))
             }
@@ -130,6 +161,7 @@ public struct SceneRenderer {
             let frame = min(event.frame, scene.frameCount)
             try renderUntil(frame)
             state.log(event: event)
+            let stemIgnored = director.ignoresStem(event.action)
             let sceneRaised = try director.apply(event)
             if Self.isSmoothed(event.action) { smoothedFrame = frame + smoothingFrames }
             // A deferred `set` is logged per event, from the director, not per property as raised;
@@ -156,9 +188,10 @@ public struct SceneRenderer {
                     damage.add(sessionEvent, engine: engine)
                     continue
                 }
-                state.log(sessionEvent, atFrame: frame, voiceID: director.voiceID(of:), variantName: director.variantName(ofCue:at:))
+                state.log(sessionEvent, atFrame: frame, voiceID: director.voiceID(of:), variantName: director.variantName(ofCue:at:),
+                          musicName: director.musicName)
             }
-            state.logOutcome(of: event.action, raised: sessionEvents, atFrame: frame)
+            state.logOutcome(of: event.action, raised: sessionEvents, atFrame: frame, stemIgnored: stemIgnored)
         }
         try renderUntil(scene.frameCount)
         return Result(logLines: state.logLines, timeline: state.timeline(), sessionEvents: state.sessionEvents)

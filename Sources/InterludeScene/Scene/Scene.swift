@@ -38,6 +38,8 @@ public struct Scene: Sendable, Equatable {
     public var snapshots: [String: SceneMixSnapshot] = [:]
     /// The output passes through OpenAL Soft's peak limiter (top-level `limiter`, version 3).
     public var limiter = false
+    /// Tracks of stems by name (top-level `tracks`, version 4).
+    public var tracks: [String: SceneTrack] = [:]
 
     /// Frames rendered: `round(durationSeconds x sampleRate)`.
     public var frameCount: Int { frame(ofSeconds: durationSeconds) }

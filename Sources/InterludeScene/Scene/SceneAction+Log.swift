@@ -76,6 +76,19 @@ extension SceneAction {
             return [("name", .string(name)), ("value", JSONValue(value)), ("duration", .number(durationSeconds))]
         case .snapshotStart(let name, let fadeSeconds), .snapshotStop(let name, let fadeSeconds):
             return [("name", .string(name)), ("fade", .number(fadeSeconds))]
+        case .musicPlayTrack(let play):
+            var fields: [(key: String, value: JSONValue)] = [("track", .string(play.track)), ("gain", JSONValue(play.gain)),
+                                                             ("fadeIn", .number(play.fadeInSeconds))]
+            if !play.gains.isEmpty { fields.append(("gains", .object(play.gains.map { ($0.stem, JSONValue($0.gain)) }))) }
+            if let loudness = play.loudnessLUFS { fields.append(("loudness", .number(loudness))) }
+            return fields
+        case .musicStem(let stem, let gain, let durationSeconds):
+            return [("stem", .string(stem)), ("gain", JSONValue(gain)), ("duration", .number(durationSeconds))]
+        case .musicTransition(let track, let quantize, let entry, let fadeSeconds):
+            return [("track", .string(track)), ("quantize", .string(quantize.rawValue)), ("entry", .string(entry.rawValue)),
+                    ("fade", .number(fadeSeconds))]
+        case .musicStinger(let sound, let quantize, let gain):
+            return [("sound", .string(sound)), ("quantize", .string(quantize.rawValue)), ("gain", JSONValue(gain))]
         }
     }
 

@@ -55,6 +55,14 @@ public enum SceneAction: Sendable, Equatable {
     case snapshotStart(name: String, fadeSeconds: Double)
     /// `snapshot.stop` (version 3): move it to 0 over `fadeSeconds`.
     case snapshotStop(name: String, fadeSeconds: Double)
+    /// `music.play` of a track (version 4): its stems as the soundtrack, replacing any.
+    case musicPlayTrack(SceneTrackPlay)
+    /// `music.stem` (version 4): move a stem of the playing track to `gain` over `durationSeconds`.
+    case musicStem(stem: String, gain: Float, durationSeconds: Double)
+    /// `music.transition` (version 4): change to `track` on the playing track's next boundary.
+    case musicTransition(track: String, quantize: MusicQuantize, entry: MusicEntry, fadeSeconds: Double)
+    /// `music.stinger` (version 4): play `sound` once in the music group on the next boundary.
+    case musicStinger(sound: String, quantize: MusicQuantize, gain: Float)
 
     /// The action's `do` string in a scene file, e.g. "music.play".
     public var name: String {
@@ -81,6 +89,10 @@ public enum SceneAction: Sendable, Equatable {
         case .parameter: "parameter"
         case .snapshotStart: "snapshot.start"
         case .snapshotStop: "snapshot.stop"
+        case .musicPlayTrack: "music.play"
+        case .musicStem: "music.stem"
+        case .musicTransition: "music.transition"
+        case .musicStinger: "music.stinger"
         }
     }
 }

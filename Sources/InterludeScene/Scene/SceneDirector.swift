@@ -15,6 +15,8 @@ public final class SceneDirector {
     /// The loop regions, in frames of their tracks, of the music events that give `loopStart` or
     /// `loopEnd`, by event index.
     private var loopRegions: [Int: Range<Int>] = [:]
+    /// The scene's tracks of stems as the engine plays them (version 4).
+    private var musicTracks: [String: MusicTrack] = [:]
 
     /// Loads the sounds the scene plays as voices (in name order, so the first failure is always
     /// the same) and checks the ones it streams as music by opening them: a streamed track is
@@ -30,12 +32,13 @@ public final class SceneDirector {
         for event in scene.events {
             switch event.action {
             case .play(let play): voiceSounds.insert(play.sound)
-            case .systemSound(let sound): voiceSounds.insert(sound)
+            case .systemSound(let sound), .musicStinger(let sound, _, _): voiceSounds.insert(sound)
             case .musicPlay(let sound, _, _, _, _, _), .musicCrossfade(let sound, _, _, _, _): musicSounds.insert(sound)
             default: break
             }
         }
         voiceSounds.formUnion(CueBank(scene: scene).variantSounds)
+        for track in scene.tracks.values { musicSounds.formUnion(track.stems.map(\.sound)) }
         var tracks: [String: any AudioDecoder] = [:]
         for name in scene.sounds.keys.sorted() {
             let path = scene.sounds[name]!
@@ -59,6 +62,7 @@ public final class SceneDirector {
                 throw InterludeError(error.code, "\(sceneName): event \(event.index) (\(event.action.name)): \(error.message)")
             }
         }
+        try makeTracks(opened: tracks)
         for (zone, preset) in scene.reverbZones.sorted(by: { $0.key < $1.key }) {
             zones[zone] = try engine.makeReverbZone(named: zone, preset: ReverbPreset.named[preset]!)
         }
@@ -66,6 +70,41 @@ public final class SceneDirector {
         if let listener = scene.listener {
             try engine.changeListener { listener.apply(to: &$0) }
         }
+    }
+
+    /// Turns the scene's tracks (version 4), in name order, into the engine's: each is opened
+    /// and checked (one rate and length for its stems, its first beat inside them), and its
+    /// loop points become frames of its first stem. Errors name the scene file, the track and
+    /// the stem.
+    private func makeTracks(opened decoders: [String: any AudioDecoder]) throws {
+        for (name, track) in scene.tracks.sorted(by: { $0.key < $1.key }) {
+            let context = "\(sceneName): track \(JSONValue.string(name).jsonText)"
+            do {
+                let first = decoders[track.stems[0].sound]!
+                let region = try track.loopPoints.map {
+                    try $0.region(sampleRate: first.format.sampleRate, frameCount: first.frameCount, taggedRegion: first.loopRegion)
+                }
+                let musicTrack = track.musicTrack(named: name, sounds: scene.sounds, loopRegion: region)
+                try musicTrack.validate(in: sceneName)
+                musicTracks[name] = musicTrack
+            } catch let error as InterludeError {
+                throw InterludeError(error.code, error.message.hasPrefix(sceneName) ? error.message : "\(context): \(error.message)")
+            }
+        }
+    }
+
+    /// The scene's name of a sound or track an engine event names by its file's path or the
+    /// track's name.
+    public func musicName(_ name: String) -> String {
+        if scene.tracks[name] != nil { return name }
+        return scene.sounds.sorted { $0.key < $1.key }.first { $0.value == name }?.key ?? name
+    }
+
+    /// A `music.stem` that changes nothing: the playing track (if any) has no such stem.
+    public func ignoresStem(_ action: SceneAction) -> Bool {
+        guard case .musicStem(let stem, _, _) = action else { return false }
+        guard let music = engine.music(), let stems = engine.stemNames(of: music) else { return true }
+        return !stems.contains(stem)
     }
 
     /// Makes the scene's parameters, cues and snapshots (version 3), each in name order, with
@@ -144,6 +183,14 @@ public final class SceneDirector {
         switch event.action {
         case .musicPlay(let name, _, _, _, _, let loudnessLUFS?), .musicCrossfade(let name, _, _, _, let loudnessLUFS?):
             (sound, target) = (name, loudnessLUFS)
+        case .musicPlayTrack(let play):
+            guard var track = musicTracks[play.track], let loudnessLUFS = play.loudnessLUFS ?? track.loudnessLUFS else { return nil }
+            track.loudnessLUFS = loudnessLUFS
+            do {
+                return (try engine.measureLoudness(of: track), loudnessLUFS)
+            } catch let error as InterludeError {
+                throw InterludeError(error.code, "\(sceneName): event \(event.index) (\(event.action.name)): \(error.message)")
+            }
         default:
             return nil
         }
@@ -224,6 +271,18 @@ public final class SceneDirector {
             try engine.blendIn(snapshots[name]!, fadeSeconds: fadeSeconds)
         case .snapshotStop(let name, let fadeSeconds):
             try engine.blendOut(snapshots[name]!, fadeSeconds: fadeSeconds)
+        case .musicPlayTrack(let play):
+            var track = musicTracks[play.track]!
+            if let loudnessLUFS = play.loudnessLUFS { track.loudnessLUFS = loudnessLUFS }
+            try engine.playMusic(track, gain: play.gain, gains: Dictionary(play.gains, uniquingKeysWith: { $1 }),
+                                 fadeSeconds: play.fadeInSeconds)
+        case .musicStem(let stem, let gain, let durationSeconds):
+            guard !ignoresStem(action), let music = engine.music() else { return }
+            try engine.setGain(gain, ofStem: stem, of: music, fadeSeconds: durationSeconds)
+        case .musicTransition(let track, let quantize, let entry, let fadeSeconds):
+            try engine.transitionMusic(to: musicTracks[track]!, quantize: quantize, entry: entry, fadeSeconds: fadeSeconds)
+        case .musicStinger(let sound, let quantize, let gain):
+            try engine.playStinger(sounds[sound]!, quantize: quantize, gain: gain)
         }
     }
 }

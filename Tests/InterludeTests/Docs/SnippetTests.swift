@@ -119,6 +119,7 @@ import Testing
         "InterruptionEvents": ["audio interrupted by game: call", "resumed music: false"],
         "OfflineRendering": ["9600 true"],
         "OneVocabulary": ["true true"],
+        "AdaptiveMusic": ["[\"rhythm\", \"pads\", \"lead\"]"],
         "SceneInProcess": ["true"],
         "VoicesAtScale": ["64 of 200 voices are real"],
     ]

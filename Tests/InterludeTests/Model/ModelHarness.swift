@@ -125,6 +125,8 @@ struct ModelHarness {
             case .savedStateWriteFailed(let path, _): "snapshotWriteFailed(\(path))"
             case .session(.commandDeferred), .session(.commandDropped), .music(.suspended), .music(.resumed), .voice(.resumed),
                  .device(.routeChanged), .device(.outputStarted), .music(.damageSkipped), .music(.underrun), .music(.recovered), .music(.ended), .music(.fadeFinished),
+                 .music(.beat), .music(.transitioned), .music(.transitionReplaced), .music(.transitionUnchanged),
+                 .music(.quantizeUnavailable), .music(.stingerPlayed), .music(.stingerCancelled),
                  .device(.soundLost),
                  .voice(.finished), .voice(.fadeFinished), .design: nil
             }
