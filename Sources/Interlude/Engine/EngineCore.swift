@@ -43,6 +43,8 @@ final class EngineCore: @unchecked Sendable {
     let streams: StreamSet
     /// Music time: transitions and stingers waiting for a boundary, and beats.
     let conductor: MusicConductor
+    /// The tracks of stems defined by name.
+    let trackLibrary = TrackLibrary()
     /// Interruptions, and resuming what was held.
     let session: SessionController
     /// The engine's state as a snapshot, and its hand-off to the writer.

@@ -75,6 +75,23 @@ extension SoundEngine {
         try withCore(call) { core in try core.conductor.stinger(sound, on: channel, quantize: quantize, gain: gain, call: call) }
     }
 
+    /// Defines `track` under its name, replacing a track of that name, so that the game (or a
+    /// cue bank, whose `tracks` come here) names it in one place and plays it by name
+    /// (``musicTrack(named:)``). Its stems are opened and checked now, on the calling thread,
+    /// as ``playMusic(_:channel:gain:gains:fadeSeconds:)`` would: a bad track throws naming the
+    /// track and the stem, and is not defined. A track already playing plays on as it was.
+    /// Any thread.
+    public func defineTrack(_ track: MusicTrack) throws {
+        let call = "defineTrack(\(track.name))"
+        try track.validate(in: call)
+        try withCore(call) { $0.trackLibrary.define(track) }
+    }
+
+    /// The track defined as `name` (``defineTrack(_:)``), or nil. Any thread.
+    public func musicTrack(named name: String) -> MusicTrack? {
+        readCore { $0.trackLibrary.track(named: name) }
+    }
+
     /// Sets one stem's gain (>= 0; the track's and its group's gains multiply it): at once, or
     /// moving there over `fadeSeconds` along `curve` while the track plays. A stem at gain 0
     /// keeps its place. Kept while interrupted. Throws `.invalidArgument` when the track has no

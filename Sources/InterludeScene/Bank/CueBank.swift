@@ -1,8 +1,9 @@
 import Foundation
 import Interlude
 
-/// A cue bank: a sound designer's cues, game parameters and mix snapshots in one JSON file,
-/// with the scene format's keys (`sounds`, `cues`, `parameters`, `snapshots`; docs/scenes.md),
+/// A cue bank: a sound designer's cues, game parameters, mix snapshots and tracks of stems in
+/// one JSON file, with the scene format's keys (`sounds`, `cues`, `parameters`, `snapshots`,
+/// `tracks`; docs/scenes.md),
 /// loaded into an engine with one call (``SoundEngine/loadBank(path:)``).
 ///
 /// A plain value: any thread may use it.
@@ -15,6 +16,8 @@ public struct CueBank: Sendable, Equatable {
     public let parameters: [String: SceneParameter]
     /// Mix snapshots by name.
     public let snapshots: [String: SceneMixSnapshot]
+    /// Tracks of stems by name (version 4); a scene's are played by its events, not defined.
+    public let tracks: [String: SceneTrack]
 
     /// The sound-design part of a scene, as a bank.
     init(scene: Scene) {
@@ -22,17 +25,19 @@ public struct CueBank: Sendable, Equatable {
         cues = scene.cues
         parameters = scene.parameters
         snapshots = scene.snapshots
+        tracks = [:]
     }
 
     private init(sounds: [String: String], cues: [String: SceneCue], parameters: [String: SceneParameter],
-                 snapshots: [String: SceneMixSnapshot]) {
+                 snapshots: [String: SceneMixSnapshot], tracks: [String: SceneTrack]) {
         self.sounds = sounds
         self.cues = cues
         self.parameters = parameters
         self.snapshots = snapshots
+        self.tracks = tracks
     }
 
-    private static let topLevelKeys: Set = ["sounds", "cues", "parameters", "snapshots"]
+    private static let topLevelKeys: Set = ["sounds", "cues", "parameters", "snapshots", "tracks"]
 
     /// Reads and validates the bank file at `path` as a scene's keys are: errors are
     /// `.badScene` naming the file and the cue, parameter or snapshot, `.fileNotFound` or
@@ -52,10 +57,11 @@ public struct CueBank: Sendable, Equatable {
         let parameters = try SceneParser.parameters(top, fileName: fileName)
         let cues = try SceneParser.cues(top, fileName: fileName, sounds: sounds, parameters: parameters)
         let snapshots = try SceneParser.snapshots(top, fileName: fileName)
+        let tracks = try SceneParser.tracks(top, fileName: fileName, sounds: sounds)
         for sound in soundPaths {
             try SceneParser.checkFile(atPath: sound.path, prefix: "\(fileName): sound \(SceneFieldReader.quoted(sound.name)): ")
         }
-        return CueBank(sounds: sounds, cues: cues, parameters: parameters, snapshots: snapshots)
+        return CueBank(sounds: sounds, cues: cues, parameters: parameters, snapshots: snapshots, tracks: tracks)
     }
 
     /// What ``apply(to:sounds:fileName:)`` made: the cues and snapshots by name.
@@ -98,6 +104,25 @@ public struct CueBank: Sendable, Equatable {
         }
     }
 
+    /// The bank's tracks as the engine defines them, each opened and checked (one rate and
+    /// length for its stems, its first beat inside them), its loop points in frames of its
+    /// first stem. Errors name `fileName`, the track and the stem.
+    func musicTracks(fileName: String) throws -> [MusicTrack] {
+        try tracks.sorted(by: { $0.key < $1.key }).map { name, track in
+            var region: Range<Int>?
+            try Self.naming(fileName, "track", name) {
+                let first = try DecoderFactory.open(path: sounds[track.stems[0].sound]!)
+                region = try track.loopPoints.map {
+                    try $0.region(sampleRate: first.format.sampleRate, frameCount: first.frameCount, taggedRegion: first.loopRegion)
+                }
+            }
+            let musicTrack = track.musicTrack(named: name, sounds: sounds, loopRegion: region)
+            // Its messages name the file, the track and the stem.
+            try musicTrack.validate(in: fileName)
+            return musicTrack
+        }
+    }
+
     /// The sounds the cues play, by name.
     var variantSounds: Set<String> {
         Set(cues.values.flatMap(\.variants))
@@ -106,14 +131,16 @@ public struct CueBank: Sendable, Equatable {
 
 extension SoundEngine {
     /// Loads a cue bank file (``CueBank``): reads and checks all of it first, then loads the
-    /// sounds its cues play (each file once, as ``loadSound(path:)`` does), then makes its
-    /// parameters, cues and snapshots. A cue, parameter or snapshot of a name the engine has
+    /// sounds its cues play (each file once, as ``loadSound(path:)`` does) and opens its tracks'
+    /// stems, then makes its parameters, cues and snapshots and defines its tracks
+    /// (``SoundEngine/defineTrack(_:)``). A cue, parameter or snapshot of a name the engine has
     /// is replaced: voices already playing go on, and the next play follows the bank. Nothing
     /// is made when the file, or a sound it names, is wrong: the error names the file and the
     /// cue, parameter, snapshot or sound. Returns the bank as read. Any thread.
     @discardableResult
     public func loadBank(path: String) throws -> CueBank {
         let bank = try CueBank.parse(fileAt: path)
+        let tracks = try bank.musicTracks(fileName: path)
         var sounds: [String: Sound] = [:]
         for name in bank.variantSounds.sorted() {
             do {
@@ -123,6 +150,7 @@ extension SoundEngine {
             }
         }
         _ = try bank.apply(to: self, sounds: sounds, fileName: path)
+        for track in tracks { try defineTrack(track) }
         return bank
     }
 }

@@ -153,3 +153,40 @@ extension EngineSuites {
         }
     }
 }
+
+extension EngineSuites.CueBankTests {
+    /// A bank's tracks of stems are defined on the engine, checked with their files first.
+    @Test func aBanksTracksAreDefinedAndABadOneMakesNothing() throws {
+        let folder = try StreamFixtureFolder()
+        let lead = StreamTone.stereo(331, frameCount: 48_000)
+        _ = try folder.writeWAV("lead.wav", lead)
+        _ = try folder.writeWAV("negated.wav", lead.map { -$0 })
+        _ = try folder.writeWAV("short.wav", Array(lead[0..<48_000]))
+        let bank = folder.path("bank.json")
+        func write(_ tracks: String) throws {
+            try Data("""
+                { "sounds": { "lead": "lead.wav", "negated": "negated.wav", "short": "short.wav" },
+                  "parameters": { "made": { "min": 0, "max": 1 } }, "tracks": { \(tracks) } }
+                """.utf8).write(to: URL(fileURLWithPath: bank))
+        }
+        try write(#""twins": { "stems": { "lead": "lead", "negated": "negated" }, "bpm": 100, "gains": { "negated": 0 } }"#)
+        let engine = try SoundEngine.streamTestEngine()
+        try engine.loadBank(path: bank)
+        let twins = try #require(engine.musicTrack(named: "twins"))
+        #expect(twins.tempo?.bpm == 100 && twins.gains == ["negated": 0] && twins.stems.map(\.name) == ["lead", "negated"])
+        // Played by name, it sounds: the negated stem starts at 0.
+        try engine.playMusic(twins)
+        #expect(StreamMeasure.rms(try engine.render(frameCount: 4_800), frames: 0..<4_800) > 0.2)
+
+        try write(#""twins": { "stems": { "lead": "lead", "short": "short" }, "bpm": 100 }"#)
+        let other = try SoundEngine.streamTestEngine()
+        do {
+            try other.loadBank(path: bank)
+            Issue.record("a track whose stems differ in length was loaded")
+        } catch let error as InterludeError {
+            #expect(error.message.hasPrefix(bank) && error.message.contains("track \"twins\"") && error.message.contains("stem \"short\""),
+                    "\(error.message)")
+        }
+        #expect(other.musicTrack(named: "twins") == nil && other.parameterValue(of: "made") == nil, "nothing made")
+    }
+}
