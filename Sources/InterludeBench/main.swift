@@ -1,5 +1,5 @@
 // InterludeBench: the engine against a raw C OpenAL Soft + libvorbisfile baseline.
-//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 21)
+//   InterludeBench [--quick] [--output bench-results.json] [--only 1,3,...] [--peers DIR] (scenarios 1 to 23)
 //                  [--click-starts N] [--click-players raw,interlude,...] [--click-latencies low,...] (scenario 10)
 //                  [--click-servers pulse,pipewire-pulse,pipewire] (scenario 10 on private PulseAudio and PipeWire
 //                  servers; its rows name the stack, e.g. "1.24.2/pipewire")
@@ -321,6 +321,10 @@ if runs(22) {
     rows += ChangeLatency.rows(try UpdateTiming.allCases.map { timing in
         (timing, try ChangeLatency.measure(executable: benchExecutable, timing: timing, changes: isQuick ? 20 : 400))
     })
+}
+if runs(23) {
+    FileHandle.standardError.write(Data("[bench] 23. adaptive music\n".utf8))
+    rows += try AdaptiveMusicBench.rows(seconds: isQuick ? 5 : 60, rounds: bench.sizes.rounds, counter: counter)
 }
 
 if runs(10) {

@@ -172,7 +172,7 @@ final class MusicConductor {
 
     /// True while something waits for a boundary, or a track raises beat events.
     var isWaiting: Bool {
-        !transitions.isEmpty || !stingers.isEmpty || streams.currentStreams.contains { $0.raisesBeatEvents }
+        !transitions.isEmpty || !stingers.isEmpty || StreamChannel.allCases.contains { streams.stream(on: $0)?.raisesBeatEvents == true }
     }
 
     /// Reads the clocks of the tracks that something waits on (offline, between updates).
@@ -189,10 +189,15 @@ final class MusicConductor {
         guard gate.isOpen else { return }
         for _ in 0..<8 {
             var acted = false
-            for (index, stinger) in stingers.enumerated().reversed() where isDue(stinger) {
-                stingers.remove(at: index)
-                gate.run("stinger(\(stinger.sound.name))") { _ in try play(stinger) }
-                acted = true
+            var index = stingers.count - 1
+            while index >= 0 {
+                let stinger = stingers[index]
+                if isDue(stinger) {
+                    stingers.remove(at: index)
+                    gate.run("stinger(\(stinger.sound.name))") { _ in try play(stinger) }
+                    acted = true
+                }
+                index -= 1
             }
             for (channel, waiting) in transitions {
                 guard let current = streams.stream(on: channel), current.trackID == waiting.fromTrackID else {
@@ -220,7 +225,9 @@ final class MusicConductor {
     /// Raises the beats the playing tracks have reached; returns whether it raised any.
     private func raiseDueBeats() -> Bool {
         var raised = false
-        for stream in streams.currentStreams where stream.raisesBeatEvents && stream.state == .playing {
+        // By channel rather than `currentStreams`: the update allocates nothing.
+        for channel in StreamChannel.allCases {
+            guard let stream = streams.stream(on: channel), stream.raisesBeatEvents, stream.state == .playing else { continue }
             let grid = MusicGrid(stream)
             var next = beats[stream.channel].flatMap { $0.trackID == stream.trackID ? $0 : nil }
             if next == nil, let boundary = grid.next(.beat, from: stream.positionInFrames) {

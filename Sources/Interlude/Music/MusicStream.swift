@@ -243,7 +243,7 @@ final class MusicStream {
         for stem in queues { try stem.service(mayStart: false, waiting: waiting) }
         guard starts, !isFinished else { return .none }
         var playingCount = 0
-        for stem in queues where try stem.isSourcePlaying() { playingCount += 1 }
+        for stem in queues where stem.wasPlayingAtService { playingCount += 1 }
         if playingCount == queues.count { return .none }
         if playingCount > 0 { return .realign }
         return playableSlots.isEmpty ? .none : .startTogether

@@ -63,6 +63,7 @@ final class StreamQueue {
     /// The frame the source ran dry at while no chunk was ready; nil while it plays.
     @exclusivity(unchecked) private var underrunFrame: Int?
     @exclusivity(unchecked) private var underruns = 0
+    @exclusivity(unchecked) private var playingAtService = false
     /// An underrun began or ended since the last ``takeUnderrunNews()``: for the game's events.
     @exclusivity(unchecked) private var underrunNews: (began: Int?, recovered: Int?) = (nil, nil)
     private let logger: Logger
@@ -215,8 +216,9 @@ final class StreamQueue {
     private var playableSource: ALSource? { queue.isEmpty ? nil : source }
     /// `alSourcePause`.
     func pause() throws { try source?.pause() }
-    /// True while the source plays.
-    func isSourcePlaying() throws -> Bool { try source?.state() == .playing }
+    /// The source was playing when the last ``service(mayStart:waiting:)`` looked (after any
+    /// start it made): what a track of stems checks, without asking OpenAL again.
+    var wasPlayingAtService: Bool { playingAtService }
     /// The source.
     var alSource: ALSource? { source }
     /// The source's place, for pausing many in one call.
@@ -305,6 +307,7 @@ final class StreamQueue {
             freeBuffers.append(buffer)
         }
         let alState = try source.state()
+        playingAtService = alState == .playing
         readPosition(offsetInQueue: alState == .stopped ? nil : try source.sampleOffset())
         // A render's update leaves the slots it frees to the render, which fills them before its
         // next update (DecodeWorker.decodeOnCallingThread); any other update wakes the worker.
@@ -332,6 +335,7 @@ final class StreamQueue {
             logger.warning("stream \(path) starved at frame \(positionInFrames); refilled and restarted")
         }
         try source.play()
+        playingAtService = true
     }
 
     /// Reads the position from the source's offset into the queue (nil: the queue ran dry).
