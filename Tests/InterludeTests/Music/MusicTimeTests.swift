@@ -183,3 +183,65 @@ extension EngineSuites.MusicTimeTests {
         #expect(Array(rendered[2 * atBar..<2 * atBar + 20]) == Array(samples[0..<20]))
     }
 }
+
+extension EngineSuites.MusicTimeTests {
+    @Test func aTransitionWithAFadeCrossfadesWithEqualPowerFromTheBoundary() throws {
+        let folder = try StreamFixtureFolder()
+        let engine = try SoundEngine.streamTestEngine()
+        try engine.playMusic(Self.twins(folder))
+        let steady = try folder.writeWAV("steady.wav", [Float](repeating: 0.4, count: 2 * 4 * Self.rate))
+        _ = try engine.render(frameCount: 30_000)
+        try engine.transitionMusic(to: MusicTrack(name: "steady", stems: [.init(name: "all", path: steady)], tempo: MusicTempo(bpm: 120)),
+                                   quantize: .beat, fadeSeconds: 1)
+        // The next beat is at 48,000: the steady track rises along sin(p x pi / 2) from there,
+        // while the twins (silent) fall away.
+        let rendered = try engine.render(frameCount: 100_000)
+        let boundary = 48_000 - 30_000
+        #expect(rendered[0..<(2 * boundary)].allSatisfy { $0 == 0 })
+        for (seconds, expected) in [(0.25, sin(Double.pi / 8)), (0.5, sin(Double.pi / 4)), (0.75, sin(3 * Double.pi / 8))] {
+            let frame = boundary + Int(seconds * Double(Self.rate))
+            let heard = Double(rendered[2 * frame]) / 0.4
+            // The fade moves in update steps (10 ms) and OpenAL ramps between them.
+            #expect(abs(heard - expected) < 0.03, "at \(seconds) s into the fade: \(heard), not \(expected)")
+        }
+        #expect(abs(Double(rendered[2 * (boundary + Self.rate + 4_800)]) - 0.4) < 1e-6, "after the fade")
+    }
+
+    @Test func aPlayOrAStopCancelsAWaitingTransition() throws {
+        let folder = try StreamFixtureFolder()
+        let engine = try SoundEngine.streamTestEngine()
+        let twins = try Self.twins(folder)
+        try engine.playMusic(twins)
+        _ = try engine.render(frameCount: 10_000)
+        try engine.transitionMusic(to: Self.counter(folder).track, quantize: .bar)
+        try engine.playMusic(twins)
+        #expect(try engine.render(frameCount: 120_000).allSatisfy { $0 == 0 }, "the play cancelled it")
+        try engine.transitionMusic(to: Self.counter(folder, name: "again").track, quantize: .bar)
+        try engine.stop(try #require(engine.music()))
+        #expect(try engine.render(frameCount: 120_000).allSatisfy { $0 == 0 }, "the stop cancelled it")
+    }
+
+    @Test func aStingerHeldByAnInterruptionResumesOnTheFrameItStopped() throws {
+        let folder = try StreamFixtureFolder()
+        let engine = try SoundEngine.streamTestEngine()
+        try engine.playMusic(Self.twins(folder))
+        // A stinger that says which frame it is at: the counter as a sound.
+        let (_, samples) = try Self.counter(folder, name: "ramp")
+        let ramp = try engine.loadSound(path: folder.path("ramp.wav"))
+        _ = try engine.render(frameCount: 20_000)
+        try engine.playStinger(ramp, quantize: .beat)
+        _ = try engine.render(frameCount: 4_000 + 10_000)   // the beat at 24,000, then 10,000 frames of it
+        try engine.beginInterruption(reason: .other)
+        _ = try engine.render(frameCount: 5_000)
+        try engine.endInterruption(shouldResume: true)
+        let rendered = try engine.render(frameCount: 100)
+        // Frame 10,000 of the stinger on the first frame after the call (from 1.20 under the
+        // mixer's 64-frame fade-in: OpenALStack.resumeGain).
+        let resumed = (0..<100).allSatisfy { frame in
+            (0..<2).allSatisfy { channel in
+                abs(rendered[2 * frame + channel] - samples[2 * (10_000 + frame) + channel] * OpenALStack.resumeGain(atFrame: frame)) < 1e-6
+            }
+        }
+        #expect(resumed, "not resumed on frame 10,000 of the stinger (\(OpenALStack.name))")
+    }
+}
