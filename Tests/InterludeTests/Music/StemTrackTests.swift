@@ -122,3 +122,50 @@ extension EngineSuites {
         }
     }
 }
+
+extension EngineSuites.StemTrackTests {
+    /// A stem whose reads stall while the others play on (a slow disk under one file): the
+    /// loopback played as a device plays, an interval mixed and then an update that does not
+    /// wait for decoding. The stem runs dry; the others are paused and moved back to its frame,
+    /// and once it has audio again they start together: in step, the twins cancelling. Without
+    /// the realignment the dry stem would never start alone again, and the positions part.
+    @Test func aStemThatRunsDryRealignsTheOthersOnItsFrame() throws {
+        let folder = try StreamFixtureFolder()
+        let lead = zip(StreamTone.stereo(331, amplitude: 0.3, frameCount: 6 * Self.rate),
+                       StreamTone.stereo(997, amplitude: 0.3, frameCount: 6 * Self.rate)).map { $0 + $1 }
+        let leadPath = try folder.writeWAV("lead.wav", lead)
+        let negatedPath = try folder.writeWAV("negated.wav", lead.map { -$0 })
+        // Its reads stop once a second of it is read, for a second of the test's wall clock.
+        let stalled = try GatedDecoder(path: negatedPath, closesAfterFrames: Self.rate, reopensAfterSeconds: 1)
+        let engine = try SoundEngine.streamTestEngine()
+        defer { engine.shutdown() }
+        try engine.withCore("test") { core in
+            _ = try core.streams.play(stems: [TrackStem(name: "lead", path: leadPath, decoder: try DecoderFactory.open(path: leadPath), gain: 1),
+                                              TrackStem(name: "negated", path: negatedPath, decoder: stalled, gain: 1)],
+                                      trackName: "twins", channel: .music, isLooping: false, gain: 1, fadeInSeconds: 0,
+                                      loopRegion: nil, crossfadeSeconds: nil, call: "test")
+        }
+        var heard: [Float] = []
+        for _ in 0..<400 {
+            heard += engine.renderWithoutUpdates(frameCount: 480)
+            engine.update()
+        }
+        #expect(stalled.blockedReadCount > 0, "the stem's reads never stalled")
+        // The stem ran dry at the end of a mix (its chunks are whole update intervals), so the
+        // update that found it realigned them before the lead was heard alone: on 1.19 the twins
+        // cancel throughout. From 1.20 the two end differently at a realignment (the dry one
+        // fades from its last sample, the other fades as it is paused), so each one sounds for
+        // one de-click ramp of 64 frames; silence between. (The loop below plays faster than
+        // the decode thread reads, so both stems' reads fall behind now and then.)
+        let sounding = stride(from: 0, to: heard.count, by: 2).filter { heard[$0] != 0 || heard[$0 + 1] != 0 }.map { $0 / 2 }
+        var runs: [ClosedRange<Int>] = []
+        for frame in sounding {
+            if let last = runs.last, last.upperBound + 1 == frame { runs[runs.count - 1] = last.lowerBound...frame } else { runs.append(frame...frame) }
+        }
+        #expect(runs.allSatisfy { $0.count <= OpenALStack.deClickFrames }, "out of step: \(runs.prefix(5)) (\(OpenALStack.name))")
+        try engine.pause(try #require(engine.music()))
+        let positions = engine.readCore { $0.streams.stream(on: .music)?.stemQueues.map(\.positionInFrames) } ?? []
+        #expect(positions.count == 2 && positions[0] == positions[1], "stems at \(positions)")
+        #expect((positions.first ?? 0) > Self.rate, "it played on past the stall")
+    }
+}
