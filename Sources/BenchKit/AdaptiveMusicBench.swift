@@ -1,5 +1,6 @@
 import Foundation
 import Interlude
+import Synchronization
 import InterludeScene
 
 /// Scenario 23, adaptive music's cost and timing: a 4-stem track against one plain track and
@@ -8,7 +9,7 @@ import InterludeScene
 /// on the bar lands in an offline render.
 public enum AdaptiveMusicBench {
     /// `seconds` of audio per render, medians over `rounds`.
-    public static func rows(seconds: Double, rounds: Int, counter: AllocationCounter?) throws -> [BenchRow] {
+    public static func rows(seconds: Double, rounds: Int, counter: AllocationCounter?, executable: URL) throws -> [BenchRow] {
         let path = try BenchAssets.track(seconds: seconds + 1)
         let stems = MusicTrack(name: "four", stems: (1...4).map { MusicTrack.Stem(name: "stem \($0)", path: path) },
                                tempo: MusicTempo(bpm: 120))
@@ -45,7 +46,7 @@ public enum AdaptiveMusicBench {
                      ratioMeaning: "4 stems / 4 streams", goal: "<= 1.05x", isGoalMet: four <= 1.05,
                      engineSamples: againstFour.engine, baselineSamples: againstFour.baseline),
             try transitionRow(),
-        ]
+        ] + (try realTimeRows(executable: executable, path: path))
         if let counter { rows += try allocationRows(stems, plain: path, counter: counter) }
         return rows
     }
@@ -81,6 +82,52 @@ public enum AdaptiveMusicBench {
             BenchRow(scenario: "23. Adaptive music", measure: "heap allocations per render(frameCount: 480) incl. its update and the refills (1 = the returned array): 4 stems against one plain track",
                      unit: "allocations", engine: withStems.render, baseline: plain.render),
         ]
+    }
+
+    /// Transitions on the bar on a device, in a child on the null backend (which OpenAL Soft
+    /// takes only before it starts): how many frames of the old track were heard past the bar
+    /// before the change, by the device's own mixing.
+    private static func realTimeRows(executable: URL, path: String) throws -> [BenchRow] {
+        let text = try BenchChild.output(of: executable, arguments: ["--transition-child", path], extra: ["ALSOFT_DRIVERS": "null"],
+                                         name: "AdaptiveMusicBench: the child")
+        let frames = text.split(separator: "\n").last.map { $0.split(separator: " ").compactMap { Double($0) } }?.sorted() ?? []
+        guard !frames.isEmpty else { throw BenchError("AdaptiveMusicBench: the child printed \(text)") }
+        let milliseconds = 1_000 / Double(BenchAssets.outputSampleRate)
+        return [
+            BenchRow(scenario: "23. Adaptive music", measure: "a transition on the bar on a device (null backend, real time, driver thread): the old track's frames past the bar (its sources' offsets) when the update that found the bar reached acted, median of \(frames.count) (\(String(format: "%.1f", Measure.median(frames) * milliseconds)) ms)",
+                     unit: "frames", engine: Measure.median(frames)),
+            BenchRow(scenario: "23. Adaptive music", measure: "the same, the latest of \(frames.count) (\(String(format: "%.1f", (frames.last ?? 0) * milliseconds)) ms)",
+                     unit: "frames", engine: frames.last ?? 0),
+        ]
+    }
+
+    /// The child's part: twenty transitions on the bar between two 4-stem tracks of `path` with
+    /// a bar every 0.125 s, on the null backend with the driver thread; prints each one's late
+    /// frames on one line.
+    public static func measureTransitionsInChild(path: String) throws -> String {
+        var configuration = SoundEngine.Configuration(output: .null)
+        configuration.mediaRole = nil
+        let engine = try SoundEngine(configuration: configuration)
+        defer { engine.shutdown() }
+        let late = Mutex<[Int]>([])
+        engine.setEventHandler { event in
+            if case .music(.transitioned(_, _, _, _, _, _, let frames, _)) = event { late.withLock { $0.append(frames) } }
+        }
+        let first = MusicTrack(name: "first", stems: (1...4).map { MusicTrack.Stem(name: "stem \($0)", path: path) },
+                               tempo: MusicTempo(bpm: 480, beatsPerBar: 1))
+        var second = first
+        second.name = "second"
+        try engine.playMusic(first)
+        Thread.sleep(forTimeInterval: 0.3)
+        for index in 0..<20 {
+            try engine.transitionMusic(to: index % 2 == 0 ? second : first, quantize: .bar)
+            let deadline = ContinuousClock.now + .seconds(3)
+            while late.withLock({ $0.count }) <= index {
+                guard ContinuousClock.now < deadline else { throw BenchError("transition \(index + 1) did not happen within 3 s") }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+        return late.withLock { $0 }.map(String.init).joined(separator: " ")
     }
 
     /// A transition on the bar in an offline render: the output frame its track is first heard

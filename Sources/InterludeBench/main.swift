@@ -96,6 +96,13 @@ if arguments.first == "--change-latency-child", arguments.count == 3, let timing
     exit(0)
 }
 
+/// The adaptive-music child: `--transition-child TRACK` prints the frames each of twenty
+/// transitions on the bar came late, on the null backend.
+if arguments.first == "--transition-child", arguments.count == 2 {
+    print(try AdaptiveMusicBench.measureTransitionsInChild(path: arguments[1]))
+    exit(0)
+}
+
 /// `--malloc-counter-active` prints 1 when the malloc interposer is live, 0 when it stands aside
 /// (under a sanitizer, whose runtime owns the allocator).
 if arguments.first == "--malloc-counter-active" {
@@ -324,7 +331,8 @@ if runs(22) {
 }
 if runs(23) {
     FileHandle.standardError.write(Data("[bench] 23. adaptive music\n".utf8))
-    rows += try AdaptiveMusicBench.rows(seconds: isQuick ? 5 : 60, rounds: bench.sizes.rounds, counter: counter)
+    rows += try AdaptiveMusicBench.rows(seconds: isQuick ? 5 : 60, rounds: bench.sizes.rounds, counter: counter,
+                                        executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
 }
 
 if runs(10) {

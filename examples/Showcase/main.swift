@@ -106,7 +106,7 @@ final class TimelinePrinter: Sendable {
             return String(format: "mix snapshot %@ fades in over %.1f s: music and effects muffled", snapshot.name, fadeSeconds)
         case .design(.snapshotStopped(let snapshot, let fadeSeconds)):
             return String(format: "mix snapshot %@ fades out over %.1f s", snapshot.name, fadeSeconds)
-        case .music(.transitioned(let from, _, let track, let quantize, _, _, _)):
+        case .music(.transitioned(let from, _, let track, let quantize, _, _, _, _)):
             return "music changed from \(from ?? "silence") to \(track) on the \(quantize.rawValue)"
         case .music(.stingerPlayed(_, let sound, _)):
             return "  stinger \(sound) on the beat"

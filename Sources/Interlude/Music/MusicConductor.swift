@@ -208,7 +208,8 @@ final class MusicConductor {
                 guard current.state == .playing, current.musicClockFrames >= waiting.dueClock else { continue }
                 transitions[channel] = nil
                 _ = perform(waiting.target, from: current, quantize: waiting.quantize, entry: waiting.entry,
-                            fadeSeconds: waiting.fadeSeconds, call: "transition")
+                            fadeSeconds: waiting.fadeSeconds, call: "transition",
+                            lateFrames: current.musicClockFrames - waiting.dueClock)
                 acted = true
             }
             if raiseDueBeats() { acted = true }
@@ -276,14 +277,15 @@ final class MusicConductor {
     // MARK: Carrying out
 
     private func perform(_ target: MusicStream, from current: MusicStream?, quantize: MusicQuantize, entry: MusicEntry,
-                         fadeSeconds: Double, call: String) -> MusicHandle {
+                         fadeSeconds: Double, call: String, lateFrames: Int = 0) -> MusicHandle {
         let channel = target.channel
         cancelStingers(on: channel)
         beats[channel] = nil
         streams.install(target, fadeInSeconds: 0, crossfadeSeconds: fadeSeconds > 0 ? fadeSeconds : nil, call: call, deferred: true)
         let handle = MusicHandle(target, engineID: engineID)
         events.emit(MusicEvent.transitioned(from: current?.displayName, to: handle, track: target.displayName, quantize: quantize,
-                                            entry: entry, entryFrame: target.positionInFrames, mixFrame: mixFrame))
+                                            entry: entry, entryFrame: target.positionInFrames, lateFrames: lateFrames,
+                                            mixFrame: mixFrame))
         return handle
     }
 

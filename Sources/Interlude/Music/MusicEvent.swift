@@ -33,9 +33,12 @@ public enum MusicEvent: Sendable, Equatable {
     case beat(MusicHandle, track: String, position: MusicPosition, mixFrame: Int?)
     /// A transition happened on its boundary: `from` (a track's name, or a plain track's path;
     /// nil when nothing played) gave way to `to`, which came in at `entryFrame` of its track.
+    /// `lateFrames`: the frames of the old track heard past its boundary before the change, by
+    /// the device's own mixing: 0 offline, where the change lands on the boundary's frame; on a
+    /// device, the update that found the boundary reached came that much after it.
     /// `mixFrame` as for ``beat(_:track:position:mixFrame:)``.
     case transitioned(from: String?, to: MusicHandle, track: String, quantize: MusicQuantize, entry: MusicEntry,
-                      entryFrame: Int, mixFrame: Int?)
+                      entryFrame: Int, lateFrames: Int, mixFrame: Int?)
     /// A transition waiting for its boundary was replaced by another, or made moot by a
     /// transition to the track already playing: the one to `track` will not happen.
     case transitionReplaced(track: String)
@@ -71,7 +74,7 @@ extension MusicEvent: CustomStringConvertible {
         case .ended(let music, let frame): "\(music) ended at frame \(frame)"
         case .fadeFinished(let music): "\(music): fade finished"
         case .beat(_, let track, let position, _): "\(track): \(position)"
-        case .transitioned(let from, _, let track, let quantize, let entry, let entryFrame, _):
+        case .transitioned(let from, _, let track, let quantize, let entry, let entryFrame, _, _):
             "transition from \(from ?? "nothing") to \(track) on the \(quantize.rawValue), entering at frame \(entryFrame) (\(entry.rawValue))"
         case .transitionReplaced(let track): "the waiting transition to \(track) was replaced"
         case .transitionUnchanged(let track): "transition to \(track), already playing: nothing changed"

@@ -193,7 +193,7 @@ struct RenderState {
             if position.beat == 1 { barSeconds.append(Double(frame) / Double(scene.sampleRate)) }
             fields += [("event", .string("musicBeat")), ("track", .string(musicName(track))),
                        ("bar", .number(Double(position.bar))), ("beat", .number(Double(position.beat)))]
-        case .music(.transitioned(let from, _, let track, let quantize, let entry, _, _)):
+        case .music(.transitioned(let from, _, let track, let quantize, let entry, _, _, _)):
             fields += [("event", .string("musicTransitioned")), ("from", from.map { .string(musicName($0)) } ?? .null),
                        ("to", .string(musicName(track))), ("quantize", .string(quantize.rawValue)), ("entry", .string(entry.rawValue))]
         case .music(.transitionReplaced(let track)):
@@ -280,7 +280,7 @@ extension EngineEvent {
     /// The output frame a music-time event was mixed at (offline), if it is one.
     var mixFrame: Int? {
         switch self {
-        case .music(.beat(_, _, _, let frame)), .music(.transitioned(_, _, _, _, _, _, let frame)),
+        case .music(.beat(_, _, _, let frame)), .music(.transitioned(_, _, _, _, _, _, _, let frame)),
              .music(.stingerPlayed(_, _, let frame)), .music(.stingerCancelled(_, let frame)):
             frame
         default:

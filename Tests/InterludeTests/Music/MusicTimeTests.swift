@@ -64,7 +64,7 @@ extension EngineSuites {
             #expect(Array(rendered[2 * atBar..<2 * atBar + 20]) == Array(samples[0..<20]))
             #expect(engine.positionInFrames(of: next) == 4_000)
             let transitioned = events.all.compactMap { event -> (Int, Int?)? in
-                if case .transitioned(_, _, _, _, _, let entryFrame, let mixFrame) = event { (entryFrame, mixFrame) } else { nil }
+                if case .transitioned(_, _, _, _, _, let entryFrame, 0, let mixFrame) = event { (entryFrame, mixFrame) } else { nil }
             }
             #expect(transitioned.count == 1 && transitioned.first?.0 == 0 && transitioned.first?.1 == 96_000)
         }
