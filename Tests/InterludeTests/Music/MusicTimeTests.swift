@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Interlude
+@testable import InterludeScene
 
 extension EngineSuites {
     /// Transitions, stingers and beats in the playing track's own time, through the loopback
@@ -243,5 +244,61 @@ extension EngineSuites.MusicTimeTests {
             }
         }
         #expect(resumed, "not resumed on frame 10,000 of the stinger (\(OpenALStack.name))")
+    }
+}
+
+extension EngineSuites.MusicTimeTests {
+    @Test func stemsStayInStepThroughACrossfadeToAnotherTrackOfStems() throws {
+        let folder = try StreamFixtureFolder()
+        let engine = try SoundEngine.streamTestEngine()
+        try engine.playMusic(Self.twins(folder))
+        var other = try Self.twins(folder)
+        other.name = "other twins"
+        _ = try engine.render(frameCount: 30_000)
+        // Both sides of the crossfade are twins: silent only while each track's stems stay in step.
+        try engine.transitionMusic(to: other, quantize: .beat, entry: .sync, fadeSeconds: 0.5)
+        #expect(try engine.render(frameCount: 80_000).allSatisfy { $0 == 0 })
+    }
+
+    @Test func aStingerGivenDuringAnInterruptionWaitsInMusicTime() throws {
+        let folder = try StreamFixtureFolder()
+        let engine = try SoundEngine.streamTestEngine()
+        try engine.playMusic(Self.twins(folder))
+        let click = try engine.loadSound(path: folder.writeWAV("click.wav", [Float](repeating: 0.3, count: 2 * 4_800)))
+        _ = try engine.render(frameCount: 30_000)
+        try engine.beginInterruption(reason: .other)
+        try engine.playStinger(click, quantize: .beat)
+        #expect(try engine.render(frameCount: 40_000).allSatisfy { $0 == 0 }, "not into the silence")
+        try engine.endInterruption(shouldResume: true)
+        // The music stood at 30,000: the next beat is 18,000 frames after the end.
+        let rendered = try engine.render(frameCount: 30_000)
+        #expect(Self.firstNonZeroFrame(rendered) == 18_000)
+    }
+
+    /// A 44.1 kHz track on a 48 kHz output: the boundary is where the resampled track really
+    /// reaches it, found in a render of the track alone (a step at the bar's frame), within one
+    /// output frame.
+    @Test func aTransitionOfAResampledTrackLandsWithinAFrameOfItsBoundary() throws {
+        let folder = try StreamFixtureFolder()
+        let rate = 44_100
+        let bar = 2 * rate  // 120 bpm, 4/4
+        let marked = (0..<(4 * rate)).flatMap { frame -> [Float] in frame >= bar ? [0.3, 0.3] : [0, 0] }
+        let writer = try WAVFileWriter(path: folder.path("marked.wav"), format: AudioFormat(sampleRate: rate, channelCount: 2),
+                                       sampleType: .float32)
+        try writer.append(marked)
+        try writer.finish()
+        let track = MusicTrack(name: "marked", stems: [.init(name: "all", path: folder.path("marked.wav"))], tempo: MusicTempo(bpm: 120))
+        let steady = try folder.writeWAV("steady.wav", [Float](repeating: -0.6, count: 2 * Self.rate))
+        let alone = try SoundEngine.streamTestEngine()
+        try alone.playMusic(track)
+        let reached = try #require(Self.firstNonZeroFrame(try alone.render(frameCount: 2 * Self.rate + 4_800)))
+        let engine = try SoundEngine.streamTestEngine()
+        try engine.playMusic(track)
+        _ = try engine.render(frameCount: 30_000)
+        try engine.transitionMusic(to: MusicTrack(name: "steady", stems: [.init(name: "all", path: steady)], tempo: MusicTempo(bpm: 120)),
+                                   quantize: .bar)
+        let rendered = try engine.render(frameCount: 2 * Self.rate)
+        let landed = try #require(rendered.indices.first { rendered[$0] < 0 }) / 2 + 30_000
+        #expect(abs(landed - reached) <= 1, "landed on \(landed), the track reached its bar on \(reached)")
     }
 }
