@@ -139,7 +139,7 @@ final class MusicStream {
     /// `trackName`.
     init(trackID: Int, stems: [TrackStem], trackName: String?, tempo: MusicTempo?, raisesBeatEvents: Bool = false,
          worker: DecodeWorker, waitsForDecode: Bool,
-         channel: StreamChannel, isLooping: Bool, gain: Float, loudness: StreamLoudness?, state: PlayState, bufferCount: Int, bufferSeconds: Double,
+         channel: StreamChannel, isLooping: Bool, gain: Float, loudness: StreamLoudness?, state: PlayState, bufferCount: Int, bufferFrameCount: Int,
          logger: Logger) {
         precondition(!stems.isEmpty, "a track has at least one stem")
         self.number = trackID
@@ -156,7 +156,7 @@ final class MusicStream {
         queues = stems.map { stem in
             StreamQueue(path: stem.path, decoder: stem.decoder, worker: worker, waitsForDecode: waitsForDecode,
                         isLooping: isLooping, bufferCount: bufferCount,
-                        bufferFrameCount: max(256, Int(Double(stem.decoder.format.sampleRate) * bufferSeconds)),
+                        bufferFrameCount: bufferFrameCount,
                         loopRegion: nil, downmixesToMono: false, logger: logger)
         }
         queue = queues[0]

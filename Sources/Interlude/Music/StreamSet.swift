@@ -116,7 +116,7 @@ final class StreamSet {
                                  worker: worker, waitsForDecode: configuration.output.isOffline,
                                  channel: channel, isLooping: isLooping, gain: gain, loudness: loudness, state: state,
                                  bufferCount: configuration.streamBufferCount,
-                                 bufferSeconds: configuration.streamBufferSeconds, logger: logger)
+                                 bufferFrameCount: bufferFrameCount(stems), logger: logger)
         if let region { try stream.setLoopRegion(region) }
         // Not attached yet: this only sets the frame the queue is first filled from.
         if startFrame != 0 { try stream.seek(toFrame: startFrame) }
@@ -160,6 +160,19 @@ final class StreamSet {
         } else if deferred {
             events.emit(.commandDeferred(crossfadeSeconds == nil ? .playMusic(channel) : .crossfadeMusic(channel)))
         }
+    }
+
+    /// Frames per chunk of each stem: ``SoundEngine/Configuration/streamBufferSeconds`` of it, and
+    /// for a track of several stems no more than a streamed voice's chunk
+    /// (``SoundEngine/Configuration/streamedVoiceMaximumBytesInFlight`` per stem), so that four
+    /// stems hold and touch what four streamed voices do: long chunks of four stems at once
+    /// outgrow the caches, and cost a twentieth more to mix and decode.
+    private func bufferFrameCount(_ stems: [TrackStem]) -> Int {
+        let format = stems[0].decoder.format
+        let wanted = max(256, Int(Double(format.sampleRate) * configuration.streamBufferSeconds))
+        guard stems.count > 1 else { return wanted }
+        let bytesPerFrame = MemoryLayout<Float>.size * configuration.streamBufferCount * 2 * format.channelCount
+        return max(256, min(wanted, configuration.streamedVoiceMaximumBytesInFlight / bytesPerFrame))
     }
 
     /// Attaches a track that waits to be installed, so its stems are decoded and queued
