@@ -65,7 +65,9 @@ extension SoundEngine {
         /// the decode thread's side and its AL buffers, both float. A voice's chunks are
         /// ``streamBufferSeconds`` long unless that would pass this bound, and are cut shorter
         /// then: 256 KiB holds 4 + 4 chunks of 0.11 s of a 48 kHz stereo track streamed as a
-        /// positional (mono) voice. At least `16 KiB x streamBufferCount`.
+        /// positional (mono) voice. At least `16 KiB x streamBufferCount`. Each stem of a track of
+        /// several stems (``MusicTrack``) is held to the same bound, so four stems cost what four
+        /// streamed voices do.
         public var streamedVoiceMaximumBytesInFlight = 256 * 1024
         /// How gain falls with distance.
         public var distanceModel: DistanceModel = .inverseClamped
