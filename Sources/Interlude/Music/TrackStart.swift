@@ -54,16 +54,7 @@ struct TrackStart {
         try validate(gain: gain, fadeInSeconds: fadeInSeconds, crossfadeSeconds: crossfadeSeconds, call: call)
         var track = track
         track.gains.merge(gains) { $1 }
-        try track.validateShape(in: call)
-        try engine.ensureAlive(call)
-        let decoders = try Self.openStems(of: track, in: call)
-        let stems = zip(track.stems, zip(decoders, track.startingGains)).map { stem, opened in
-            TrackStem(name: stem.name, path: stem.path, decoder: opened.0, gain: opened.1)
-        }
-        let loudness = try track.loudnessLUFS.map {
-            StreamLoudness(targetLUFS: $0, gain: try Self.measureLoudness(of: track, in: call).gain(toTarget: $0))
-        }
-        try decoders[0].format.checkSupported(in: "\(call): track \"\(track.name)\"")
+        let (stems, loudness) = try open(track, call: call)
         let engineID = engine.engineID
         return try engine.withCore(call) { core in
             let trackID = try core.streams.play(stems: stems, trackName: track.name, tempo: track.tempo,
@@ -83,16 +74,7 @@ struct TrackStart {
     func transition(to track: MusicTrack, channel: StreamChannel, gain: Float, quantize: MusicQuantize, entry: MusicEntry,
                     fadeSeconds: Double, call: String) throws -> MusicHandle? {
         try validate(gain: gain, fadeInSeconds: fadeSeconds, crossfadeSeconds: nil, call: call)
-        try track.validateShape(in: call)
-        try engine.ensureAlive(call)
-        let decoders = try Self.openStems(of: track, in: call)
-        try decoders[0].format.checkSupported(in: "\(call): track \"\(track.name)\"")
-        let stems = zip(track.stems, zip(decoders, track.startingGains)).map { stem, opened in
-            TrackStem(name: stem.name, path: stem.path, decoder: opened.0, gain: opened.1)
-        }
-        let loudness = try track.loudnessLUFS.map {
-            StreamLoudness(targetLUFS: $0, gain: try Self.measureLoudness(of: track, in: call).gain(toTarget: $0))
-        }
+        let (stems, loudness) = try open(track, call: call)
         return try engine.withCore(call) { core in
             try core.conductor.transition(on: channel, trackName: track.name, quantize: quantize, entry: entry,
                                           fadeSeconds: fadeSeconds, call: call) { startFrame in
@@ -102,6 +84,25 @@ struct TrackStart {
                                       state: .playing)
             }
         }
+    }
+
+    /// Checks `track`, opens its stems and, for a loudness target, measures their sum on the
+    /// decoders just opened (then moved back to frame 0): the steps a play and a transition share,
+    /// on the calling thread.
+    private func open(_ track: MusicTrack, call: String) throws -> (stems: [TrackStem], loudness: StreamLoudness?) {
+        try track.validateShape(in: call)
+        try engine.ensureAlive(call)
+        let decoders = try Self.openStems(of: track, in: call)
+        try decoders[0].format.checkSupported(in: "\(call): track \"\(track.name)\"")
+        var loudness: StreamLoudness?
+        if let target = track.loudnessLUFS {
+            loudness = StreamLoudness(targetLUFS: target, gain: try Loudness.measure(sumOf: decoders).gain(toTarget: target))
+            for decoder in decoders { try decoder.seek(toFrame: 0) }
+        }
+        let stems = zip(track.stems, zip(decoders, track.startingGains)).map { stem, opened in
+            TrackStem(name: stem.name, path: stem.path, decoder: opened.0, gain: opened.1)
+        }
+        return (stems, loudness)
     }
 
     /// The loudness of a track's stems played together at gain 1, decoded on the calling thread.

@@ -177,3 +177,16 @@ extension EngineSuites {
         }
     }
 }
+
+extension EngineSuites.LoudnessTargetTests {
+    /// A track of stems is measured on its stems' sum at gain 1, on the decoders it then plays
+    /// from their first frame: two quiet stems together render at the target.
+    @Test func aTrackOfStemsMeetsItsTargetAsTheSumOfItsStems() throws {
+        let folder = try StreamFixtureFolder()
+        let one = try Self.encodedTone(folder, amplitude: 0.05, channelCount: 2, name: "one")
+        let two = try Self.encodedTone(folder, amplitude: 0.05, channelCount: 2, name: "two")
+        let track = MusicTrack(name: "pair", stems: [.init(name: "one", path: one), .init(name: "two", path: two)], loudnessLUFS: -18)
+        let measured = try Self.renderedLoudness { try $0.playMusic(track) }
+        #expect(abs(measured.integratedLUFS - -18) <= 0.5, "rendered \(measured.integratedLUFS) LUFS")
+    }
+}
