@@ -1,19 +1,15 @@
 /// The sound designer's layer: cues, game parameters with the curves that follow them, and mix
-/// snapshots. It plays cue voices through the ``VoicePlayer`` like any voice (and ends stolen
-/// ones through ``VoiceSources``), keeps each cue voice's curve factors in its ``Voice``, and
+/// snapshots. It plays cue voices through the ``VoicePlayer`` like any voice (and has it end
+/// stolen ones), keeps each cue voice's curve factors in its ``Voice``, and
 /// gives the ``GroupMixer`` the snapshots' group factors. Random choices come from one ``SeededRandom`` (SplitMix64) seeded by
 /// ``SoundEngine/Configuration/seed``. Parameters and snapshots move in the engine's own time
 /// (rendered frames offline), interrupted or not.
 final class SoundDesign {
     private let table: VoiceTable
     private let player: VoicePlayer
-    private let sources: VoiceSources
     private let mixer: GroupMixer
-    private let sounds: SoundBank
-    private let session: AudioSession
     private let events: EventQueue
     private let clock: UpdateClock
-    private let host: DeviceHost
     @exclusivity(unchecked) private var random: SeededRandom
     @exclusivity(unchecked) private var cues: [String: CueState] = [:]
     @exclusivity(unchecked) private var parameters = ParameterTable()
@@ -25,18 +21,13 @@ final class SoundDesign {
     /// The follower count past which a play drops ended followers first.
     @exclusivity(unchecked) private var followerPruneCount = 64
 
-    init(seed: UInt64, table: VoiceTable, player: VoicePlayer, sources: VoiceSources, mixer: GroupMixer,
-         sounds: SoundBank, session: AudioSession, events: EventQueue, clock: UpdateClock, host: DeviceHost) {
+    init(seed: UInt64, table: VoiceTable, player: VoicePlayer, mixer: GroupMixer, events: EventQueue, clock: UpdateClock) {
         random = SeededRandom(seed: seed)
         self.table = table
         self.player = player
-        self.sources = sources
         self.mixer = mixer
-        self.sounds = sounds
-        self.session = session
         self.events = events
         self.clock = clock
-        self.host = host
     }
 
     // MARK: Cues
@@ -47,9 +38,7 @@ final class SoundDesign {
     func makeCue(named name: String, _ definition: CueDefinition, variantLoudnessLUFS: [Double]?, call: String) throws -> CueID {
         guard !name.isEmpty else { throw InterludeError(.invalidArgument, "\(call): a cue needs a name") }
         try definition.validate(in: call)
-        for sound in definition.variants where !(table.isOwnEngine(sound.engineID) && sounds.contains(sound)) {
-            throw InterludeError(.foreignObject, "\(call): variant \(sound.name) was not loaded by this engine, or was unloaded")
-        }
+        for sound in definition.variants { try player.checkLoaded(sound, in: "\(call): variant") }
         _ = try mixer.existingIndex(of: definition.group, in: call)
         let curves = try definition.curves.map { curve in
             guard let index = parameters.index(of: curve.parameter) else {
@@ -79,22 +68,22 @@ final class SoundDesign {
         let definition = cue.definition
         var parameters = VoiceParameters(position: position, gain: gain, isLooping: definition.isLooping,
                                          group: definition.group, priority: definition.priority)
-        if !session.isActive && !definition.isLooping {
+        if player.dropsPlay(isLooping: definition.isLooping) {
             // Dropped by the player as any one-shot while interrupted, nothing drawn.
             return try player.play(definition.variants[0], parameters: parameters, origin: .cue)
         }
         if let position { try Validate.vector(position, "position", in: call()) }
         let now = clock.ticks()
         if definition.cooldownSeconds > 0, let last = cue.lastPlay,
-           clock.seconds(fromTicks: last, to: now, sampleRate: host.sampleRate) < definition.cooldownSeconds {
+           clock.seconds(fromTicks: last, to: now) < definition.cooldownSeconds {
             return drop(cue, reason: .cooldown)
         }
         if definition.maxVoices > 0 {
-            var count = cue.countLiveVoices { sources.isLiveNow($0) }
+            var count = cue.countLiveVoices { player.isLiveNow($0) }
             if count >= definition.maxVoices {
                 guard definition.steal == .oldest else { return drop(cue, reason: .maxVoices) }
                 while count >= definition.maxVoices, let oldest = cue.takeOldestVoice() {
-                    if let voice = table.voice(for: oldest) { sources.remove(voice, reason: .stolen) }
+                    player.steal(oldest)
                     count -= 1
                 }
             }
@@ -143,8 +132,7 @@ final class SoundDesign {
 
     /// A dropped play: the event, and a handle that is already stale.
     private func drop(_ cue: CueState, reason: CueDropReason) -> VoiceHandle {
-        let handle = table.allocateSlot()
-        table.abandonSlot(of: handle)
+        let handle = table.staleHandle()
         events.emit(.design(.cueDropped(cue: cue.id, reason: reason)))
         return handle
     }

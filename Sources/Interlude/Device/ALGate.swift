@@ -21,6 +21,13 @@ final class ALGate {
     /// AL calls may be made: a device is open and the session is active.
     var isOpen: Bool { host.isOpen && session.isActive }
 
+    /// Nothing holds the session: a command acts now. While it is interrupted, the rooms track
+    /// their commands and apply them at its end.
+    var isSessionActive: Bool { session.isActive }
+
+    /// A device is open, whether or not the session lets AL be called (a lost device has none).
+    var hasDevice: Bool { host.isOpen }
+
     /// Sources may be started: the mixer is not held (``DeviceHost/isMixerStalled``). While it
     /// is, a play leaves its source where it stands, and the hold's end starts it: a source
     /// played and paused again would sound for as long as the thread was preempted in between,
@@ -47,18 +54,24 @@ final class ALGate {
     /// Runs AL work when the gate is open; otherwise does nothing. `call` names the work in the
     /// log and is only built when something fails.
     func run(_ call: @autoclosure () -> String, _ body: (ALDevice) throws -> Void) {
+        do {
+            try runThrowing(body)
+        } catch {
+            count(error, in: call())
+        }
+    }
+
+    /// Runs AL work when the gate is open, as ``run(_:_:)`` does, but hands an error to the
+    /// caller: for work whose failure the game is told about (a seek the decoder refuses).
+    func runThrowing(_ body: (ALDevice) throws -> Void) throws {
         guard isOpen else { return }
         let isNested = isInside
         isInside = true
         defer { isInside = isNested }
-        do {
-            if isNested {
-                _ = try host.withContextAlreadyCurrent(body)
-            } else {
-                _ = try host.withContext(body)
-            }
-        } catch {
-            count(error, in: call())
+        if isNested {
+            _ = try host.withContextAlreadyCurrent(body)
+        } else {
+            _ = try host.withContext(body)
         }
     }
 

@@ -66,3 +66,29 @@ extension EngineCore {
         }
     }
 }
+
+extension EngineCore {
+    /// Starts a voice of a loaded sound; a sound lost with a device (its file gone) throws
+    /// `.fileNotFound` first.
+    func play(_ sound: Sound, parameters: VoiceParameters, origin: VoiceOrigin) throws -> VoiceHandle {
+        try sounds.checkNotLost(sound)
+        return try voices.play(sound, parameters: parameters, origin: origin)
+    }
+
+    /// Moves a track to `frame`; what waits for its boundaries waits from there. A handle that
+    /// is no longer its channel's current track does nothing.
+    func seek(_ music: MusicHandle, toFrame frame: Int) throws {
+        guard streams.current(music) != nil else { return }
+        try streams.seek(music.channel, toFrame: frame)
+        conductor.trackMoved(on: music.channel)
+    }
+
+    /// Sets a parameter for one cue voice's curves; reported as deferred while interrupted
+    /// when the voice took it.
+    func setParameter(_ value: Float, of name: String, on voice: VoiceHandle, fadeSeconds: Double,
+                      call: @autoclosure () -> String) throws {
+        if try soundDesign.setParameter(value, of: name, on: voice, fadeSeconds: fadeSeconds, call: call()) {
+            noteDeferred(.setVoiceParameter(name, voice))
+        }
+    }
+}

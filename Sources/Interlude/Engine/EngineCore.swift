@@ -72,25 +72,27 @@ final class EngineCore: @unchecked Sendable {
         device = try DeviceHost(configuration: configuration, logger: logger)
         al = ALGate(host: device, session: audioSession, logger: logger)
         sounds = SoundBank(gate: al)
-        clock = UpdateClock(isOffline: configuration.output.isOffline)
+        clock = if case .offline(let sampleRate, _) = configuration.output {
+            UpdateClock(offlineSampleRate: sampleRate)
+        } else {
+            UpdateClock(offlineSampleRate: nil)
+        }
         world = SpatialWorld(configuration: configuration)
         voiceTable = VoiceTable(engineID: engineID)
         alRenderer = ALRenderer(sounds: sounds, mixer: groups, gate: al)
         // Started once nothing before it can throw; the one later failure stops it.
         decodeWorker = try DecodeWorker(logger: logger)
         voiceSources = VoiceSources(configuration: configuration, table: voiceTable, renderer: alRenderer, mixer: groups,
-                                    world: world, clock: clock, host: device, session: audioSession, gate: al,
-                                    events: events)
-        voices = VoicePlayer(configuration: configuration, table: voiceTable, renderer: alRenderer, mixer: groups, sounds: sounds,
-                             session: audioSession, gate: al, events: events, worker: decodeWorker, logger: logger,
+                                    world: world, clock: clock, gate: al, events: events)
+        voices = VoicePlayer(configuration: configuration, table: voiceTable, mixer: groups, sounds: sounds,
+                             gate: al, events: events, worker: decodeWorker, logger: logger,
                              sources: voiceSources)
-        streams = StreamSet(configuration: configuration, engineID: engineID, logger: logger, mixer: groups, host: device, session: audioSession,
-                           gate: al, events: events, worker: decodeWorker)
+        streams = StreamSet(configuration: configuration, engineID: engineID, logger: logger, mixer: groups, gate: al,
+                            events: events, worker: decodeWorker)
         conductor = MusicConductor(engineID: engineID, streams: streams, voices: voices, events: events, gate: al, clock: clock,
                                    isOffline: configuration.output.isOffline)
-        soundDesign = SoundDesign(seed: configuration.seed, table: voiceTable, player: voices, sources: voiceSources,
-                                  mixer: groups, sounds: sounds, session: audioSession, events: events, clock: clock,
-                                  host: device)
+        soundDesign = SoundDesign(seed: configuration.seed, table: voiceTable, player: voices, mixer: groups, events: events,
+                                  clock: clock)
         snapshotWriter = configuration.statePath.map { SnapshotWriter(path: $0, logger: logger, events: sinks) }
         snapshots = SessionSnapshots(voices: voiceSources, streams: streams, mixer: groups, world: world, design: soundDesign,
                                      writer: snapshotWriter)
@@ -98,9 +100,8 @@ final class EngineCore: @unchecked Sendable {
                                     renderer: alRenderer, sounds: sounds)
         session = SessionController(session: audioSession, host: device, gate: al, events: events, playback: playback,
                                     snapshots: snapshots)
-        router = OutputRouter(configuration: configuration, logger: logger, session: audioSession, controller: session,
-                              host: device, gate: al, events: events, table: voiceTable, voices: voiceSources,
-                              renderer: alRenderer, streams: streams, sounds: sounds)
+        router = OutputRouter(configuration: configuration, logger: logger, session: audioSession, host: device,
+                              events: events, playback: playback, snapshots: snapshots)
         if let startSeconds = device.outputStartSeconds {
             events.emit(DeviceEvent.outputStarted(afterSeconds: startSeconds))
         }
@@ -220,7 +221,7 @@ final class EngineCore: @unchecked Sendable {
     /// Sends what the setters changed since the last update (the voices' parameters after their
     /// fades moved on, the listener and the world), in the update's deferred block.
     private func sendChanges() {
-        al.attempt("update: voice parameters") { try voices.sendChanges() }
+        al.attempt("update: voice parameters") { try voiceSources.sendChanges() }
         al.attempt("update: listener and world") { try SpatialRenderer.sendChanges(of: world) }
     }
 
@@ -229,7 +230,7 @@ final class EngineCore: @unchecked Sendable {
     func setGroupPaused(_ paused: Bool, index: Int) {
         groups.setPaused(paused, of: index)
         al.run("setGroupPaused") { _ in
-            try voices.setGroupPaused(paused, group: index)
+            try voiceSources.setGroupPaused(paused, group: index)
             try streams.setGroupPaused(paused, group: index)
             if !paused { try voiceSources.assignSources() }
         }
@@ -243,13 +244,13 @@ final class EngineCore: @unchecked Sendable {
 
     /// Sends every real voice's and stream's gain after a group gain changed.
     func applyGroupGains() throws {
-        try voices.applyGroupGains()
+        try voiceSources.applyGroupGains()
         try streams.applyGroupGains()
     }
 
     /// Sends every real voice's and stream's low-pass after a mix snapshot changed a group's.
     func applyGroupLowPasses() throws {
-        try voices.applyEffects()
+        try voiceSources.applyEffects()
         try streams.applyGroupLowPasses()
     }
 
@@ -273,7 +274,7 @@ final class EngineCore: @unchecked Sendable {
             if device.isOpen, session.isActive {
                 // Changes made since the last update (a render that starts between updates)
                 // are sent before the mix, as the update would have.
-                if voices.hasChanges || world.hasChanges {
+                if voiceSources.hasChanges || world.hasChanges {
                     al.run("render") { _ in try al.deferringUpdates { sendChanges() } }
                 }
                 device.render(into: output, frameCount: stretchFrames)
@@ -305,7 +306,7 @@ final class EngineCore: @unchecked Sendable {
         if isShutDown { return true }
         guard device.isOpen else { return false }
         guard session.isActive else { return true }
-        return device.isOutputRunning && voiceTable.liveVoiceCount == 0 && streams.isEmpty && !voices.hasChanges
+        return device.isOutputRunning && voiceTable.liveVoiceCount == 0 && streams.isEmpty && !voiceSources.hasChanges
             && !world.hasChanges && !groups.isDirty && groups.isSettled(playingCounts: voiceSources.playingCountsByGroup)
     }
 

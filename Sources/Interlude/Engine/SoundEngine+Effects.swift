@@ -8,13 +8,7 @@ extension SoundEngine {
             throw InterludeError(.invalidArgument, "makeReverbZone(named:): a reverb zone needs a name")
         }
         let zone = ReverbZoneID(name: name)
-        try withCore("makeReverbZone(named: \(name))") { core in
-            if core.groups.preset(ofZone: zone) != nil {
-                core.alRenderer.forgetZoneUnlessDeleted(zone)
-            }
-            core.groups.setZone(zone, preset: preset)
-            core.al.run("makeReverbZone") { _ in try core.voices.applyEffects() }
-        }
+        try withCore("makeReverbZone(named: \(name))") { $0.makeReverbZone(zone, preset: preset) }
         return zone
     }
 
@@ -22,10 +16,6 @@ extension SoundEngine {
     /// Any thread.
     public func setReverbZone(_ zone: ReverbZoneID?, of group: GroupID) throws {
         let call = "setReverbZone(of: \(group))"
-        try withCore(call) { core in
-            try core.groups.checkZone(zone, in: call)
-            core.groups.setZone(zone, ofGroup: try core.groups.existingIndex(of: group, in: call))
-            core.al.run(call) { _ in try core.voices.applyEffects() }
-        }
+        try withCore(call) { try $0.setReverbZone(zone, of: group, call: call) }
     }
 }

@@ -7,10 +7,7 @@ extension SoundEngine {
         guard !name.isEmpty else {
             throw InterludeError(.invalidArgument, "makeGroup(named:): a group needs a name")
         }
-        return try withCore("makeGroup(named: \(name))") { core in
-            _ = core.groups.makeGroup(named: name)
-            return GroupID(name: name)
-        }
+        return try withCore("makeGroup(named: \(name))") { core in core.groups.makeGroup(named: name) }
     }
 
     /// The group made with `name`, or nil when there is none. Any thread.
@@ -70,11 +67,7 @@ extension SoundEngine {
     /// Mutes or unmutes a group: its voices keep playing, unheard. Any thread.
     public func setMuted(_ muted: Bool, of group: GroupID) throws {
         let call = "setMuted(of: \(group))"
-        try withCore(call) { core in
-            core.groups.setMuted(muted, of: try core.groups.existingIndex(of: group, in: call))
-            core.al.run(call) { _ in try core.applyGroupGains() }
-            core.noteDeferred(.changeGroup(group))
-        }
+        try withCore(call, reporting: .changeGroup(group)) { try $0.setMuted(muted, of: group, call: call) }
     }
 
     /// Lowers `group` by `decibels` (>= 0) while any voice of `trigger` plays (the music under
@@ -87,23 +80,15 @@ extension SoundEngine {
         }
         try Validate.seconds(attackSeconds, "attack", in: call)
         try Validate.seconds(releaseSeconds, "release", in: call)
-        try withCore(call) { core in
-            core.groups.addDucking(DuckRule(targetIndex: try core.groups.existingIndex(of: group, in: call),
-                                            triggerIndex: try core.groups.existingIndex(of: trigger, in: call),
-                                            duckedGain: Decibels.gain(of: -decibels),
-                                            attackSeconds: attackSeconds, releaseSeconds: releaseSeconds))
-            core.noteDeferred(.changeGroup(group))
+        try withCore(call, reporting: .changeGroup(group)) { core in
+            try core.addDucking(of: group, whilePlaying: trigger, duckedGain: Decibels.gain(of: -decibels),
+                                attackSeconds: attackSeconds, releaseSeconds: releaseSeconds, call: call)
         }
     }
 
     /// Stops ducking `group` under `trigger`. Any thread.
     public func removeDucking(of group: GroupID, whilePlaying trigger: GroupID) throws {
         let call = "removeDucking(of: \(group), whilePlaying: \(trigger))"
-        try withCore(call) { core in
-            core.groups.removeDucking(target: try core.groups.existingIndex(of: group, in: call),
-                                      trigger: try core.groups.existingIndex(of: trigger, in: call))
-            core.al.run(call) { _ in try core.applyGroupGains() }
-            core.noteDeferred(.changeGroup(group))
-        }
+        try withCore(call, reporting: .changeGroup(group)) { try $0.removeDucking(of: group, whilePlaying: trigger, call: call) }
     }
 }

@@ -5,10 +5,7 @@ extension SoundEngine {
     /// Any thread.
     public func setListener(_ listener: Listener) throws {
         try listener.validate(in: "setListener")
-        try withCore("setListener") { core in
-            core.world.setListener(listener)
-            core.noteDeferred(.changeListener)
-        }
+        try withCore("setListener", reporting: .changeListener) { $0.world.setListener(listener) }
     }
 
     /// The listener as the engine keeps it. Any thread.
@@ -19,21 +16,12 @@ extension SoundEngine {
     /// Changes the listener in place, as one read-modify-write under the engine's lock: calls
     /// from several threads at once each see the others' changes. Any thread.
     public func changeListener(_ change: (inout Listener) -> Void) throws {
-        try withCore("changeListener") { core in
-            var changed = core.world.listener
-            change(&changed)
-            try changed.validate(in: "changeListener")
-            core.world.setListener(changed)
-            core.noteDeferred(.changeListener)
-        }
+        try withCore("changeListener", reporting: .changeListener) { try $0.world.changeListener(change) }
     }
 
     /// Sets the distance model; OpenAL hears it at the next update. Any thread.
     public func setDistanceModel(_ model: DistanceModel) throws {
-        try withCore("setDistanceModel") { core in
-            core.world.setDistanceModel(model)
-            core.noteDeferred(.changeListener)
-        }
+        try withCore("setDistanceModel", reporting: .changeListener) { $0.world.setDistanceModel(model) }
     }
 
     /// Sets the doppler factor (>= 0) and the speed of sound (> 0, units per second); OpenAL
@@ -42,9 +30,8 @@ extension SoundEngine {
         guard factor.isFinite, factor >= 0, speedOfSoundMetresPerSecond.isFinite, speedOfSoundMetresPerSecond > 0 else {
             throw InterludeError(.invalidArgument, "setDoppler: factor must be >= 0 and speed of sound > 0, got \(factor), \(speedOfSoundMetresPerSecond)")
         }
-        try withCore("setDoppler") { core in
+        try withCore("setDoppler", reporting: .changeListener) { core in
             core.world.setDoppler(factor: factor, speedOfSoundMetresPerSecond: speedOfSoundMetresPerSecond)
-            core.noteDeferred(.changeListener)
         }
     }
 }

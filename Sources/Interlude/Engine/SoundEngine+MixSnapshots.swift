@@ -10,11 +10,7 @@ extension SoundEngine {
     @discardableResult
     public func makeMixSnapshot(named name: String, groups: [GroupID: GroupMix]) throws -> MixSnapshotID {
         let call = "makeMixSnapshot(named: \(name))"
-        return try withCore(call) { core in
-            let snapshot = try core.soundDesign.makeSnapshot(named: name, groups: groups, call: call)
-            applyMix(core, call: call)
-            return snapshot
-        }
+        return try withCore(call) { try $0.makeMixSnapshot(named: name, groups: groups, call: call) }
     }
 
     /// The mix snapshot made with `name`, or nil. Any thread.
@@ -27,11 +23,7 @@ extension SoundEngine {
     /// Throws `.invalidArgument` naming the call and the snapshot for one not made. Any thread.
     public func blendIn(_ snapshot: MixSnapshotID, fadeSeconds: Double = 0) throws {
         let call = "blendIn(\(snapshot.name))"
-        try withCore(call) { core in
-            try core.soundDesign.start(snapshot, fadeSeconds: fadeSeconds, call: call)
-            applyMix(core, call: call)
-            core.noteDeferred(.blendIn(snapshot))
-        }
+        try withCore(call, reporting: .blendIn(snapshot)) { try $0.blend(snapshot, isIn: true, fadeSeconds: fadeSeconds, call: call) }
     }
 
     /// Blends a snapshot out: moves its intensity linearly from where it is to 0 over
@@ -40,11 +32,7 @@ extension SoundEngine {
     /// the snapshot for one not made. Any thread.
     public func blendOut(_ snapshot: MixSnapshotID, fadeSeconds: Double = 0) throws {
         let call = "blendOut(\(snapshot.name))"
-        try withCore(call) { core in
-            try core.soundDesign.stop(snapshot, fadeSeconds: fadeSeconds, call: call)
-            applyMix(core, call: call)
-            core.noteDeferred(.blendOut(snapshot))
-        }
+        try withCore(call, reporting: .blendOut(snapshot)) { try $0.blend(snapshot, isIn: false, fadeSeconds: fadeSeconds, call: call) }
     }
 
     /// The former name of ``blendIn(_:fadeSeconds:)``, which reads apart from the engine's own
@@ -65,13 +53,4 @@ extension SoundEngine {
         readCore { $0.soundDesign.intensity(of: snapshot) }
     }
 
-    /// Sends the group gains and low-passes a snapshot change gave, at once when AL may be
-    /// called (otherwise the update does, once the session is active).
-    private func applyMix(_ core: EngineCore, call: String) {
-        guard core.groups.isDirty || core.groups.isLowPassDirty else { return }
-        core.al.run(call) { _ in
-            try core.applyGroupGains()
-            try core.applyGroupLowPasses()
-        }
-    }
 }

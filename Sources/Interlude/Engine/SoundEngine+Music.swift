@@ -118,11 +118,7 @@ extension SoundEngine {
 
     /// Moves a track to `frame` (>= 0; past the end, it ends or wraps into its loop). Any thread.
     public func seek(_ music: MusicHandle, toFrame frame: Int) throws {
-        try withCore("seek(\(music), toFrame: \(frame))") { core in
-            guard core.streams.current(music) != nil else { return }
-            try core.streams.seek(music.channel, toFrame: frame)
-            core.conductor.trackMoved(on: music.channel)
-        }
+        try withCore("seek(\(music), toFrame: \(frame))") { try $0.seek(music, toFrame: frame) }
     }
 
     /// How many frames of the track have played, modulo its loop: exact, counted by the

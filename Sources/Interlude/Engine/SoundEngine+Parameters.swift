@@ -19,9 +19,8 @@ extension SoundEngine {
     public func setParameter(_ value: Float, of name: String, fadeSeconds: Double = 0) throws {
         // The call's name is built only for an error: a game may set a parameter every frame.
         func call() -> String { "setParameter(of: \(name))" }
-        try withCore(call()) { core in
+        try withCore(call(), reporting: .setParameter(name)) { core in
             try core.soundDesign.setParameter(value, of: name, fadeSeconds: fadeSeconds, call: call())
-            core.noteDeferred(.setParameter(name))
         }
     }
 
@@ -32,11 +31,7 @@ extension SoundEngine {
     /// Any thread.
     public func setParameter(_ value: Float, of name: String, on voice: VoiceHandle, fadeSeconds: Double = 0) throws {
         func call() -> String { "setParameter(of: \(name), on: \(voice))" }
-        try withCore(call()) { core in
-            if try core.soundDesign.setParameter(value, of: name, on: voice, fadeSeconds: fadeSeconds, call: call()) {
-                core.noteDeferred(.setVoiceParameter(name, voice))
-            }
-        }
+        try withCore(call()) { try $0.setParameter(value, of: name, on: voice, fadeSeconds: fadeSeconds, call: call()) }
     }
 
     /// A game parameter's value now (mid-move, where it has got to), or nil when there is

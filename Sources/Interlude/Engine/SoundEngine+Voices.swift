@@ -9,10 +9,7 @@ extension SoundEngine {
     /// (``DeviceEvent/soundLost(name:reason:)``). Any thread.
     @discardableResult
     public func play(_ sound: Sound, parameters: VoiceParameters = VoiceParameters()) throws -> VoiceHandle {
-        try withCore("play(\(sound.name))") { core in
-            try core.sounds.checkNotLost(sound)
-            return try core.voices.play(sound, parameters: parameters, origin: .play)
-        }
+        try withCore("play(\(sound.name))") { try $0.play(sound, parameters: parameters, origin: .play) }
     }
 
     /// Plays a short UI sound, unpositioned, in the ``GroupID/ui`` group. Dropped during an
@@ -23,10 +20,7 @@ extension SoundEngine {
         var parameters = VoiceParameters()
         parameters.gain = gain
         parameters.group = .ui
-        return try withCore("playSystemSound(\(sound.name))") { core in
-            try core.sounds.checkNotLost(sound)
-            return try core.voices.play(sound, parameters: parameters, origin: .systemSound)
-        }
+        return try withCore("playSystemSound(\(sound.name))") { try $0.play(sound, parameters: parameters, origin: .systemSound) }
     }
 
     /// Sets a voice's gain (>= 0): at once, or moving there over `fadeSeconds` along `curve`.

@@ -146,6 +146,17 @@ public final class SoundEngine: Sendable {
         try lock.withCore(call(), body)
     }
 
+    /// Like ``withCore(_:_:)`` for a change the game may make while the session is interrupted:
+    /// `body` makes it, and while the session is interrupted it is reported as `deferred`
+    /// (``SessionEvent/commandDeferred(_:)``).
+    func withCore(_ call: @autoclosure () -> String, reporting deferred: DeferredCommand,
+                  _ body: (EngineCore) throws -> Void) throws {
+        try lock.withCore(call()) { core in
+            try body(core)
+            core.noteDeferred(deferred)
+        }
+    }
+
     /// Checks a gain, pause, resume or stop's arguments, then carries it out on `target` under
     /// the lock: voices, groups and tracks take the one control path.
     func control(_ command: ControlCommand, _ target: ControlTarget) throws {

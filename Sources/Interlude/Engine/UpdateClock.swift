@@ -5,6 +5,9 @@
 /// update runs a hundred times a second on the game's thread.
 final class UpdateClock {
     private let isOffline: Bool
+    /// Offline, the rate of the frames counted (the output's): ticks and frames since the last
+    /// update become seconds at it.
+    @exclusivity(unchecked) private var frameRate: Int
     /// Updates run while active, for work done every so many updates.
     @exclusivity(unchecked) private var updates = 0
     @exclusivity(unchecked) private var framesUntilUpdate = 0
@@ -13,8 +16,10 @@ final class UpdateClock {
     /// Frames rendered so far (offline).
     @exclusivity(unchecked) private var renderedFrames: Int64 = 0
 
-    init(isOffline: Bool) {
-        self.isOffline = isOffline
+    /// - Parameter offlineSampleRate: the offline output's rate; nil on a real device.
+    init(offlineSampleRate: Int?) {
+        isOffline = offlineSampleRate != nil
+        frameRate = offlineSampleRate ?? 48_000
     }
 
     /// Updates run while active so far (wrapping).
@@ -40,21 +45,21 @@ final class UpdateClock {
     }
 
     /// Time since the last update: rendered frames offline, the clock on a real device.
-    func secondsSinceUpdate(sampleRate: Int) -> Double {
-        if isOffline { return Double(framesSinceUpdate) / Double(sampleRate) }
+    func secondsSinceUpdate() -> Double {
+        if isOffline { return Double(framesSinceUpdate) / Double(frameRate) }
         return lastUpdateNanoseconds.map { Double(BootInstant.now.nanoseconds - $0) * 1e-9 } ?? 0
     }
 
     /// The engine's own time now, in ticks: frames rendered so far offline (so a render never
     /// depends on the machine), `CLOCK_BOOTTIME` nanoseconds on a real device. For spans such
-    /// as a cue's cooldown, through ``seconds(fromTicks:to:sampleRate:)``.
+    /// as a cue's cooldown, through ``seconds(fromTicks:to:)``.
     func ticks() -> Int64 {
         isOffline ? renderedFrames : BootInstant.now.nanoseconds
     }
 
     /// The seconds from one ``ticks()`` reading to a later one.
-    func seconds(fromTicks start: Int64, to end: Int64, sampleRate: Int) -> Double {
-        Double(end - start) / (isOffline ? Double(sampleRate) : 1e9)
+    func seconds(fromTicks start: Int64, to end: Int64) -> Double {
+        Double(end - start) / (isOffline ? Double(frameRate) : 1e9)
     }
 
     /// Offline: renders up to `frameCount` frames, no further than the next update after this
@@ -64,6 +69,7 @@ final class UpdateClock {
     func renderStretch(frameCount: Int, intervalFrames: Int, sampleRate: Int,
                        update: (Double) -> Void, limit: () -> Int?, mix: (_ stretchFrames: Int) -> Void) -> Int {
         guard frameCount > 0 else { return 0 }
+        frameRate = sampleRate
         if framesUntilUpdate == 0 {
             update(Double(framesSinceUpdate) / Double(sampleRate))
             framesUntilUpdate = intervalFrames

@@ -14,8 +14,11 @@ final class GroupMixer {
     /// Whether each group is paused, by index.
     var pausedGroups: [Bool] { table.isPaused }
 
-    /// Makes a group (or finds it, when it exists) and returns its index.
-    func makeGroup(named name: String) -> Int { table.index(of: name) }
+    /// Makes a group (or finds it, when it exists).
+    func makeGroup(named name: String) -> GroupID {
+        _ = table.index(of: name)
+        return GroupID(name: name)
+    }
     /// The index of a group made before, or nil.
     func index(of group: GroupID) -> Int? { table.existingIndex(of: group.name) }
 

@@ -8,8 +8,7 @@ final class StreamSet {
     private let configuration: SoundEngine.Configuration
     private let logger: Logger
     private let mixer: GroupMixer
-    private let host: DeviceHost
-    private let session: AudioSession
+    /// When AL may be called, and whether the session is active or a device open at all.
     private let gate: ALGate
     private let events: EventQueue
     /// Reads and decodes every stream's track off the engine lock.
@@ -30,21 +29,19 @@ final class StreamSet {
     /// The engine's number, for the handles its events carry.
     private let engineID: Int
 
-    init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger, mixer: GroupMixer, host: DeviceHost,
-         session: AudioSession, gate: ALGate, events: EventQueue, worker: DecodeWorker) {
+    init(configuration: SoundEngine.Configuration, engineID: Int, logger: Logger, mixer: GroupMixer, gate: ALGate,
+         events: EventQueue, worker: DecodeWorker) {
         self.configuration = configuration
         self.engineID = engineID
         self.logger = logger
         self.mixer = mixer
         groupMix = StreamGroupMix(mixer: mixer, gate: gate)
-        self.host = host
-        self.session = session
         self.gate = gate
         self.events = events
         self.worker = worker
     }
 
-    private var isActive: Bool { session.isActive }
+    private var isActive: Bool { gate.isSessionActive }
 
     /// The channel's current track.
     func stream(on channel: StreamChannel) -> MusicStream? { streams[channel] }
@@ -207,7 +204,7 @@ final class StreamSet {
     private func release(_ stream: MusicStream) {
         if gate.isOpen {
             gate.run("stopStream(\(stream.path))") { _ in try groupMix.detach(stream) }
-        } else if !host.isOpen {
+        } else if !gate.hasDevice {
             stream.forgetDevice()
         } else {
             stream.state = .paused
@@ -351,7 +348,7 @@ final class StreamSet {
             throw InterludeError(.invalidArgument, "seek(toFrame: \(frame)): no track on \(channel)")
         }
         if gate.isOpen {
-            _ = try host.withContext { _ in
+            try gate.runThrowing { _ in
                 try stream.seek(toFrame: frame)
                 if stream.isAttached && stream.state == .playing { try start(stream) }
             }

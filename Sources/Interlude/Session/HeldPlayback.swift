@@ -1,9 +1,10 @@
 import Logging
 
-/// What plays, as the session holds and resumes it: the voices and the streams record where
-/// they stand, pause together and are marked held; on the way back the device gets every sound,
-/// and what resumes plays together, in one call. ``SessionController`` runs it for an
-/// interruption, ``OutputRouter`` (through the controller) for a loss, a rebuild or a switch.
+/// What plays, as the session holds and resumes it and as the device changes under it: the
+/// voices and the streams record where they stand, pause together and are marked held; a device
+/// that goes takes every AL name with it, the positions staying in the model; a new one is given
+/// the sounds; on the way back what resumes plays together, in one call. ``SessionController``
+/// runs it for an interruption, ``OutputRouter`` for a loss, a rebuild or a switch.
 final class HeldPlayback {
     private let logger: Logger
     private let gate: ALGate
@@ -61,9 +62,52 @@ final class HeldPlayback {
         return summary
     }
 
+    /// Before a device goes while it still answers: a one-shot that played out since the last
+    /// update is over, and every playing voice and stream records the frame OpenAL reached.
+    func recordPositions() {
+        voices.removePlayedOutOneShots()
+        gate.run("record positions") { _ in
+            _ = try voices.recordPlayingPositions()
+            _ = try streams.recordPlayingPositions()
+        }
+    }
+
+    /// The device is going: every voice, stream and sound forgets its AL names (the model keeps
+    /// the positions). The caller closes the device after.
+    func forgetDevice() {
+        voices.forgetDevice()
+        streams.forgetDevice()
+        renderer.forgetDevice()
+        sounds.forgetDevice()
+    }
+
+    /// What a new device is given, decoded and uploaded off the engine lock
+    /// (``DevicePreparation``): every loaded sound.
+    var soundUploads: [SoundBank.Upload] { sounds.uploads }
+
+    /// Before a switch tears the old device down: the sounds loaded since the new device was
+    /// prepared (not among `prepared`) keep their samples, read back from the old device's
+    /// buffers, so that the new one gets them.
+    func keepSoundsMissing(from prepared: Set<Int>) {
+        gate.run("keep sounds the new device lacks") { _ in try sounds.keepSamplesMissing(from: prepared) }
+    }
+
+    /// A new device's sounds, uploaded off the lock, become the engine's; those it found lost
+    /// go with their voices.
+    func adoptSounds(of prepared: DevicePreparation) {
+        sounds.adopt(prepared.buffers, lost: prepared.lostSounds,
+                     mapsBuffers: prepared.opened?.opened.extensions.bufferMapping != nil)
+        dropLostSounds()
+    }
+
+    /// Buffers made for a device that will not be installed go with it.
+    func forgetSounds() {
+        sounds.forgetDevice()
+    }
+
     /// Sounds whose file changed or vanished before a new device could decode them again: their
     /// voices go (silent from the loss on), and the game is told.
-    func dropLostSounds() {
+    private func dropLostSounds() {
         for (sound, reason) in sounds.takeLostSounds() {
             logger.warning("\(reason)")
             voices.dropLost(sound, reason: reason)

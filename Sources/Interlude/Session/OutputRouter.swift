@@ -3,40 +3,29 @@ import Logging
 /// Where the engine's output goes and how it comes back: the loss of the device and its
 /// rebuild, the reopen attempts (run off the engine lock by the caller), a switch to another
 /// output, and following the audio server's default sink. It changes the device through
-/// ``DeviceHost``, and leans on ``SessionController`` for what an interruption does too:
-/// holding what plays, resuming it, the snapshot.
+/// ``DeviceHost``, has ``HeldPlayback`` record, hold, move and resume what plays, and
+/// ``SessionSnapshots`` write the snapshot a loss calls for, as an interruption does.
 final class OutputRouter {
     private let configuration: SoundEngine.Configuration
     private let logger: Logger
     private let session: AudioSession
-    private let controller: SessionController
     private let host: DeviceHost
-    private let gate: ALGate
     private let events: EventQueue
-    private let table: VoiceTable
-    private let voices: VoiceSources
-    private let renderer: ALRenderer
-    private let streams: StreamSet
-    private let sounds: SoundBank
+    private let playback: HeldPlayback
+    private let snapshots: SessionSnapshots
     /// The named device left for the system default after it disappeared
     /// (``NamedDeviceLoss/followSystemDefault``), until the rebuild on the default reports it.
     @exclusivity(unchecked) private var leftNamedDevice: String?
 
-    init(configuration: SoundEngine.Configuration, logger: Logger, session: AudioSession, controller: SessionController,
-         host: DeviceHost, gate: ALGate, events: EventQueue, table: VoiceTable, voices: VoiceSources, renderer: ALRenderer,
-         streams: StreamSet, sounds: SoundBank) {
+    init(configuration: SoundEngine.Configuration, logger: Logger, session: AudioSession, host: DeviceHost,
+         events: EventQueue, playback: HeldPlayback, snapshots: SessionSnapshots) {
         self.configuration = configuration
         self.logger = logger
         self.session = session
-        self.controller = controller
         self.host = host
-        self.gate = gate
         self.events = events
-        self.table = table
-        self.voices = voices
-        self.renderer = renderer
-        self.streams = streams
-        self.sounds = sounds
+        self.playback = playback
+        self.snapshots = snapshots
     }
 
     /// The device is gone (or, offline, is being taken away): keep the positions the engine
@@ -47,16 +36,13 @@ final class OutputRouter {
         guard host.isOpen else { return }
         let wasActive = session.isActive
         var held: [MusicEvent] = []
-        if wasActive && isReachable {
-            voices.removePlayedOutOneShots()
-            syncPlayingPositions()
-        }
-        if wasActive { held = controller.holdPlaying() }
+        if wasActive && isReachable { playback.recordPositions() }
+        if wasActive { held = playback.hold() }
         _ = session.markDeviceLost()
         forgetDevice(isReachable: isReachable)
         followDefaultIfNamedDeviceWent()
         announceDeviceLoss(wasActive: wasActive, held: held)
-        controller.saveSnapshotIfConfigured()
+        snapshots.saveIfConfigured()
     }
 
     /// Tells the game the device is lost (the session began, or one more hold was added, then
@@ -85,21 +71,10 @@ final class OutputRouter {
         loseDevice(isReachable: false)
     }
 
-    /// Reads every playing voice's and stream's position from OpenAL (the device answers).
-    private func syncPlayingPositions() {
-        gate.run("record positions") { _ in
-            _ = try voices.recordPlayingPositions()
-            _ = try streams.recordPlayingPositions()
-        }
-    }
-
     /// The one teardown, for shutdown, loss and switch: every room forgets its AL names (the
     /// model keeps the positions), and the device is closed.
     func forgetDevice(isReachable: Bool) {
-        table.forgetSources()
-        streams.forgetDevice()
-        renderer.forgetDevice()
-        sounds.forgetDevice()
+        playback.forgetDevice()
         host.closeDevice(isReachable: isReachable)
     }
 
@@ -115,7 +90,7 @@ final class OutputRouter {
             isInstalled = try host.reopenWhenRunning(waitSeconds: waitSeconds)
         } catch {
             // Buffers adopted for a device that would not install went with it.
-            if !host.isOpen { sounds.forgetDevice() }
+            if !host.isOpen { playback.forgetSounds() }
             throw error
         }
         guard isInstalled else { return }
@@ -131,7 +106,7 @@ final class OutputRouter {
             events.emit(.holdReleased(source: .device))
             return
         }
-        let summary = controller.resumeAfterInterruption(resumesHeld: true)
+        let summary = playback.resume(resumesHeld: true)
         events.emit(DeviceEvent.rebuilt)
         events.emit(.ended(shouldResume: true, resumed: summary, source: .device))
     }
@@ -145,7 +120,7 @@ final class OutputRouter {
         guard output.isOffline == current.isOffline else {
             throw InterludeError(.invalidArgument, "switchDevice(to: \(output)): cannot switch between offline and real-time output (the engine is on \(current))")
         }
-        return DevicePreparation(output: output, opener: host.deviceOpener, uploads: sounds.uploads,
+        return DevicePreparation(output: output, opener: host.deviceOpener, uploads: playback.soundUploads,
                                  epoch: host.currentReopenEpoch)
     }
 
@@ -176,31 +151,29 @@ final class OutputRouter {
         guard host.isOpen else {
             // Lost: the new device, with its sounds, becomes the one starting after the loss;
             // the update installs it once its output runs.
-            sounds.forgetDevice()
+            playback.forgetSounds()
             host.setOutput(output)
             guard host.adoptReopened(newDevice, epoch: host.currentReopenEpoch) else {
                 DeviceHost.discard(newDevice)
                 return
             }
             leftNamedDevice = nil
-            adoptSounds(of: prepared)
+            playback.adoptSounds(of: prepared)
             installReopenedIfRunning(now: .now)
             return
         }
         let wasActive = session.isActive
         if wasActive {
-            voices.removePlayedOutOneShots()
-            syncPlayingPositions()
-            for event in controller.holdPlaying() { events.emit(event) }
+            playback.recordPositions()
+            for event in playback.hold() { events.emit(event) }
         }
         // Sounds loaded since the new device was prepared live only in the old one's buffers.
-        let preparedSounds = Set(prepared.buffers.keys).union(prepared.lostSounds.keys)
-        gate.run("keep sounds the new device lacks") { _ in try sounds.keepSamplesMissing(from: preparedSounds) }
+        playback.keepSoundsMissing(from: Set(prepared.buffers.keys).union(prepared.lostSounds.keys))
         forgetDevice(isReachable: true)
         host.setOutput(output)
         do {
             try host.install(newDevice)
-            adoptSounds(of: prepared)
+            playback.adoptSounds(of: prepared)
         } catch {
             // The new context would not go current: behave as a loss, the retries reopen `output`.
             logger.error("\(call): \(error)")
@@ -211,18 +184,11 @@ final class OutputRouter {
         logger.info("switched output to \(output) (\(newDevice.opened.name))")
         emitOutputStarted()
         if wasActive {
-            _ = controller.resumeAfterInterruption(resumesHeld: true)
+            _ = playback.resume(resumesHeld: true)
         } else {
             // Interrupted: keep output stopped and the context NULL until the end.
             host.deactivate()
         }
-    }
-
-    /// Takes the sounds a new device was prepared with, and lets go of those it found lost.
-    private func adoptSounds(of prepared: DevicePreparation) {
-        sounds.adopt(prepared.buffers, lost: prepared.lostSounds,
-                     mapsBuffers: prepared.opened?.opened.extensions.bufferMapping != nil)
-        controller.dropLostSounds()
     }
 
     /// The audio server died under a real-time device: the loss begins now, as when
@@ -419,7 +385,7 @@ final class OutputRouter {
             return nil
         }
         guard let epoch = host.beginReopenAttempt(now: now) else { return nil }
-        return DevicePreparation(output: host.currentOutput, opener: host.deviceOpener, uploads: sounds.uploads, epoch: epoch)
+        return DevicePreparation(output: host.currentOutput, opener: host.deviceOpener, uploads: playback.soundUploads, epoch: epoch)
     }
 
     /// ``SoundEngine/reconnectDevice()`` on a device that is lost: a reopen attempt now,
@@ -443,7 +409,7 @@ final class OutputRouter {
             return nil
         }
         guard session.isDeviceLost, host.adoptReopened(opened, epoch: attempt.epoch) else { return attempt }
-        adoptSounds(of: attempt)
+        playback.adoptSounds(of: attempt)
         installReopenedIfRunning(now: now)
         return nil
     }

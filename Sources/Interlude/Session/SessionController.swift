@@ -1,6 +1,5 @@
 /// The audio session's procedures: an interruption's begin and end, `activate()`, resuming what
-/// was held (after an end, and after ``OutputRouter`` rebuilt or switched the device), and when
-/// a snapshot is taken. It decides with ``AudioSession``, changes the context through
+/// was held after an end, and when a snapshot is taken. It decides with ``AudioSession``, changes the context through
 /// ``DeviceHost``, has ``HeldPlayback`` record, hold and resume what plays, and
 /// ``SessionSnapshots`` write the snapshot.
 final class SessionController {
@@ -48,20 +47,14 @@ final class SessionController {
         // 0-2. A one-shot played out is over; record every playing voice and stream at the
         // frame OpenAL reached, and stop output: pause all their sources in one call.
         playback.recordAndPause()
-        let held = holdPlaying()
+        let held = playback.hold()
         _ = session.begin(reason: reason, source: source, outlivesActivation: outlivesActivation)
         // 2b, 3. Pause the device where it can be, suspend the context and make NULL current.
         host.deactivate()
         // 4. Tell the game: began, then where the soundtrack was held.
         events.emit(.began(reason: reason, source: source))
         for event in held { events.emit(event) }
-        saveSnapshotIfConfigured()
-    }
-
-    /// Marks what is playing as held by the session, and drops system sounds. Returns the
-    /// events that say where the soundtrack was held.
-    func holdPlaying() -> [MusicEvent] {
-        playback.hold()
+        snapshots.saveIfConfigured()
     }
 
     /// An end from `source`. From a source that holds nothing: ignored. While other sources
@@ -115,22 +108,6 @@ final class SessionController {
             return nil
         }
         session.markActive()
-        return resumeAfterInterruption(resumesHeld: resumesHeld)
-    }
-
-    /// Brings OpenAL in line with the model after an interruption or a rebuild, and replays
-    /// what was held (``HeldPlayback/resume(resumesHeld:)``).
-    func resumeAfterInterruption(resumesHeld: Bool) -> ResumeSummary {
-        playback.resume(resumesHeld: resumesHeld)
-    }
-
-    /// Lets go of the sounds a new device found lost (``HeldPlayback/dropLostSounds()``).
-    func dropLostSounds() {
-        playback.dropLostSounds()
-    }
-
-    /// Hands the engine's state to the snapshot writer when a state path is set.
-    func saveSnapshotIfConfigured() {
-        snapshots.saveIfConfigured()
+        return playback.resume(resumesHeld: resumesHeld)
     }
 }

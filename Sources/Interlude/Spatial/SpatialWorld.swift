@@ -29,6 +29,14 @@ final class SpatialWorld {
         isListenerChanged = true
     }
 
+    /// Changes the listener in place; a change that leaves it invalid throws and changes nothing.
+    func changeListener(_ change: (inout Listener) -> Void) throws {
+        var changed = currentListener
+        change(&changed)
+        try changed.validate(in: "changeListener")
+        setListener(changed)
+    }
+
     func setDistanceModel(_ model: DistanceModel) {
         self.model = model
         isDistanceModelChanged = true

@@ -1,17 +1,14 @@
 import Logging
 
 /// The game's commands to voices: starting, stopping, pausing, resuming, changing and fading
-/// them, and reading them, through the ``VoiceTable`` (who is alive), ``VoiceSources`` (who
-/// holds a source, and each update) and the ``ALRenderer`` (what OpenAL hears). While the
-/// session is interrupted no AL call is made: commands are tracked, and applied when it is
-/// active again.
+/// them, and reading them, through the ``VoiceTable`` (who is alive) and ``VoiceSources`` (who
+/// holds a source, what OpenAL is told, and each update). While the session is interrupted no
+/// AL call is made: commands are tracked, and applied when it is active again.
 final class VoicePlayer {
     private let configuration: SoundEngine.Configuration
     private let table: VoiceTable
-    private let renderer: ALRenderer
     private let mixer: GroupMixer
     private let sounds: SoundBank
-    private let session: AudioSession
     private let gate: ALGate
     private let events: EventQueue
     /// Reads and decodes streamed voices off the engine lock (the music's thread).
@@ -21,15 +18,13 @@ final class VoicePlayer {
     /// Which voices hold sources: admitting, ending and pausing them, and each update.
     private let sources: VoiceSources
 
-    init(configuration: SoundEngine.Configuration, table: VoiceTable, renderer: ALRenderer, mixer: GroupMixer,
-         sounds: SoundBank, session: AudioSession, gate: ALGate, events: EventQueue, worker: DecodeWorker,
+    init(configuration: SoundEngine.Configuration, table: VoiceTable, mixer: GroupMixer,
+         sounds: SoundBank, gate: ALGate, events: EventQueue, worker: DecodeWorker,
          logger: Logger, sources: VoiceSources) {
         self.configuration = configuration
         self.table = table
-        self.renderer = renderer
         self.mixer = mixer
         self.sounds = sounds
-        self.session = session
         self.gate = gate
         self.events = events
         self.worker = worker
@@ -37,7 +32,7 @@ final class VoicePlayer {
         self.sources = sources
     }
 
-    private var isActive: Bool { session.isActive }
+    private var isActive: Bool { gate.isSessionActive }
 
     // MARK: Starting and ending
 
@@ -57,13 +52,12 @@ final class VoicePlayer {
         guard table.liveVoiceCount < configuration.maximumVoiceCount else {
             throw InterludeError(.tooManyVoices, "\(command): \(sound.name): all \(configuration.maximumVoiceCount) voices are in use (Configuration.maximumVoiceCount)")
         }
-        let handle = table.allocateSlot()
-        if !isActive && (isSystemSound || !parameters.isLooping) {
-            // Consume the slot's generation so the returned handle is stale.
-            table.abandonSlot(of: handle)
+        if dropsPlay(isLooping: parameters.isLooping, isSystemSound: isSystemSound) {
+            let handle = table.staleHandle()
             events.emit(.commandDropped(origin.tracked(handle)))
             return handle
         }
+        let handle = table.allocateSlot()
         let voice = Voice(handle: handle, media: .loaded(sound), parameters: parameters, groupIndex: groupIndex,
                           state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
                           isSystemSound: isSystemSound, entries: table.entries, factors: factors)
@@ -74,6 +68,25 @@ final class VoicePlayer {
         }
         start(voice, call: command, origin: origin)
         return handle
+    }
+
+    /// Whether a play now would be dropped, its handle stale: a one-shot (or a system sound)
+    /// while the session is interrupted. A looping voice waits for the end instead.
+    func dropsPlay(isLooping: Bool, isSystemSound: Bool = false) -> Bool {
+        !isActive && (isSystemSound || !isLooping)
+    }
+
+    /// Whether the voice still sounds: a one-shot that played out since the last update ends
+    /// now, so that a cue's voice limit counts only what is heard.
+    func isLiveNow(_ handle: VoiceHandle) -> Bool {
+        sources.isLiveNow(handle)
+    }
+
+    /// Ends a voice at once for a cue's voice limit: ``VoiceEvent/finished(_:reason:)`` says
+    /// `.stolen`.
+    func steal(_ handle: VoiceHandle) {
+        guard let voice = table.voice(for: handle) else { return }
+        sources.remove(voice, reason: .stolen)
     }
 
     /// Throws `.foreignObject` naming `call` unless this engine loaded `sound` and still has it.
@@ -97,13 +110,13 @@ final class VoicePlayer {
         guard table.streamedVoiceCount < configuration.maximumStreamedVoiceCount else {
             throw InterludeError(.tooManyVoices, "\(command): all \(configuration.maximumStreamedVoiceCount) streamed voices are in use (Configuration.maximumStreamedVoiceCount)")
         }
-        let handle = table.allocateSlot()
-        if !isActive && !parameters.isLooping {
+        if dropsPlay(isLooping: parameters.isLooping) {
             // As a loaded one-shot: dropped, and the decoder with it.
-            table.abandonSlot(of: handle)
+            let handle = table.staleHandle()
             events.emit(.commandDropped(.play(handle)))
             return handle
         }
+        let handle = table.allocateSlot()
         let downmixes = parameters.position != nil
         let stream = StreamQueue(path: path, decoder: decoder, worker: worker, waitsForDecode: configuration.output.isOffline,
                                  isLooping: parameters.isLooping, bufferCount: configuration.streamBufferCount,
@@ -129,7 +142,7 @@ final class VoicePlayer {
     /// Admits a new voice now, or tells the game it waits for the session.
     private func start(_ voice: Voice, call: String, origin: VoiceOrigin) {
         if isActive {
-            gate.run(call) { _ in try sources.admit(voice) }
+            sources.admitNow(voice, call: call)
         } else {
             events.emit(.commandDeferred(origin.tracked(voice.handle)))
         }
@@ -188,13 +201,7 @@ final class VoicePlayer {
                 startGainFade(of: voice, to: target, durationSeconds: fadeSeconds, curve: .linear, end: .none)
             }
             voice.state = .playing
-            gate.run("resume") { _ in
-                if voice.isReal {
-                    try renderer.play(voice)
-                } else {
-                    try sources.admit(voice)
-                }
-            }
+            sources.playAgain(voice)
         } else if voice.state != .pendingStart {
             voice.state = .pendingStart
             events.emit(.commandDeferred(.resume(handle)))
@@ -260,17 +267,6 @@ final class VoicePlayer {
         }
     }
 
-    /// Sends every change the setters and fades recorded since the last time, for the voices
-    /// that still hold a source, in one batch checked once. Called by the update inside its
-    /// deferred block, and offline before a render chunk that no update precedes.
-    func sendChanges() throws {
-        guard table.entries.hasChanges else { return }
-        try renderer.sendChanges(of: table)
-    }
-
-    /// There are changes for ``sendChanges()`` to send.
-    var hasChanges: Bool { table.entries.hasChanges }
-
     /// Moves a voice's gain to `gain` over `fadeSeconds` along `curve` (at once for 0), on the
     /// update. Cancels a pending stop or pause of a fade-out. Tracked while interrupted. The
     /// gain was checked with its ``ControlCommand``.
@@ -306,27 +302,6 @@ final class VoicePlayer {
         if durationSeconds == 0 { sources.advanceFades(of: voice, bySeconds: 0) }
     }
 
-    /// Pauses or resumes the real voices of a group (every voice, for master) without changing
-    /// their own state: a group pause is lifted by the group, a voice pause by the voice. The
-    /// caller then lets ``assignSources()`` find sources for the resumed virtual ones.
-    func setGroupPaused(_ paused: Bool, group: Int) throws {
-        for voice in table.liveVoices where voice.state == .playing && (voice.groupIndex == group || group == GroupTable.masterIndex) {
-            if voice.isReal {
-                if paused { try renderer.pause(voice) } else if !mixer.pauses(voice.groupIndex) { try renderer.play(voice) }
-            }
-        }
-    }
-
-    /// Sends every real voice's gain after a group gain changed.
-    func applyGroupGains() throws {
-        try table.forEachLiveVoice { try renderer.applyGain(of: $0) }
-    }
-
-    /// Sends every real voice's effects after a reverb zone changed.
-    func applyEffects() throws {
-        try table.forEachLiveVoice { try renderer.applyEffects(of: $0) }
-    }
-
     // MARK: Queries
 
     /// The voice's parameters, or nil for a stale handle.
@@ -337,9 +312,7 @@ final class VoicePlayer {
     /// The voice's position in frames, read from OpenAL first while it can be.
     func positionInFrames(of handle: VoiceHandle) -> Int? {
         guard let voice = table.voice(for: handle) else { return nil }
-        if voice.state == .playing, voice.isReal {
-            gate.run("positionInFrames(of:)") { _ in try renderer.syncPosition(of: voice) }
-        }
+        if voice.state == .playing, voice.isReal { sources.readPosition(of: voice) }
         return voice.positionInFrames
     }
 

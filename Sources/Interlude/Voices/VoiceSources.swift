@@ -11,8 +11,6 @@ final class VoiceSources {
     private let mixer: GroupMixer
     private let world: SpatialWorld
     private let clock: UpdateClock
-    private let host: DeviceHost
-    private let session: AudioSession
     private let gate: ALGate
     private let events: EventQueue
     /// Scratch list of the slots the update services through their objects, reused so it
@@ -31,18 +29,75 @@ final class VoiceSources {
     static let positionReadPeriod = 50
 
     init(configuration: SoundEngine.Configuration, table: VoiceTable, renderer: ALRenderer, mixer: GroupMixer,
-         world: SpatialWorld, clock: UpdateClock, host: DeviceHost, session: AudioSession,
-         gate: ALGate, events: EventQueue) {
+         world: SpatialWorld, clock: UpdateClock, gate: ALGate, events: EventQueue) {
         self.configuration = configuration
         self.table = table
         self.renderer = renderer
         self.mixer = mixer
         self.world = world
         self.clock = clock
-        self.host = host
-        self.session = session
         self.gate = gate
         self.events = events
+    }
+
+    /// Admits a new voice now (the session is active), as ``admit(_:)`` does; an AL error is
+    /// logged against `call`.
+    func admitNow(_ voice: Voice, call: String) {
+        gate.run(call) { _ in try admit(voice) }
+    }
+
+    /// A paused voice plays again where it stood: its source plays, or, virtual, it is admitted.
+    func playAgain(_ voice: Voice) {
+        gate.run("resume") { _ in
+            if voice.isReal {
+                try renderer.play(voice)
+            } else {
+                try admit(voice)
+            }
+        }
+    }
+
+    /// Reads a real voice's position from OpenAL, for a query.
+    func readPosition(of voice: Voice) {
+        gate.run("positionInFrames(of:)") { _ in try renderer.syncPosition(of: voice) }
+    }
+
+    /// Sends every change the setters and fades recorded since the last time, for the voices
+    /// that still hold a source, in one batch checked once. Called by the update inside its
+    /// deferred block, and offline before a render chunk that no update precedes.
+    func sendChanges() throws {
+        guard table.entries.hasChanges else { return }
+        try renderer.sendChanges(of: table)
+    }
+
+    /// There are changes for ``sendChanges()`` to send.
+    var hasChanges: Bool { table.entries.hasChanges }
+
+    /// Pauses or resumes the real voices of a group (every voice, for master) without changing
+    /// their own state: a group pause is lifted by the group, a voice pause by the voice. The
+    /// caller then lets ``assignSources()`` find sources for the resumed virtual ones.
+    func setGroupPaused(_ paused: Bool, group: Int) throws {
+        for voice in table.liveVoices where voice.state == .playing && (voice.groupIndex == group || group == GroupTable.masterIndex) {
+            if voice.isReal {
+                if paused { try renderer.pause(voice) } else if !mixer.pauses(voice.groupIndex) { try renderer.play(voice) }
+            }
+        }
+    }
+
+    /// Sends every real voice's gain after a group gain changed.
+    func applyGroupGains() throws {
+        try table.forEachLiveVoice { try renderer.applyGain(of: $0) }
+    }
+
+    /// Sends every real voice's effects after a reverb zone changed.
+    func applyEffects() throws {
+        try table.forEachLiveVoice { try renderer.applyEffects(of: $0) }
+    }
+
+    /// The device is going: every voice forgets its source, and a streamed voice its queue's
+    /// buffers; positions stay in the model.
+    func forgetDevice() {
+        table.forgetSources()
     }
 
     /// How many voices may hold a real source at once.
@@ -51,7 +106,7 @@ final class VoiceSources {
         return min(configuration.realVoiceBudget ?? available, available)
     }
 
-    private var isActive: Bool { session.isActive }
+    private var isActive: Bool { gate.isSessionActive }
 
     /// Ends a voice for `reason`: its handle goes stale, the game hears of it
     /// (``VoiceEvent/finished(_:reason:)``), and its source is freed (at once when active,
@@ -122,7 +177,7 @@ final class VoiceSources {
     /// A voice goes virtual between updates: the next update must advance it only by the time
     /// since now, not since the last update.
     private func startVirtualClock(of voice: Voice) {
-        voice.discountTime(seconds: clock.secondsSinceUpdate(sampleRate: host.sampleRate))
+        voice.discountTime(seconds: clock.secondsSinceUpdate())
     }
 
     /// Pauses a voice now: its source paused and its position recorded, or, while

@@ -82,10 +82,13 @@ final class VoiceTable {
         return VoiceHandle(slot: slot, generation: slotGenerations[slot], engineID: engineID)
     }
 
-    /// Gives a slot back unused: its handle is already stale.
-    func abandonSlot(of handle: VoiceHandle) {
+    /// A handle that names no voice, for a play that is dropped: a slot taken and given back at
+    /// once, so the handle is stale from the start and never names a later voice.
+    func staleHandle() -> VoiceHandle {
+        let handle = allocateSlot()
         slotGenerations[handle.slot] &+= 1
         freeSlots.append(handle.slot)
+        return handle
     }
 
     /// Puts a new voice in its handle's slot.
