@@ -30,5 +30,32 @@ if [ -n "$undocumented" ]; then
   echo "$undocumented" >&2
   exit 1
 fi
+# Every type has its place in the catalog's topics, and every member of SoundEngine in its
+# page's: DocC files what is not curated under a generated section. Each member is listed once.
+archive=.build/plugins/Swift-DocC/outputs/Interlude.doccarchive/data/documentation
+for page in interlude.json interlude/soundengine.json; do
+  # The page's "topicSections" array, cut out by counting brackets (the JSON is one line and
+  # its keys come in no fixed order); a generated section holds what no topic lists.
+  generated=$(awk '{
+      start = index($0, "\"topicSections\":[")
+      if (start == 0) exit
+      text = substr($0, start + 16); depth = 0
+      for (i = 1; i <= length(text); i++) {
+        c = substr(text, i, 1)
+        if (c == "[") depth++
+        else if (c == "]") { depth--; if (depth == 0) { print substr(text, 1, i); exit } }
+      }
+    }' "$archive/$page" | grep -o '"generated":true' || true)
+  if [ -n "$generated" ]; then
+    echo "docs: $page has symbols no topic lists (add them to Interlude.md or SoundEngine.md)" >&2
+    exit 1
+  fi
+done
+twice=$(grep -oE '^- ``[^`]+``' Sources/Interlude/Interlude.docc/SoundEngine.md | sort | uniq -d)
+if [ -n "$twice" ]; then
+  echo "docs: listed more than once in SoundEngine.md:" >&2
+  echo "$twice" >&2
+  exit 1
+fi
 grep -E "^Generated documentation archive" -A1 "$report" || true
-echo "docs: every public symbol of Interlude is documented; no broken link"
+echo "docs: every public symbol of Interlude is documented and curated once; no broken link"
