@@ -18,9 +18,12 @@ demo: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product Showcase
 	$(SWIFT) run $(SWIFT_FLAGS) --skip-build Showcase
 
+# The bench's own package (bench/Package.swift) has its smoke tests and the generated tables' check.
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(SWIFT) build --build-tests --package-path bench $(SWIFT_FLAGS)
 	bash scripts/run-tests.sh $(SWIFT) $(SWIFT_FLAGS)
+	TEST_LOG=.build/test-output-bench.log bash scripts/run-tests.sh $(SWIFT) --package-path bench $(SWIFT_FLAGS)
 
 # OpenAL Soft 1.24.2 (Debian 13's), fetched through a private apt list and built into
 # .build/openal-1.24.2; nothing of the machine's own is changed.
@@ -32,6 +35,7 @@ openal-1.24: deps
 # scene's render on 1.24.2 against 1.19.1's, in dB (scripts/test-matrix.sh).
 test-matrix: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(SWIFT) build --build-tests --package-path bench $(SWIFT_FLAGS)
 	bash scripts/test-matrix.sh $(SWIFT) $(SWIFT_FLAGS)
 
 # The model-based test (Tests/InterludeTests/Model) as a long campaign from a fresh seed, which it
@@ -48,31 +52,33 @@ assets: deps
 	$(SWIFT) run $(SWIFT_FLAGS) AssetGenerator assets
 
 # The engine against a raw C OpenAL Soft + libvorbisfile baseline; a Markdown table on stdout,
-# JSON in bench-results.json (BENCH_FLAGS: --quick, --output FILE, --only 1,3).
+# JSON in bench-results.json (BENCH_FLAGS: --quick, --output FILE, --only 1,3). The bench is a
+# package of its own (bench/Package.swift); LogindStub, which the tests run too, is the engine's.
 BENCH_FLAGS ?=
+BENCH = --package-path bench
 bench: deps bench-peers
-	$(SWIFT) build -c release --product InterludeBench $(SWIFT_FLAGS)
+	$(SWIFT) build -c release $(BENCH) --product InterludeBench $(SWIFT_FLAGS)
 	$(SWIFT) build -c release --product LogindStub $(SWIFT_FLAGS)
-	$(SWIFT) build -c release --product BenchFloor $(SWIFT_FLAGS)
-	$(SWIFT) build -c release --product InterludePlayer $(SWIFT_FLAGS)
-	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) InterludeBench --peers $(CURDIR)/.build/peers $(BENCH_FLAGS)
+	$(SWIFT) build -c release $(BENCH) --product BenchFloor $(SWIFT_FLAGS)
+	$(SWIFT) build -c release $(BENCH) --product InterludePlayer $(SWIFT_FLAGS)
+	$(SWIFT) run -c release --skip-build $(BENCH) $(SWIFT_FLAGS) InterludeBench --peers $(CURDIR)/.build/peers $(BENCH_FLAGS)
 
 # Start-up on every stack (scenario 10, `--stacks`): OpenAL Soft 1.19.1 and 1.24.2 on private
 # PulseAudio and PipeWire (pipewire-pulse, and the native backend), raw OpenAL against the engine,
 # into bench/results/bench-results-stacks.json, which docs/stacks.md's table is made from.
 .PHONY: bench-stacks
 bench-stacks: deps openal-1.24
-	$(SWIFT) build -c release --product InterludeBench $(SWIFT_FLAGS)
-	$(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) InterludeBench --stacks --output bench/results/bench-results-stacks.json $(BENCH_FLAGS)
+	$(SWIFT) build -c release $(BENCH) --product InterludeBench $(SWIFT_FLAGS)
+	$(SWIFT) run -c release --skip-build $(BENCH) $(SWIFT_FLAGS) InterludeBench --stacks --output bench/results/bench-results-stacks.json $(BENCH_FLAGS)
 
 # The tables in docs/performance.md, README.md and docs/stacks.md, between <!-- bench:NAME:begin/end --> markers,
 # from docs/bench-results.json (copy a run's bench-results.json there first); never typed by hand.
 # `make test` fails when a committed table differs from what the committed JSON gives.
 .PHONY: bench-tables
 bench-tables: deps
-	$(SWIFT) build --product InterludeBench $(SWIFT_FLAGS)
-	$(SWIFT) run --skip-build $(SWIFT_FLAGS) InterludeBench --tables
-	$(SWIFT) run --skip-build $(SWIFT_FLAGS) InterludeBench --stack-cells bench/results/bench-results-stacks.json >.build/stack-cells-bench.log
+	$(SWIFT) build $(BENCH) --product InterludeBench $(SWIFT_FLAGS)
+	$(SWIFT) run --skip-build $(BENCH) $(SWIFT_FLAGS) InterludeBench --tables
+	$(SWIFT) run --skip-build $(BENCH) $(SWIFT_FLAGS) InterludeBench --stack-cells bench/results/bench-results-stacks.json >.build/stack-cells-bench.log
 	bash scripts/stack-table.sh .build/stack-cells-bench.log
 
 # Scenario 11's peers (SFML, SDL2_mixer, ALURE): their -dev packages and their C/C++ harnesses,
@@ -110,8 +116,7 @@ sanitize: deps
 # scripts/lsan.supp): the decoders, WAV reading and writing, and the scene tools.
 TSAN_MODEL_SEQUENCES ?= 500
 TSAN_TESTS = ModelBasedTests|ModelRegressionTests|LifecycleStressTests|ConcurrencyStressTests|ListenerConcurrencyTests|DriverThreadTests|StreamDecodeWorkerTests|IdleDriverTests
-# [./]Scene...: the scene suites, not PeerSceneTests, whose child is the bench executable (it runs
-# under a sanitizer since its malloc counter stands aside there, but is not part of this pass).
+# [./]Scene...: the scene suites.
 ASAN_TESTS = DecoderTests|DecoderFactoryTests|LoopTagTests|FuzzRegressionTests|PCMConversionTests|WAVFileWriterTests|[./]Scene[A-Za-z0-9]*Tests|DeviceLostReasonTests|RenderPlotTests|ResamplerTests|RenderCommandTests|RenderInterruptionTests
 sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_FLAGS)
@@ -140,7 +145,7 @@ soak: deps
 	MALLOC_MMAP_THRESHOLD_=131072 $(SWIFT) run -c release --skip-build $(SWIFT_FLAGS) Soak --minutes $(SOAK_MINUTES)
 
 clean:
-	rm -rf .build .build-fuzz .build-tsan .build-asan .build-leaks
+	rm -rf .build .build-fuzz .build-tsan .build-asan .build-leaks bench/.build
 
 # docs/arcade-score.svg: the Arcade's score (examples/scenes/arcade-score.json) rendered with each
 # stem's level and the bar lines.

@@ -10,16 +10,12 @@ let package = Package(
         // the device report. A game links only `Interlude`.
         .library(name: "InterludeScene", targets: ["InterludeScene"]),
         .executable(name: "interlude", targets: ["InterludeCLI"]),
-        .executable(name: "InterludeBench", targets: ["InterludeBench"]),
-        .executable(name: "BenchFloor", targets: ["BenchFloor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `make docs`: the DocC catalog in Sources/Interlude/Interlude.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // The bench's latency histograms (scenario 11, the peers).
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(
@@ -34,14 +30,9 @@ let package = Package(
         ),
         // libFLAC and libmpg123: headers only (libflac-dev, libmpg123-dev; no pkgConfig, whose
         // libraries SwiftPM would link): the engine loads them itself (CDecoderLibraries), as it
-        // does libopusfile, whose module is the bench's alone.
+        // does libopusfile.
         .systemLibrary(name: "CFLAC"),
         .systemLibrary(name: "CMPG123"),
-        .systemLibrary(
-            name: "COpusFile",
-            pkgConfig: "opusfile",
-            providers: [.apt(["libopusfile-dev"])]
-        ),
         // sd-bus linked directly, for the logind stub the tests run (the engine loads it itself).
         .systemLibrary(
             name: "CSystemd",
@@ -93,42 +84,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The raw C baseline the bench measures the engine against: OpenAL Soft and
-        // libvorbisfile driven directly, in the same process; and the click-latency recorder.
-        .target(
-            name: "BenchBaseline",
-            dependencies: ["COpenAL", "CVorbisFile", "CFLAC", "CMPG123", "COpusFile"],
-            // libpulse-simple (libpulse-dev): the click-latency recorder on a private sink's monitor.
-            // The codec baselines call libFLAC, libmpg123 and libopusfile directly.
-            linkerSettings: [.linkedLibrary("pulse-simple"), .linkedLibrary("pulse"), .linkedLibrary("FLAC"),
-                             .linkedLibrary("mpg123"), .linkedLibrary("opusfile"), .linkedLibrary("opus")]
-        ),
-        // Counts malloc calls by interposition; linked into the bench executable only.
-        .target(
-            name: "MallocCounter"
-        ),
-        // The peer scene's game loop and /proc readings, Foundation alone: shared by Interlude's
-        // player in the bench and the Swift floor program, which links no audio library.
-        .target(name: "PeerLoop"),
-        // Scenario 11's Swift floor: the peer scene's loop with no audio library.
-        .executableTarget(name: "BenchFloor", dependencies: ["PeerLoop"]),
-        // Scenario 11's Interlude player: the same loop with the engine, and nothing of the bench.
-        .executableTarget(name: "InterludePlayer", dependencies: ["Interlude", "PeerLoop"]),
-        // The bench scenarios, shared by the bench executable and the smoke tests.
-        .target(
-            name: "BenchKit",
-            dependencies: ["Interlude", "InterludeScene", "BenchBaseline", "PeerLoop",
-                           .product(name: "Histogram", package: "hdrhistogram-swift")]
-        ),
-        .executableTarget(
-            name: "InterludeBench",
-            dependencies: ["BenchKit", "Interlude", "MallocCounter"]
-        ),
         .testTarget(
             name: "InterludeTests",
             // COpenAL: the session tests read alcGetCurrentContext() directly; CEBUR128: the loudness
             // tests compare with one libebur128 state.
-            dependencies: ["Interlude", "InterludeScene", "COpenAL", "CEBUR128", "BenchKit", "PeerLoop", "SoakScenario"],
+            dependencies: ["Interlude", "InterludeScene", "COpenAL", "CEBUR128", "SoakScenario"],
             exclude: []
         ),
         .target(name: "ExampleSupport", dependencies: ["Interlude", "InterludeScene", .product(name: "Logging", package: "swift-log")],

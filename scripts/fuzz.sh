@@ -40,7 +40,7 @@ build() {
   for harness in "${HARNESSES[@]}"; do
     swiftc -sanitize=fuzzer,address -parse-as-library -g -swift-version 6 \
       -I "$debug/Modules" -I Sources/COpenAL -I Sources/CVorbisFile \
-      -I Sources/CFLAC -I Sources/CMPG123 -I Sources/COpusFile -I Sources/CStdioCookie -I Sources/CEBUR128 -Xcc -I/usr/include/opus \
+      -I Sources/CFLAC -I Sources/CMPG123 -I Sources/CStdioCookie -I Sources/CEBUR128 -Xcc -I/usr/include/opus \
       -Xcc -fmodule-map-file="$debug/CDesktopLibraries.build/module.modulemap" -Xcc -I -Xcc Sources/CDesktopLibraries/include \
       -Xcc -fmodule-map-file="$debug/CDecoderLibraries.build/module.modulemap" -Xcc -I -Xcc Sources/CDecoderLibraries/include \
       Fuzz/Support/*.swift "Fuzz/$harness/main.swift" "${objects[@]}" \

@@ -20,6 +20,9 @@ echo "== test-matrix: the suite on OpenAL Soft $release ($library)"
 LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" INTERLUDE_EXPECT_OPENAL="$release" \
   TEST_LOG=.build/test-output-$release.log bash scripts/run-tests.sh "$swift" "$@"
 status=$?
+# The bench's package (bench/Package.swift): its smoke tests on this release too.
+LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" INTERLUDE_EXPECT_OPENAL="$release" \
+  TEST_LOG=.build/test-output-bench-$release.log bash scripts/run-tests.sh "$swift" --package-path bench "$@" || status=1
 
 echo "== test-matrix: the pinned scenes on 1.19.1 and $release (difference: RMS of 1.24.2 minus 1.19.1, in dB below 1.19.1's RMS)"
 interlude=$("$swift" build "$@" --show-bin-path)/interlude

@@ -1,7 +1,7 @@
 // libFuzzer harness for the FLAC path: Interlude's stream callbacks into libFLAC, the STREAMINFO
 // checks, the frame-counting pass for an unknown length, block hand-over between reads, reads
 // through damaged frames, seeks, and decodeAll's capped first allocation.
-@testable import Interlude  // DecoderFactory has package access: the harness is no part of the package
+@_spi(Tools) import Interlude  // DecoderFactory: the package's tools' interface
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

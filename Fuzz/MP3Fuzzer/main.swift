@@ -1,7 +1,7 @@
 // libFuzzer harness for the MP3 path: the factory's ID3v2 and frame-sync sniffing, Interlude's
 // reader callbacks into libmpg123, the scan for the exact length, gapless reads, seeks with
 // the bit-reservoir pre-roll, and decodeAll.
-@testable import Interlude  // DecoderFactory has package access: the harness is no part of the package
+@_spi(Tools) import Interlude  // DecoderFactory: the package's tools' interface
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

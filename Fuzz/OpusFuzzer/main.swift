@@ -1,7 +1,7 @@
 // libFuzzer harness for the Ogg Opus path: the factory's first-packet sniffing, Interlude's
 // callbacks into libopusfile, the channel and link checks, reads through damaged pages (OP_HOLE),
 // seeks with their 0.5 s pre-roll, and decodeAll's capped first allocation.
-@testable import Interlude  // DecoderFactory has package access: the harness is no part of the package
+@_spi(Tools) import Interlude  // DecoderFactory: the package's tools' interface
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

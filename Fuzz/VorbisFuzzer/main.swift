@@ -1,7 +1,7 @@
 // libFuzzer harness for the Ogg Vorbis path: Interlude's read / seek / tell callbacks into
 // libvorbisfile, the header and channel checks, the truncation probe, reads through damaged
 // pages (OV_HOLE), seeks, and decodeAll's capped first allocation.
-@testable import Interlude  // DecoderFactory has package access: the harness is no part of the package
+@_spi(Tools) import Interlude  // DecoderFactory: the package's tools' interface
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -1,7 +1,7 @@
 // libFuzzer harness for the WAV reader: the chunk walk, the fmt parser (plain and
 // EXTENSIBLE), every sample encoding, reads past a lying data size, seeks, and decodeAll's
 // allocation (bounded by the real file size, never by a declared chunk size).
-@testable import Interlude  // DecoderFactory has package access: the harness is no part of the package
+@_spi(Tools) import Interlude  // DecoderFactory: the package's tools' interface
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

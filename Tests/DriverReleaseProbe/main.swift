@@ -5,7 +5,7 @@
 // happened; exits 0 once shutdown() has finished, 1 if it has not within 10 s (a deadlock) or
 // something else fails.
 import Foundation
-import Interlude
+@_spi(Tools) import Interlude
 import Synchronization
 
 /// The only strong reference to the engine once it is set up.

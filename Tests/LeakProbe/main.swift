@@ -4,7 +4,7 @@
 // shut down. Prints the engine's AL object counts at each stage; exits 1 if they do not return
 // to zero or the engine counted an internal error.
 import Foundation
-import Interlude
+@_spi(Tools) import Interlude
 import InterludeScene
 
 func check(_ condition: Bool, _ message: String) {

@@ -40,9 +40,9 @@ import Glibc
 import Foundation
 import Logging
 #if DEBUG
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 #else
-import Interlude
+@_spi(Tools) import Interlude
 #endif
 import Synchronization
 

@@ -1,5 +1,5 @@
 import Foundation
-import Interlude
+@_spi(Tools) import Interlude
 import InterludeScene
 
 /// A busy scene rendered offline as fast as the machine allows, with interruptions and device

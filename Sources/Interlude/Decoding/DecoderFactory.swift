@@ -1,5 +1,5 @@
 /// Picks the decoder for a file by its magic bytes, not its name.
-package enum DecoderFactory {
+@_spi(Tools) public enum DecoderFactory {
     /// Opens `path` with the decoder its first bytes call for, whatever its name: "RIFF"...."WAVE"
     /// gives a ``WAVDecoder``; "OggS" an ``OpusDecoder`` when the first packet is "OpusHead", a
     /// ``VorbisDecoder`` otherwise; "fLaC" a ``FLACDecoder``; an MPEG audio frame header, after
@@ -8,7 +8,7 @@ package enum DecoderFactory {
     /// Throws ``InterludeError``: `.unsupportedFormat` for any other file, plus whatever the
     /// chosen decoder throws at open. Safe to call from any thread; the decoder it returns is
     /// used by one thread at a time.
-    package static func open(path: String) throws -> any AudioDecoder {
+    public static func open(path: String) throws -> any AudioDecoder {
         try open(DecoderFile(path: path))
     }
 
@@ -16,7 +16,7 @@ package enum DecoderFactory {
     /// loop its tags declare (``AudioDecoder/loopRegion``).
     ///
     /// Throws like ``open(path:)``, and `.corruptData` for damage found while decoding.
-    package static func decodeAll(path: String) throws -> (format: AudioFormat, samples: [Float], loopRegion: Range<Int>?) {
+    public static func decodeAll(path: String) throws -> (format: AudioFormat, samples: [Float], loopRegion: Range<Int>?) {
         let (decoder, expectedFrames) = try openToDecodeAll(path: path)
         return (decoder.format, try readAllFloat(decoder, expectedFrames: expectedFrames), decoder.loopRegion)
     }

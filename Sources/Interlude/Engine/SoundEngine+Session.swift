@@ -97,7 +97,7 @@ extension SoundEngine {
     /// engine's own tracking, every AL object and the device are torn down, and the session is
     /// interrupted with reason deviceLost. Offline renders use it for `device.lost`; on a real
     /// device a loss is detected by the update. Any thread.
-    package func disconnectDevice() {
+    @_spi(Tools) public func disconnectDevice() {
         withLiveCore { $0.router.loseDevice(isReachable: true) }
         waitForSnapshots()
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Interlude
+@_spi(Tools) import Interlude
 
 /// A cue bank: a sound designer's cues, game parameters, mix snapshots and tracks of stems in
 /// one JSON file, with the scene format's keys (`sounds`, `cues`, `parameters`, `snapshots`,

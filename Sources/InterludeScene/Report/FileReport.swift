@@ -1,4 +1,4 @@
-import Interlude
+@_spi(Tools) import Interlude
 
 /// What `interlude info FILE` prints: the format a file is read as (by its content, not its
 /// name), its sample rate, channels, exact length, the loop its tags declare, and its loudness

@@ -1,4 +1,4 @@
-import Interlude
+@_spi(Tools) import Interlude
 
 /// Applies a scene's events to an engine: the same code for an offline render and for a scene
 /// played live on a real device (the showcase). It loads the scene's sounds, sets its listener,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 /// FLAC cases beyond the shared ones in ``CodecDecoderTests``.
 @Suite struct FLACDecoderTests {

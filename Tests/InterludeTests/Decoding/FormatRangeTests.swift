@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 /// What real files come in: sample rates from 8 kHz to 192 kHz decode at their own rate and exact
 /// length, and more than two channels is refused by every decoder with an error that names the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 /// Loop tags as the decoders read them: Vorbis comments (SDL_mixer 2.6's reading: LOOPEND is
 /// exclusive, LOOPLENGTH counts from LOOPSTART, keys in any case) and a WAV smpl loop (dwEnd

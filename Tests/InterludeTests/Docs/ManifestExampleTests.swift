@@ -43,21 +43,51 @@ import Testing
         }
 
         // SwiftPM reads it, with the dependency's folder beside it.
+        let (game, scratch) = try Self.makeGame(manifest, dependingAt: paths[0], on: root)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (status, text) = try Self.swiftPackage(["dump-package"], in: game)
+        #expect(status == 0, "swift package dump-package failed: \(text)")
+        #expect(text.contains("\"Campfire\""), "\(text)")
+    }
+
+    /// A game resolves what Interlude's package needs and nothing of the bench's (a package of
+    /// its own, bench/Package.swift): swift-log, and swift-argument-parser, which the package's
+    /// `interlude` command needs (a consumer fetches it, and never builds it). The manifest is
+    /// the one "Your first game" shows.
+    @Test("a game depending on Interlude resolves swift-log and swift-argument-parser, nothing of the bench's")
+    func aGameResolvesOnlyWhatThePackageNeeds() throws {
+        let root = TestPaths.packageRoot
+        let manifest = try Self.manifest(named: "Campfire", in: root.appendingPathComponent("Sources/Interlude/Interlude.docc/YourFirstGame.md"))
+        let path = try #require(try Self.captures(of: #"\.package\(path: "([^"]+)"\)"#, in: manifest).first)
+        let (game, scratch) = try Self.makeGame(manifest, dependingAt: path, on: root)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (status, text) = try Self.swiftPackage(["resolve"], in: game)
+        #expect(status == 0, "swift package resolve failed: \(text)")
+        let resolved = try String(contentsOf: game.appendingPathComponent("Package.resolved"), encoding: .utf8)
+        let pins = try Self.captures(of: #""identity" : "([^"]+)""#, in: resolved).sorted()
+        #expect(pins == ["swift-argument-parser", "swift-log"], "resolved: \(pins)")
+    }
+
+    /// A scratch folder holding the game `Campfire` with `manifest`, and its path dependency
+    /// `dependency` linked to `root`.
+    static func makeGame(_ manifest: String, dependingAt dependency: String, on root: URL) throws -> (game: URL, scratch: URL) {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
         let game = scratch.appendingPathComponent("Campfire")
         try FileManager.default.createDirectory(at: game.appendingPathComponent("Sources/Campfire"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        try FileManager.default.createSymbolicLink(at: game.appendingPathComponent(paths[0]).standardizedFileURL, withDestinationURL: root)
+        try FileManager.default.createSymbolicLink(at: game.appendingPathComponent(dependency).standardizedFileURL, withDestinationURL: root)
         try manifest.write(to: game.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try "print(1)\n".write(to: game.appendingPathComponent("Sources/Campfire/main.swift"), atomically: true, encoding: .utf8)
-        let output = game.appendingPathComponent("dump.json")
+        return (game, scratch)
+    }
+
+    /// `swift package ARGUMENTS` in `game`: its exit status and what it printed.
+    static func swiftPackage(_ arguments: [String], in game: URL) throws -> (status: Int32?, output: String) {
+        let output = game.appendingPathComponent("swift-package.txt")
         let descriptor = open(output.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         defer { close(descriptor) }
-        let dump = try ChildProcess(["swift", "package", "--package-path", game.path, "dump-package"],
-                                    environment: ProcessInfo.processInfo.environment, stdout: descriptor, stderr: descriptor)
-        #expect(dump.waitForExit(timeoutSeconds: 120), "swift package dump-package did not finish")
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        #expect(dump.status == 0, "swift package dump-package failed: \(text)")
-        #expect(text.contains("\"Campfire\""), "\(text)")
+        let run = try ChildProcess(["swift", "package", "--package-path", game.path] + arguments,
+                                   environment: ProcessInfo.processInfo.environment, stdout: descriptor, stderr: descriptor)
+        #expect(run.waitForExit(timeoutSeconds: 300), "swift package \(arguments) did not finish")
+        return (run.status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 extension EngineSuites {
     /// AL sources and buffers stay accounted for through a whole lifecycle, and none is left

@@ -1,5 +1,5 @@
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 extension EngineSuites {
     /// The loopback render is deterministic: the same calls give the same samples.

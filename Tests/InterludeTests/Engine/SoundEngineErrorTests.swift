@@ -1,5 +1,5 @@
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 extension EngineSuites {
     /// Bad input throws a typed error naming the call; the engine keeps working.

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Foundation
-import BenchKit
 
 /// A private PulseAudio server for the device-loss tests: its own HOME,
 /// XDG_RUNTIME_DIR and PULSE_RUNTIME_PATH under a fresh temporary folder, a unix socket there

@@ -1,6 +1,6 @@
 import Foundation
 import InterludeScene
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 /// Runs one sequence of ``ModelStep``s on a real offline (loopback) engine and on the
 /// ``EngineModel`` together, and compares them after every step: session state and holders,

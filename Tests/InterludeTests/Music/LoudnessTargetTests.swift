@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 @testable import InterludeScene
 
 /// Loudness targets on streamed tracks, heard: a real Ogg Vorbis file (oggenc) played offline

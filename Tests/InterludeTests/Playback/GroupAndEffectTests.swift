@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 extension EngineSuites {
     /// Groups (gain, mute, pause, ducking), fades, EFX and HRTF, measured on rendered samples.

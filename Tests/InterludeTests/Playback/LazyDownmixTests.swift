@@ -1,5 +1,5 @@
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 extension EngineSuites {
     /// A stereo sound's mono downmix exists in OpenAL only once a positional voice needed it,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 /// `Configuration.limiter` (ALC_OUTPUT_LIMITER_SOFT), heard on a float loopback render: a loud
 /// pile of voices never passes full scale with it and does without; a quiet mix is unchanged.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 extension EngineSuites {
     /// A 16-bit source loaded as 16-bit plays exactly as its float samples did: OpenAL Soft

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 extension EngineSuites {
     /// Loading through the cache: a file is decoded once whatever its path's spelling, async loads

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 @testable import InterludeScene
 import SoakScenario
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 extension EngineSuites {
     /// Opening a device fails at the raw layer (`ALFaults`: `alcOpenDevice` /

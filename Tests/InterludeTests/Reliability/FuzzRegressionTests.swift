@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Interlude
+@_spi(Tools) import Interlude
 
 /// Every input a fuzz harness (Fuzz/, `make fuzz`) found a problem with, kept with its input in
 /// Tests/Fixtures/fuzz-regressions/ and checked to be rejected cleanly.

@@ -2,7 +2,7 @@ import Foundation
 import SoakScenario
 import Synchronization
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 extension EngineSuites {
     /// Offline engines created and destroyed from 8 threads at once, for

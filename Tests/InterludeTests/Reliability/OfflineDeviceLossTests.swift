@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Interlude
+@_spi(Tools) import Interlude
 
 extension EngineSuites {
     /// Found while writing the soak (and confirmed: this test fails without the fix): an offline engine reopened a lost device by itself once 100 ms of wall

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 /// docs/scenes.md rule 6: device.lost / device.restored is a real teardown and rebuild.
 extension EngineSuites {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 /// docs/scenes.md rules 2 to 5, sample by sample through the loopback device (48 kHz stereo).
 extension EngineSuites {

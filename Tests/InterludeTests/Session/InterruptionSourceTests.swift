@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 /// Several sources hold the session at once (the scene contract's rules 8 to 11): it is silent
 /// while any holds it, and resumes, on the frame it stopped, only when the last lets go. A scene

@@ -1,7 +1,7 @@
 import Foundation
 import SoakScenario
 import Testing
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 @testable import InterludeScene
 
 /// Random sequences of session operations checked against a small reference model of what

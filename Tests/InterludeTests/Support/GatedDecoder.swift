@@ -1,5 +1,5 @@
 import Foundation
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 /// A real decoder (a file opened by `DecoderFactory`) whose reads block the way a stalled disk's
 /// do: while the test holds the gate closed, every read waits until it opens; with

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Interlude
+@_spi(Tools) @testable import Interlude
 
 /// A real decoder (a file opened by `DecoderFactory`) that counts the frames it read on one
 /// watched thread and on any other, for tests of which thread decodes a stream.

@@ -1,6 +1,6 @@
 import BenchBaseline
 import Foundation
-import Interlude
+@_spi(Tools) import Interlude
 
 /// Counts heap allocations between `start` and `stop`, and the heap bytes they added (the bench
 /// executable wires its malloc interposer in; without one, allocations are not reported).

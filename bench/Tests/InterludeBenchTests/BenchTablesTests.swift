@@ -6,7 +6,7 @@ import Testing
 /// docs/bench-results.json (`make bench-tables`): these fail when one was typed by hand, went
 /// stale against the JSON, or came from another run.
 @Suite struct BenchTablesTests {
-    static let root = TestPaths.packageRoot
+    static let root = BenchTestPaths.repositoryRoot
 
     static func tables() throws -> BenchTables {
         try BenchTables(jsonPath: root.appendingPathComponent(BenchTables.snapshotPath).path, source: BenchTables.snapshotPath)

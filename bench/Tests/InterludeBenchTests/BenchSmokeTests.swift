@@ -3,7 +3,7 @@ import BenchKit
 import Interlude
 import Testing
 
-extension EngineSuites {
+extension BenchSuites {
     /// The bench's code paths at a tiny size, so they cannot rot. These check what the bench
     /// computes (renders, frame counts, byte bounds), never how fast it ran.
     @Suite struct BenchSmokeTests {

@@ -3,7 +3,7 @@ import Foundation
 import Interlude
 import Testing
 
-extension EngineSuites {
+extension BenchSuites {
     /// Scenario 22 at its smallest, so its child cannot rot: each timing's child sees the mixer,
     /// makes its changes and hears each. Checks the shape of what it reports, never how soon.
     @Suite struct ChangeLatencySmokeTests {

@@ -1,5 +1,5 @@
 import Foundation
-import Interlude
+@_spi(Tools) import Interlude
 import Synchronization
 
 /// A real decoder (the bench's Ogg track, opened by `DecoderFactory`) whose reads stall like a

@@ -1,5 +1,5 @@
 import Foundation
-import Interlude
+@_spi(Tools) import Interlude
 
 /// Scenario 21: the loudness of a track, as a loudness target measures it once before the track
 /// starts (off the engine lock): libebur128's integrated loudness (BS.1770-4 / EBU R128, gated)

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import BenchBaseline
 import Foundation
-import Interlude
+@_spi(Tools) import Interlude
 
 /// Scenario 10: how late a sound is heard. A child process plays a 20 ms click every 500-550 ms to
 /// a null sink at 48 kHz of a private PulseAudio or PipeWire server (``BenchServerKind``) while a

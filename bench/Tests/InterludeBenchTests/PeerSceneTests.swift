@@ -3,7 +3,7 @@ import Foundation
 import PeerLoop
 import Testing
 
-extension EngineSuites {
+extension BenchSuites {
     /// Scenario 11 (the peers) at a tiny size: each of Interlude's players (updated by the driver
     /// thread, or by the game loop) plays the real-time scene for 1.5 s in its own process, as
     /// the bench runs it. These check that the scene played (voices,

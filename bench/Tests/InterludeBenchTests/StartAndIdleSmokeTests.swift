@@ -3,13 +3,13 @@ import BenchKit
 import Interlude
 import Testing
 
-extension EngineSuites {
+extension BenchSuites {
     /// Scenario 19 at its smallest, so its children cannot rot: each creation on each output
     /// gives an engine, and the idle child reads its threads. Checks the shape of what it
     /// reports, never how fast anything ran.
     @Suite struct StartAndIdleSmokeTests {
         @Test func startAndIdleChildrenReport() throws {
-            guard PrivatePulseServer.isInstalled else {
+            guard BenchTestPaths.areInstalled(["pulseaudio", "parecord", "pactl"]) else {
                 throw TestFailure("pulseaudio / pulseaudio-utils are not installed (scripts/install-deps.sh installs them)")
             }
             let bench = try Bench(sizes: .quick)

@@ -1,8 +1,9 @@
 import Interlude
+import Synchronization
 
 /// The soundtrack's underrun and recovery frames, as its events report them.
 final class UnderrunMarks: Sendable {
-    private let marks = AnnotatedMutex<(underruns: [Int], recoveries: [Int])>(([], []))
+    private let marks = Mutex<(underruns: [Int], recoveries: [Int])>(([], []))
 
     /// Notes an underrun or a recovery; other events are not its concern.
     func note(_ event: EngineEvent) {

@@ -40,9 +40,13 @@ public enum LogindSleep {
         }
     }
 
-    /// The stand-in logind, built next to the bench (`make bench` builds it).
+    /// The stand-in logind, a product of the engine's package (its tests run it too), built
+    /// in the engine's build folder where the bench is built in its own: the bench's
+    /// `bench/.build/<triple>/<configuration>` becomes `.build/<triple>/<configuration>`
+    /// (`make bench` builds it).
     public static var stubExecutable: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let benchFolder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
+        return URL(fileURLWithPath: benchFolder.replacingOccurrences(of: "/bench/.build/", with: "/.build/"))
             .appendingPathComponent("LogindStub")
     }
 

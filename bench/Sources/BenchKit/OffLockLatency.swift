@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Histogram
-import Interlude
+@_spi(Tools) import Interlude
 import Synchronization
 
 /// Scenario 17: a game thread's `setPosition` latency while the engine does slow work that runs
