@@ -1,5 +1,5 @@
 import Foundation
-import BenchKit
+@testable import BenchKit
 import Interlude
 import Testing
 
@@ -100,11 +100,7 @@ extension BenchSuites {
         /// at their smallest: one start, a short tone. Checks the shape of what they report.
         /// The bench executable, built next to the tests.
         static func benchExecutable() throws -> URL {
-            let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            let executable = [folder, Bundle.main.executableURL?.deletingLastPathComponent()].compactMap { $0 }
-                .map { $0.appendingPathComponent("InterludeBench") }
-                .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-            return try #require(executable, "InterludeBench is not built next to the tests; run `swift build --build-tests`")
+            try ProductProcess.executable("InterludeBench")
         }
 
         @Test func clickLatencyAndUnderrunChildrenReport() throws {
@@ -188,8 +184,10 @@ extension BenchSuites {
         /// Whether the bench executable's malloc counter is live: not under a sanitizer, whose
         /// runtime owns the allocator (`make sanitize`).
         static let benchCountsAllocations: Bool = {
-            guard let run = try? ProductProcess.run("InterludeBench", ["--malloc-counter-active"]) else { return false }
-            return run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+            guard let executable = try? ProductProcess.executable("InterludeBench"),
+                  let output = try? BenchChild.output(of: executable, arguments: ["--malloc-counter-active"], name: "InterludeBench")
+            else { return false }
+            return output.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
         }()
 
         /// Scenario 1's instruction rows at `make test`'s size (a 1 s scene): callgrind runs each
@@ -216,10 +214,11 @@ extension BenchSuites {
         /// OpenAL Soft as 16-bit at the least), and each streamed voice adds heap of its own.
         @Test(.enabled(if: benchCountsAllocations, "the bench's malloc counter stands aside under a sanitizer"))
         func theStreamMemoryChildCountsTheHeapAStreamAdds() throws {
-            let output = try ProductProcess.run("InterludeBench", ["--stream-memory-child", "1", "0.5"], limitSeconds: 120)
-            #expect(output.status == 0, "\(output.standardError)")
-            let figures = try #require(StreamMemory.Figures(line: output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)),
-                                       "unreadable: \(output.standardOutput)")
+            // A child that fails throws, naming its exit status and output.
+            let output = try BenchChild.output(of: try ProductProcess.executable("InterludeBench"),
+                                               arguments: ["--stream-memory-child", "1", "0.5"], name: "the stream memory child")
+            let figures = try #require(StreamMemory.Figures(line: output.trimmingCharacters(in: .whitespacesAndNewlines)),
+                                       "unreadable: \(output)")
             #expect(figures.soundtrackBytes >= 4 * 9_600 * 2 * 2, "\(figures)")
             #expect(figures.streamedVoiceCount == SoundEngine.Configuration().maximumStreamedVoiceCount)
             #expect(figures.bytesPerStreamedVoice > 0, "\(figures)")
