@@ -37,6 +37,8 @@ final class EngineCore: @unchecked Sendable {
     let alRenderer: ALRenderer
     /// The game's commands to voices.
     let voices: VoicePlayer
+    /// Starts a decoder's track as a streamed voice.
+    let streamedVoices: StreamedVoiceStart
     /// Which voices hold sources, and each update's servicing of them.
     let voiceSources: VoiceSources
     /// The streamed tracks.
@@ -85,8 +87,9 @@ final class EngineCore: @unchecked Sendable {
         voiceSources = VoiceSources(configuration: configuration, table: voiceTable, renderer: alRenderer, mixer: groups,
                                     world: world, clock: clock, gate: al, events: events)
         voices = VoicePlayer(configuration: configuration, table: voiceTable, mixer: groups, sounds: sounds,
-                             gate: al, events: events, worker: decodeWorker, logger: logger,
-                             sources: voiceSources)
+                             gate: al, events: events, sources: voiceSources)
+        streamedVoices = StreamedVoiceStart(configuration: configuration, logger: logger, table: voiceTable,
+                                            worker: decodeWorker, player: voices)
         streams = StreamSet(configuration: configuration, engineID: engineID, logger: logger, mixer: groups, gate: al,
                             events: events, worker: decodeWorker)
         conductor = MusicConductor(engineID: engineID, streams: streams, voices: voices, events: events, gate: al, clock: clock,

@@ -54,7 +54,7 @@ extension SoundEngine {
             throw InterludeError(.corruptData, "\(call): \(path) holds no audio")
         }
         return try withCore(call) { core in
-            try core.voices.playStream(path: path, decoder: decoder, parameters: parameters, command: call)
+            try core.streamedVoices.play(path: path, decoder: decoder, parameters: parameters, command: call)
         }
     }
 

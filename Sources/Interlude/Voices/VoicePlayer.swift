@@ -1,5 +1,3 @@
-import Logging
-
 /// The game's commands to voices: starting, stopping, pausing, resuming, changing and fading
 /// them, and reading them, through the ``VoiceTable`` (who is alive) and ``VoiceSources`` (who
 /// holds a source, what OpenAL is told, and each update). While the session is interrupted no
@@ -11,24 +9,17 @@ final class VoicePlayer {
     private let sounds: SoundBank
     private let gate: ALGate
     private let events: EventQueue
-    /// Reads and decodes streamed voices off the engine lock (the music's thread).
-    private let worker: DecodeWorker
-    /// For the streamed voices' underruns and decode errors.
-    private let logger: Logger
     /// Which voices hold sources: admitting, ending and pausing them, and each update.
     private let sources: VoiceSources
 
     init(configuration: SoundEngine.Configuration, table: VoiceTable, mixer: GroupMixer,
-         sounds: SoundBank, gate: ALGate, events: EventQueue, worker: DecodeWorker,
-         logger: Logger, sources: VoiceSources) {
+         sounds: SoundBank, gate: ALGate, events: EventQueue, sources: VoiceSources) {
         self.configuration = configuration
         self.table = table
         self.mixer = mixer
         self.sounds = sounds
         self.gate = gate
         self.events = events
-        self.worker = worker
-        self.logger = logger
         self.sources = sources
     }
 
@@ -46,17 +37,8 @@ final class VoicePlayer {
         let command = origin.call
         let isSystemSound = origin == .systemSound
         try checkLoaded(sound, in: command)
-        try parameters.validate(in: command)
-        let groupIndex = try mixer.existingIndex(of: parameters.group, in: command)
-        try mixer.checkZone(parameters.reverbZone, in: command)
-        guard table.liveVoiceCount < configuration.maximumVoiceCount else {
-            throw InterludeError(.tooManyVoices, "\(command): \(sound.name): all \(configuration.maximumVoiceCount) voices are in use (Configuration.maximumVoiceCount)")
-        }
-        if dropsPlay(isLooping: parameters.isLooping, isSystemSound: isSystemSound) {
-            let handle = table.staleHandle()
-            events.emit(.commandDropped(origin.tracked(handle)))
-            return handle
-        }
+        let groupIndex = try checkNewVoice(parameters, command: command, naming: sound.name)
+        if dropsPlay(isLooping: parameters.isLooping, isSystemSound: isSystemSound) { return dropPlay(origin) }
         let handle = table.allocateSlot()
         let voice = Voice(handle: handle, media: .loaded(sound), parameters: parameters, groupIndex: groupIndex,
                           state: startsPaused ? .paused : isActive ? .playing : .pendingStart,
@@ -96,47 +78,37 @@ final class VoicePlayer {
         }
     }
 
-    /// Starts a streamed voice of `decoder`'s track, which goes to the decode thread: nothing
-    /// here calls it after this. As ``play(_:parameters:origin:startFrame:startsPaused:factors:)``
-    /// otherwise. A positional voice of a stereo track streams its mono downmix. Throws
-    /// `.tooManyVoices` past ``SoundEngine/Configuration/maximumStreamedVoiceCount`` streams.
-    func playStream(path: String, decoder: any AudioDecoder, parameters: VoiceParameters, command: String) throws -> VoiceHandle {
+    /// Checks a new voice's parameters and that a voice is free; returns its group's index.
+    /// The error for a full engine names `subject` (the sound) after `command`, when given.
+    func checkNewVoice(_ parameters: VoiceParameters, command: String, naming subject: String? = nil) throws -> Int {
         try parameters.validate(in: command)
         let groupIndex = try mixer.existingIndex(of: parameters.group, in: command)
         try mixer.checkZone(parameters.reverbZone, in: command)
         guard table.liveVoiceCount < configuration.maximumVoiceCount else {
-            throw InterludeError(.tooManyVoices, "\(command): all \(configuration.maximumVoiceCount) voices are in use (Configuration.maximumVoiceCount)")
+            let what = subject.map { "\(command): \($0)" } ?? command
+            throw InterludeError(.tooManyVoices, "\(what): all \(configuration.maximumVoiceCount) voices are in use (Configuration.maximumVoiceCount)")
         }
-        guard table.streamedVoiceCount < configuration.maximumStreamedVoiceCount else {
-            throw InterludeError(.tooManyVoices, "\(command): all \(configuration.maximumStreamedVoiceCount) streamed voices are in use (Configuration.maximumStreamedVoiceCount)")
-        }
-        if dropsPlay(isLooping: parameters.isLooping) {
-            // As a loaded one-shot: dropped, and the decoder with it.
-            let handle = table.staleHandle()
-            events.emit(.commandDropped(.play(handle)))
-            return handle
-        }
+        return groupIndex
+    }
+
+    /// A play dropped while the session is interrupted (``dropsPlay(isLooping:isSystemSound:)``):
+    /// the game is told, and gets a handle that is stale from the start.
+    func dropPlay(_ origin: VoiceOrigin) -> VoiceHandle {
+        let handle = table.staleHandle()
+        events.emit(.commandDropped(origin.tracked(handle)))
+        return handle
+    }
+
+    /// Starts a streamed voice of `stream`, checked by ``checkNewVoice(_:command:naming:)`` into
+    /// `groupIndex` (``StreamedVoiceStart`` makes the stream): it plays now, or waits for the
+    /// session.
+    func startStreamedVoice(_ stream: StreamQueue, parameters: VoiceParameters, groupIndex: Int, command: String) -> VoiceHandle {
         let handle = table.allocateSlot()
-        let downmixes = parameters.position != nil
-        let stream = StreamQueue(path: path, decoder: decoder, worker: worker, waitsForDecode: configuration.output.isOffline,
-                                 isLooping: parameters.isLooping, bufferCount: configuration.streamBufferCount,
-                                 bufferFrameCount: streamedVoiceBufferFrameCount(decoder.format, downmixes: downmixes),
-                                 loopRegion: decoder.loopRegion, downmixesToMono: downmixes, logger: logger)
         let voice = Voice(handle: handle, media: .streamed(stream), parameters: parameters, groupIndex: groupIndex,
                           state: isActive ? .playing : .pendingStart, isSystemSound: false, entries: table.entries)
         table.insert(voice)
         start(voice, call: command, origin: .play)
         return handle
-    }
-
-    /// Frames in each chunk of a streamed voice: the configured buffer length, cut so that the
-    /// ring's slots (the track's channels) and the AL buffers (mono when downmixed) hold at most
-    /// ``SoundEngine/Configuration/streamedVoiceMaximumBytesInFlight`` of float PCM.
-    private func streamedVoiceBufferFrameCount(_ format: AudioFormat, downmixes: Bool) -> Int {
-        let queuedChannels = downmixes ? 1 : format.channelCount
-        let bytesPerFrame = MemoryLayout<Float>.size * configuration.streamBufferCount * (format.channelCount + queuedChannels)
-        let wantedFrames = max(256, Int(Double(format.sampleRate) * configuration.streamBufferSeconds))
-        return min(wantedFrames, configuration.streamedVoiceMaximumBytesInFlight / bytesPerFrame)
     }
 
     /// Admits a new voice now, or tells the game it waits for the session.
