@@ -5,10 +5,10 @@ import Logging
 /// engine was shut down, and its driver thread's pace (parked or not). It is reached only through ``SoundEngine``'s lock.
 ///
 /// The rooms: ``DeviceHost`` (the device and the context), ``AudioSession`` and
-/// ``SessionController`` (interruptions), ``HeldPlayback`` (what plays, held and resumed),
+/// ``SessionController`` (interruptions), ``HeldPlayback`` (what plays, held, resumed and moved to a new device),
 /// ``SessionSnapshots`` (the saved state), ``OutputRouter`` (device loss, rebuild,
-/// switching), ``VoiceTable``,
-/// ``VoicePool``, ``VoicePlayer`` and ``VoiceSources`` (voices), ``ALRenderer`` (sources and effects),
+/// switching), ``MusicConductor`` (music time), ``VoiceTable``,
+/// ``VoicePool``, ``VoicePlayer``, ``StreamedVoiceStart`` and ``VoiceSources`` (voices), ``ALRenderer`` (sources and effects),
 /// ``SoundBank`` (sounds; their buffers in ``SoundBufferStore``), ``StreamSet`` (streamed tracks), ``GroupMixer`` (groups and reverb
 /// zones), ``SpatialWorld`` (listener and distance), ``SoundDesign`` (cues, parameters, mix
 /// snapshots), ``UpdateClock``, ``ALGate`` and ``EventQueue``.
