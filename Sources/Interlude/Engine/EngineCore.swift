@@ -8,7 +8,7 @@ import Logging
 /// ``SessionController`` (interruptions), ``HeldPlayback`` (what plays, held, resumed and moved to a new device),
 /// ``SessionSnapshots`` (the saved state), ``OutputRouter`` (device loss, rebuild,
 /// switching), ``MusicConductor`` (music time), ``VoiceTable``,
-/// ``VoicePool``, ``VoicePlayer``, ``StreamedVoiceStart`` and ``VoiceSources`` (voices), ``ALRenderer`` (sources and effects),
+/// ``VoicePool``, ``VoicePlayer``, ``StreamedVoiceStart``, ``VoiceSources`` and ``SourceAssignment`` (voices), ``ALRenderer`` (sources and effects),
 /// ``SoundBank`` (sounds; their buffers in ``SoundBufferStore``), ``StreamSet`` (streamed tracks), ``GroupMixer`` (groups and reverb
 /// zones), ``SpatialWorld`` (listener and distance), ``SoundDesign`` (cues, parameters, mix
 /// snapshots), ``UpdateClock``, ``ALGate`` and ``EventQueue``.
@@ -39,8 +39,10 @@ final class EngineCore: @unchecked Sendable {
     let voices: VoicePlayer
     /// Starts a decoder's track as a streamed voice.
     let streamedVoices: StreamedVoiceStart
-    /// Which voices hold sources, and each update's servicing of them.
+    /// The voices' sources, and each update's servicing of them.
     let voiceSources: VoiceSources
+    /// Who holds a real source: the budget, admissions, the pool's plan.
+    let sourceAssignment: SourceAssignment
     /// The streamed tracks.
     let streams: StreamSet
     /// Music time: transitions and stingers waiting for a boundary, and beats.
@@ -84,8 +86,10 @@ final class EngineCore: @unchecked Sendable {
         alRenderer = ALRenderer(sounds: sounds, mixer: groups, gate: al)
         // Started once nothing before it can throw; the one later failure stops it.
         decodeWorker = try DecodeWorker(logger: logger)
-        voiceSources = VoiceSources(configuration: configuration, table: voiceTable, renderer: alRenderer, mixer: groups,
-                                    world: world, clock: clock, gate: al, events: events)
+        sourceAssignment = SourceAssignment(configuration: configuration, table: voiceTable, renderer: alRenderer,
+                                            mixer: groups, world: world, clock: clock, gate: al)
+        voiceSources = VoiceSources(table: voiceTable, renderer: alRenderer, mixer: groups, gate: al, events: events,
+                                    assignment: sourceAssignment)
         voices = VoicePlayer(configuration: configuration, table: voiceTable, mixer: groups, sounds: sounds,
                              gate: al, events: events, sources: voiceSources)
         streamedVoices = StreamedVoiceStart(configuration: configuration, logger: logger, table: voiceTable,
@@ -100,7 +104,7 @@ final class EngineCore: @unchecked Sendable {
         snapshots = SessionSnapshots(voices: voiceSources, streams: streams, mixer: groups, world: world, design: soundDesign,
                                      writer: snapshotWriter)
         let playback = HeldPlayback(logger: logger, gate: al, voices: voiceSources, streams: streams,
-                                    renderer: alRenderer, sounds: sounds)
+                                    renderer: alRenderer, sounds: sounds, world: world)
         session = SessionController(session: audioSession, host: device, gate: al, events: events, playback: playback,
                                     snapshots: snapshots)
         router = OutputRouter(configuration: configuration, logger: logger, session: audioSession, host: device,
@@ -161,7 +165,7 @@ final class EngineCore: @unchecked Sendable {
             }
             let isHoldingForMixer = device.isMixerStalled || mixerChange == .running
             clock.countUpdate()
-            groups.advance(bySeconds: elapsedSeconds, playingCounts: voiceSources.playingCountsByGroup)
+            groups.advance(bySeconds: elapsedSeconds, playingCounts: sourceAssignment.playingCountsByGroup)
             for group in groups.takePausesDue() { setGroupPaused(true, index: group) }
             for group in groups.takeFadesFinished() { events.emit(DesignEvent.groupFadeFinished(group)) }
             al.run("update") { _ in
@@ -169,7 +173,8 @@ final class EngineCore: @unchecked Sendable {
                 al.attempt("update: deferred updates") {
                     try al.deferringUpdates {
                         al.attempt("update: voices") {
-                            try voiceSources.service(elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode)
+                            try voiceSources.service(elapsedSeconds: elapsedSeconds, waitsForDecode: waitsForDecode,
+                                                        readsPositions: clock.updateCount % VoiceSources.positionReadPeriod == 0)
                         }
                         sendChanges()
                         if groups.isDirty {
@@ -310,7 +315,7 @@ final class EngineCore: @unchecked Sendable {
         guard device.isOpen else { return false }
         guard session.isActive else { return true }
         return device.isOutputRunning && voiceTable.liveVoiceCount == 0 && streams.isEmpty && !voiceSources.hasChanges
-            && !world.hasChanges && !groups.isDirty && groups.isSettled(playingCounts: voiceSources.playingCountsByGroup)
+            && !world.hasChanges && !groups.isDirty && groups.isSettled(playingCounts: sourceAssignment.playingCountsByGroup)
     }
 
     /// What the driver does after its update, with the engine lock released.

@@ -12,15 +12,18 @@ final class HeldPlayback {
     private let streams: StreamSet
     private let renderer: ALRenderer
     private let sounds: SoundBank
+    /// The listener, distance model and doppler, sent again on the way back.
+    private let world: SpatialWorld
 
     init(logger: Logger, gate: ALGate, voices: VoiceSources, streams: StreamSet,
-         renderer: ALRenderer, sounds: SoundBank) {
+         renderer: ALRenderer, sounds: SoundBank, world: SpatialWorld) {
         self.logger = logger
         self.gate = gate
         self.voices = voices
         self.streams = streams
         self.renderer = renderer
         self.sounds = sounds
+        self.world = world
     }
 
     /// Before an interruption stops output: a one-shot that played out since the last update is
@@ -50,7 +53,8 @@ final class HeldPlayback {
             // A new device (a rebuild, a switch) gets every sound; on the same one, they are there.
             try sounds.uploadAll()
             dropLostSounds()
-            try voices.sendWorld()
+            // A new device has none of the world, and it may have changed meanwhile.
+            try SpatialRenderer.sendAll(of: world)
             try streams.releaseFinishedOutgoing()
             // What resumes plays together, in one call.
             var slotsToPlay: [RenderSlot] = []

@@ -1,18 +1,16 @@
-/// Which voices hold an OpenAL source, and what each update does to them: admitting a voice
-/// (or making it virtual when it is outranked), ending voices, pausing a source now, moving
-/// fades on, the update's servicing and the ``VoicePool``'s plan, and holding and resuming the
-/// voices for the session. ``VoicePlayer`` turns the game's commands into these steps; the
-/// update and ``HeldPlayback`` call them directly.
+/// The voices' sources and what each update does to them: admitting a voice (through
+/// ``SourceAssignment``, which decides who holds a source), ending voices, pausing a source now,
+/// moving fades on, sending changes, the update's servicing, and holding and resuming the voices
+/// for the session. ``VoicePlayer`` turns the game's commands into these steps; the update and
+/// ``HeldPlayback`` call them directly.
 final class VoiceSources {
-    private let configuration: SoundEngine.Configuration
     private let table: VoiceTable
-    private let pool = VoicePool()
     private let renderer: ALRenderer
     private let mixer: GroupMixer
-    private let world: SpatialWorld
-    private let clock: UpdateClock
     private let gate: ALGate
     private let events: EventQueue
+    /// Who holds a real source: the budget, admissions, the pool's plan.
+    private let assignment: SourceAssignment
     /// Scratch list of the slots the update services through their objects, reused so it
     /// allocates nothing.
     @exclusivity(unchecked) private var slotScratch: [Int32] = []
@@ -28,22 +26,20 @@ final class VoiceSources {
     /// OpenAL directly.
     static let positionReadPeriod = 50
 
-    init(configuration: SoundEngine.Configuration, table: VoiceTable, renderer: ALRenderer, mixer: GroupMixer,
-         world: SpatialWorld, clock: UpdateClock, gate: ALGate, events: EventQueue) {
-        self.configuration = configuration
+    init(table: VoiceTable, renderer: ALRenderer, mixer: GroupMixer, gate: ALGate, events: EventQueue,
+         assignment: SourceAssignment) {
         self.table = table
         self.renderer = renderer
         self.mixer = mixer
-        self.world = world
-        self.clock = clock
         self.gate = gate
         self.events = events
+        self.assignment = assignment
     }
 
-    /// Admits a new voice now (the session is active), as ``admit(_:)`` does; an AL error is
-    /// logged against `call`.
+    /// Admits a new voice now (the session is active), as ``SourceAssignment/admit(_:)`` does;
+    /// an AL error is logged against `call`.
     func admitNow(_ voice: Voice, call: String) {
-        gate.run(call) { _ in try admit(voice) }
+        gate.run(call) { _ in try assignment.admit(voice) }
     }
 
     /// A paused voice plays again where it stood: its source plays, or, virtual, it is admitted.
@@ -52,7 +48,7 @@ final class VoiceSources {
             if voice.isReal {
                 try renderer.play(voice)
             } else {
-                try admit(voice)
+                try assignment.admit(voice)
             }
         }
     }
@@ -100,12 +96,6 @@ final class VoiceSources {
         table.forgetSources()
     }
 
-    /// How many voices may hold a real source at once.
-    var realVoiceBudget: Int {
-        let available = configuration.monoSourceCount + configuration.stereoSourceCount - SoundEngine.Configuration.streamSourceCount
-        return min(configuration.realVoiceBudget ?? available, available)
-    }
-
     private var isActive: Bool { gate.isSessionActive }
 
     /// Ends a voice for `reason`: its handle goes stale, the game hears of it
@@ -148,36 +138,6 @@ final class VoiceSources {
     func dropLost(_ sound: Sound, reason: String) {
         removeVoices(of: sound, reason: .deviceLost)
         events.emit(DeviceEvent.soundLost(name: sound.name, reason: reason))
-    }
-
-    /// Gives a new or resumed voice a source if the budget has one, or if it outranks the least
-    /// important real voice; otherwise it stays virtual until an update finds it room.
-    func admit(_ voice: Voice) throws {
-        if mixer.pauses(voice.groupIndex) { return }
-        guard mayGetSourceNow(voice) else {
-            startVirtualClock(of: voice)
-            return
-        }
-        if renderer.realVoiceCount >= realVoiceBudget {
-            guard let weakest = weakestRealVoice(), score(of: voice) > score(of: weakest) else {
-                startVirtualClock(of: voice)
-                return
-            }
-            try makeVirtual(weakest)
-        }
-        try renderer.start(voice)
-    }
-
-    /// Takes a real voice's source away, keeping its position: it goes on as a virtual voice.
-    private func makeVirtual(_ voice: Voice) throws {
-        guard try renderer.takeSource(from: voice) else { return }
-        startVirtualClock(of: voice)
-    }
-
-    /// A voice goes virtual between updates: the next update must advance it only by the time
-    /// since now, not since the last update.
-    private func startVirtualClock(of voice: Voice) {
-        voice.discountTime(seconds: clock.secondsSinceUpdate())
     }
 
     /// Pauses a voice now: its source paused and its position recorded, or, while
@@ -292,12 +252,6 @@ final class VoiceSources {
         }
     }
 
-    /// Sends the world (listener, distance model, doppler) to the context: a new device has
-    /// none of it, and it may have changed meanwhile.
-    func sendWorld() throws {
-        try SpatialRenderer.sendAll(of: world)
-    }
-
     /// Sends every voice's parameters to its source (they may have changed meanwhile, or the
     /// device is new), and marks playing the voices that resume after the session
     /// (``SessionHeld/resumesAfterSession(resumesHeld:)``). A real one, outside a paused group,
@@ -329,45 +283,17 @@ final class VoiceSources {
 
     // MARK: The update
 
-    /// How much a voice matters (see ``VoiceScoring``).
-    private func score(of voice: Voice) -> Double {
-        let scoring = world.scoring(realBonus: 1)
-        return mixer.effectiveGains.withUnsafeBufferPointer { scoring.score(of: table.entries[voice.handle.slot], groupGains: $0) }
-    }
-
-    /// The least important voice holding a source that may be made virtual. Real voices are
-    /// all in the serviced list, so this looks at a few dozen entries, not the pool.
-    private func weakestRealVoice() -> Voice? {
-        var weakestSlot: Int?
-        var weakestScore = Double.infinity
-        let scoring = world.scoring(realBonus: 1)
-        let entries = table.entries
-        mixer.effectiveGains.withUnsafeBufferPointer { gains in
-            for slot in entries.servicedSlots.lazy.map(Int.init) {
-                let entry = entries[slot]
-                guard entry.isReal && !entry.isProtected else { continue }
-                let slotScore = scoring.score(of: entry, groupGains: gains)
-                // Ties go to the lowest slot: the choice does not depend on the serviced list's order.
-                if slotScore < weakestScore || (slotScore == weakestScore && slot < weakestSlot ?? .max) {
-                    weakestSlot = slot
-                    weakestScore = slotScore
-                }
-            }
-        }
-        return weakestSlot.flatMap { table.voice(inSlot: $0) }
-    }
-
     /// One update of the voices. First the voices the entries keep listed (real ones: finished
-    /// one-shots, positions read from OpenAL every ``positionReadPeriod`` updates and advanced
-    /// by the clock in between; and fading ones): a real looping voice of a sound with no fade
+    /// one-shots, positions read from OpenAL when `readsPositions` (every ``positionReadPeriod``
+    /// updates, as the caller counts them) and advanced by the clock in between; and fading ones): a real looping voice of a sound with no fade
     /// only has its clock moved in its entry, or its position read with the others due in one
     /// batch of AL calls; the rest are serviced through their object.
     /// Then the pool's one walk over every entry, and its plan for the real sources. Real
     /// streamed voices refill their queues on every update; with `waitsForDecode` (an offline
     /// render) they wait for the decode thread to fill them; while the mixer is held
     /// (``ALGate/startsSources``) a streamed voice's source that is not playing stays so.
-    func service(elapsedSeconds: Double, waitsForDecode: Bool) throws {
-        let scoresCandidates = table.liveVoiceCount > realVoiceBudget
+    func service(elapsedSeconds: Double, waitsForDecode: Bool, readsPositions isPositionReadDue: Bool) throws {
+        let scoresCandidates = table.liveVoiceCount > assignment.realVoiceBudget
         var objectSlots: [Int32] = []
         var readSlots: [Int32] = []
         swap(&objectSlots, &slotScratch)
@@ -376,7 +302,6 @@ final class VoiceSources {
             swap(&objectSlots, &slotScratch)
             swap(&readSlots, &readScratch)
         }
-        let isPositionReadDue = clock.updateCount % Self.positionReadPeriod == 0
         table.entries.advanceClocks(bySeconds: elapsedSeconds, groups: mixer, readsPositions: isPositionReadDue,
                                     reads: &readSlots, others: &objectSlots)
         if !readSlots.isEmpty {
@@ -407,50 +332,14 @@ final class VoiceSources {
                 _ = voice.advance(bySeconds: elapsedSeconds)
             }
         }
-        let scoring = world.scoring(realBonus: VoiceScoring.selectionRealBonus)
-        let playingCount = pool.scan(table.entries, groups: mixer, scoring: scoring,
-                                     elapsedSeconds: elapsedSeconds, scoresCandidates: scoresCandidates)
-        releaseEnded()
-        try carryOutPlan(knownPlayingCount: playingCount, candidatesAreScored: scoresCandidates)
+        let playingCount = assignment.scan(elapsedSeconds: elapsedSeconds, scoresCandidates: scoresCandidates)
+        assignment.releaseEnded { remove($0, reason: .ended) }
+        try assignment.plan(knownPlayingCount: playingCount, candidatesAreScored: scoresCandidates) { remove($0, reason: .ended) }
     }
-
-    /// Voices playing per group in the last update, for ducking.
-    var playingCountsByGroup: [Int] { pool.playingCountsByGroup }
 
     /// Gives the most important playing voices, up to the budget, a real source, and makes the
     /// rest virtual. Voices that stay in the budget keep their source: no AL churn.
     func assignSources() throws {
-        try carryOutPlan(knownPlayingCount: nil, candidatesAreScored: false)
-    }
-
-    private func carryOutPlan(knownPlayingCount: Int?, candidatesAreScored: Bool) throws {
-        pool.plan(budget: realVoiceBudget, storage: table.entries, groups: mixer,
-                  scoring: world.scoring(realBonus: VoiceScoring.selectionRealBonus),
-                  knownPlayingCount: knownPlayingCount, candidatesAreScored: candidatesAreScored)
-        releaseEnded()
-        for slot in pool.demotedSlots {
-            if let voice = table.voice(inSlot: Int(slot)) { try makeVirtual(voice) }
-        }
-        for slot in pool.promotedSlots {
-            if let voice = table.voice(inSlot: Int(slot)), !voice.isReal, mayGetSourceNow(voice) {
-                try renderer.start(voice)
-            }
-        }
-    }
-
-    /// While the mixer is held a source is not played (``ALGate/startsSources``), and one never
-    /// played reads its offset as 0: a sound that would start past its first frame waits as a
-    /// virtual voice, keeping its place, until the hold ends. A stream keeps its own position.
-    private func mayGetSourceNow(_ voice: Voice) -> Bool {
-        gate.startsSources || voice.positionInFrames == 0 || voice.stream != nil
-    }
-
-    /// Releases the one-shots the pool found ended while virtual.
-    private func releaseEnded() {
-        guard !pool.endedSlots.isEmpty else { return }
-        for slot in pool.endedSlots {
-            if let voice = table.voice(inSlot: Int(slot)) { remove(voice, reason: .ended) }
-        }
-        pool.clearEnded()
+        try assignment.plan(knownPlayingCount: nil, candidatesAreScored: false) { remove($0, reason: .ended) }
     }
 }
