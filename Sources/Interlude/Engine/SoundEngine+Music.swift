@@ -131,19 +131,13 @@ extension SoundEngine {
     /// The track's length in frames and its sample rate, or nil once it no longer sounds.
     /// Any thread.
     public func duration(of music: MusicHandle) -> (frameCount: Int, sampleRate: Int)? {
-        readCore { core in
-            guard let stream = core.streams.sounding(music) else { return nil }
-            return (stream.frameCount, stream.format.sampleRate)
-        }
+        readCore { $0.streams.duration(of: music) }
     }
 
     /// True while the track is its channel's current one and plays (or will, when an
     /// interruption ends). Any thread.
     public func isPlaying(_ music: MusicHandle) -> Bool {
-        readCore { core in
-            guard let stream = core.streams.current(music) else { return false }
-            return stream.state != .paused
-        }
+        readCore { $0.streams.isPlaying(music) }
     }
 
     /// The error that ended `channel`'s last track early (a corrupt page mid-stream), if any;

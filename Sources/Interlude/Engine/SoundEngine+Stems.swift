@@ -109,8 +109,7 @@ extension SoundEngine {
         for (stem, gain) in gains { try Validate.gain(gain, in: "\(call): stem \"\(stem)\"") }
         try Validate.seconds(fadeSeconds, "fadeSeconds", in: call)
         try withCore(call) { core in
-            guard core.streams.current(music) != nil else { return }
-            try core.streams.setStemGains(gains.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, of: music.channel,
+            try core.streams.setStemGains(gains.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, of: music,
                                           fadeSeconds: fadeSeconds, curve: curve, call: call)
         }
     }
@@ -118,29 +117,19 @@ extension SoundEngine {
     /// A stem's gain now (moving, during a change), or nil when the track no longer sounds or
     /// has no such stem. Any thread.
     public func gain(ofStem stem: String, of music: MusicHandle) -> Float? {
-        readCore { core in
-            guard let stream = core.streams.sounding(music), let index = stream.stemIndex(named: stem) else { return nil }
-            return stream.stemGain(at: index)
-        }
+        readCore { $0.streams.gain(ofStem: stem, of: music) }
     }
 
     /// The names of the track's stems, in order (empty for a plain file), or nil once it no
     /// longer sounds. Any thread.
     public func stemNames(of music: MusicHandle) -> [String]? {
-        readCore { core in
-            guard let stream = core.streams.sounding(music) else { return nil }
-            return stream.trackName == nil ? [] : stream.stemNames
-        }
+        readCore { $0.streams.stemNames(of: music) }
     }
 
     /// Where the track stands in its music's time: bar and beat (from 1) and frame. nil once
     /// it no longer sounds, for a track with no tempo, and before its first beat. Any thread.
     public func musicPosition(of music: MusicHandle) -> MusicPosition? {
-        readCore { core in
-            guard let stream = core.streams.sounding(music), let tempo = stream.tempo,
-                  let frame = core.streams.position(of: music) else { return nil }
-            return tempo.position(atFrame: frame, sampleRate: stream.format.sampleRate)
-        }
+        readCore { $0.streams.musicPosition(of: music) }
     }
 
     /// The integrated loudness of a track's stems played together at gain 1 (see

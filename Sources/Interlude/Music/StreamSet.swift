@@ -294,12 +294,13 @@ final class StreamSet {
         }
     }
 
-    /// Sets stems of the channel's track to new gains, at once or moving over `fadeSeconds`
+    /// Sets stems of the handle's track to new gains, at once or moving over `fadeSeconds`
     /// along `curve` while it plays. Kept while interrupted: they are heard at the end. A name
-    /// the track has no stem for throws, naming the track and the stem, and changes nothing.
-    func setStemGains(_ gains: [(stem: String, gain: Float)], of channel: StreamChannel, fadeSeconds: Double,
+    /// the track has no stem for throws, naming the track and the stem, and changes nothing. A
+    /// handle that is no longer its channel's current track does nothing.
+    func setStemGains(_ gains: [(stem: String, gain: Float)], of music: MusicHandle, fadeSeconds: Double,
                       curve: FadeCurve, call: String) throws {
-        guard let stream = streams[channel] else { return }
+        guard let stream = current(music) else { return }
         let indices = try gains.map { stem, _ in
             guard let index = stream.stemIndex(named: stem) else {
                 throw InterludeError(.invalidArgument, "\(call): track \"\(stream.trackName ?? stream.path)\" has no stem \"\(stem)\"")
@@ -356,6 +357,35 @@ final class StreamSet {
             // Interrupted: no AL call; the queue is refilled from the frame when it resumes.
             try stream.seek(toFrame: frame, canUseAL: false)
         }
+    }
+
+    /// The track's length in frames and its sample rate, while it sounds.
+    func duration(of music: MusicHandle) -> (frameCount: Int, sampleRate: Int)? {
+        sounding(music).map { ($0.frameCount, $0.format.sampleRate) }
+    }
+
+    /// The handle's track is its channel's current one and plays (or will, when an
+    /// interruption ends).
+    func isPlaying(_ music: MusicHandle) -> Bool {
+        current(music).map { $0.state != .paused } ?? false
+    }
+
+    /// A stem's gain now (moving, during a change), while the track sounds and has the stem.
+    func gain(ofStem stem: String, of music: MusicHandle) -> Float? {
+        guard let stream = sounding(music), let index = stream.stemIndex(named: stem) else { return nil }
+        return stream.stemGain(at: index)
+    }
+
+    /// The track's stems' names in order (empty for a plain file), while it sounds.
+    func stemNames(of music: MusicHandle) -> [String]? {
+        sounding(music).map { $0.trackName == nil ? [] : $0.stemNames }
+    }
+
+    /// Where the track stands in its music's time (bar, beat, frame), while it sounds; nil for
+    /// a track with no tempo, and before its first beat.
+    func musicPosition(of music: MusicHandle) -> MusicPosition? {
+        guard let stream = sounding(music), let tempo = stream.tempo, let frame = position(of: music) else { return nil }
+        return tempo.position(atFrame: frame, sampleRate: stream.format.sampleRate)
     }
 
     /// The position in frames of the handle's track while it sounds, read from OpenAL first while
