@@ -125,6 +125,20 @@ extension SoundEngine {
             limiter ?? !output.isOffline
         }
 
+        /// Frames per chunk of a stream of `format`: ``streamBufferSeconds`` of it, 256 at least.
+        func chunkFrameCount(_ format: AudioFormat) -> Int {
+            max(256, Int(Double(format.sampleRate) * streamBufferSeconds))
+        }
+
+        /// Frames per chunk of a streamed voice, or of each stem of a track of several:
+        /// ``chunkFrameCount(_:)``, cut so that the ring's slots (`format`'s channels) and the AL
+        /// buffers (`queuedChannelCount`: 1 when downmixed) hold at most
+        /// ``streamedVoiceMaximumBytesInFlight`` of float PCM.
+        func boundedChunkFrameCount(_ format: AudioFormat, queuedChannelCount: Int) -> Int {
+            let bytesPerFrame = MemoryLayout<Float>.size * streamBufferCount * (format.channelCount + queuedChannelCount)
+            return min(chunkFrameCount(format), streamedVoiceMaximumBytesInFlight / bytesPerFrame)
+        }
+
         /// Sources kept back from voices for streams: two channels, each able to crossfade.
         package static let streamSourceCount = 4
 

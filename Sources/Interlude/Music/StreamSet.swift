@@ -166,10 +166,8 @@ final class StreamSet {
     /// outgrow the caches, and cost a twentieth more to mix and decode.
     private func bufferFrameCount(_ stems: [TrackStem]) -> Int {
         let format = stems[0].decoder.format
-        let wanted = max(256, Int(Double(format.sampleRate) * configuration.streamBufferSeconds))
-        guard stems.count > 1 else { return wanted }
-        let bytesPerFrame = MemoryLayout<Float>.size * configuration.streamBufferCount * 2 * format.channelCount
-        return max(256, min(wanted, configuration.streamedVoiceMaximumBytesInFlight / bytesPerFrame))
+        guard stems.count > 1 else { return configuration.chunkFrameCount(format) }
+        return configuration.boundedChunkFrameCount(format, queuedChannelCount: format.channelCount)
     }
 
     /// Attaches a track that waits to be installed, so its stems are decoded and queued

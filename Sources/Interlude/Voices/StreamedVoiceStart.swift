@@ -33,20 +33,11 @@ final class StreamedVoiceStart {
         // As a loaded one-shot: dropped, and the decoder with it.
         if player.dropsPlay(isLooping: parameters.isLooping) { return player.dropPlay(.play) }
         let downmixes = parameters.position != nil
+        let chunkFrames = configuration.boundedChunkFrameCount(decoder.format, queuedChannelCount: downmixes ? 1 : decoder.format.channelCount)
         let stream = StreamQueue(path: path, decoder: decoder, worker: worker, waitsForDecode: configuration.output.isOffline,
                                  isLooping: parameters.isLooping, bufferCount: configuration.streamBufferCount,
-                                 bufferFrameCount: bufferFrameCount(decoder.format, downmixes: downmixes),
+                                 bufferFrameCount: chunkFrames,
                                  loopRegion: decoder.loopRegion, downmixesToMono: downmixes, logger: logger)
         return player.startStreamedVoice(stream, parameters: parameters, groupIndex: groupIndex, command: command)
-    }
-
-    /// Frames in each chunk of a streamed voice: the configured buffer length, cut so that the
-    /// ring's slots (the track's channels) and the AL buffers (mono when downmixed) hold at most
-    /// ``SoundEngine/Configuration/streamedVoiceMaximumBytesInFlight`` of float PCM.
-    private func bufferFrameCount(_ format: AudioFormat, downmixes: Bool) -> Int {
-        let queuedChannels = downmixes ? 1 : format.channelCount
-        let bytesPerFrame = MemoryLayout<Float>.size * configuration.streamBufferCount * (format.channelCount + queuedChannels)
-        let wantedFrames = max(256, Int(Double(format.sampleRate) * configuration.streamBufferSeconds))
-        return min(wantedFrames, configuration.streamedVoiceMaximumBytesInFlight / bytesPerFrame)
     }
 }
